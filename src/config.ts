@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * The whole configuration, read once from the environment at start-up (DESIGN §11).
+ * Every variable has a default that works on a fresh machine; a bad value fails fast
+ * with one line per problem. Nothing reads process.env after this.
+ */
+const csv = (value: string) =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  PROVIDERS: z
+    .string()
+    .default('pdok,photon,nominatim,local')
+    .transform(csv),
+  PDOK_URL: z.url().default('https://api.pdok.nl/bzk/locatieserver/search/v3_1'),
+  PHOTON_URL: z.url().default('https://photon.komoot.io'),
+  NOMINATIM_URL: z.url().default('https://nominatim.openstreetmap.org'),
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
+  MASTER_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}=?$|^[0-9a-fA-F]{64}$/, 'must be 32 bytes as base64url or hex')
+    .optional(),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  USER_AGENT: z.string().min(1).default('addressd/1.0 (self-hosted address validation)'),
+  PUBLIC_BASE_URL: z.url().optional(),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment (process.env by default); empty strings count as unset. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') picked[key] = value;
+  }
+  const parsed = ConfigSchema.safeParse(picked);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  return parsed.data;
+}

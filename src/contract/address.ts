@@ -1,0 +1,52 @@
+import { z } from '@hono/zod-openapi';
+import { ComponentVerdict } from './enums.js';
+
+export const CountryCode = z
+  .string()
+  .length(2)
+  .openapi({ description: 'ISO 3166-1 alpha-2', example: 'NL' });
+
+export const AddressComponents = z
+  .object({
+    street: z.string().min(1).max(200).optional(),
+    houseNumber: z.string().min(1).max(20).optional().openapi({ description: 'Includes any suffix (2B, 2/B)' }),
+    postcode: z.string().min(1).max(20).optional(),
+    city: z.string().min(1).max(100).optional(),
+    state: z.string().min(1).max(100).optional(),
+    country: CountryCode.optional(),
+  })
+  .openapi('AddressComponents');
+export type AddressComponents = z.infer<typeof AddressComponents>;
+export const COMPONENT_FIELDS = ['street', 'houseNumber', 'postcode', 'city', 'state', 'country'] as const;
+export type ComponentField = (typeof COMPONENT_FIELDS)[number];
+
+export const GeoPoint = z.object({ lat: z.number(), lng: z.number() }).openapi('GeoPoint');
+export type GeoPoint = z.infer<typeof GeoPoint>;
+
+export const ResolvedAddress = z
+  .object({
+    street: z.string().optional(),
+    houseNumber: z.string().optional(),
+    postcode: z.string().optional(),
+    city: z.string().optional(),
+    state: z.string().optional(),
+    country: z.string().optional(),
+    lat: z.number(),
+    lng: z.number(),
+  })
+  .openapi('ResolvedAddress');
+export type ResolvedAddress = z.infer<typeof ResolvedAddress>;
+
+/** Keys present only for checked components (SPEC "ComponentVerdicts"). */
+export const ComponentVerdicts = z
+  .object({
+    street: ComponentVerdict.optional(),
+    houseNumber: ComponentVerdict.optional(),
+    postcode: ComponentVerdict.optional(),
+    city: ComponentVerdict.optional(),
+    country: ComponentVerdict.optional(),
+  })
+  .openapi('ComponentVerdicts');
+export type ComponentVerdicts = z.infer<typeof ComponentVerdicts>;
+export const VERDICT_FIELDS = ['street', 'houseNumber', 'postcode', 'city', 'country'] as const;
+export type VerdictField = (typeof VERDICT_FIELDS)[number];

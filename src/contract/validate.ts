@@ -1,0 +1,110 @@
+import { z } from '@hono/zod-openapi';
+import { AddressComponents, ComponentVerdicts, CountryCode, GeoPoint, ResolvedAddress } from './address.js';
+import { ConsensusStatus, DifferenceField, Reason, TraceStatus, Verdict } from './enums.js';
+
+export const Language = z.string().min(2).max(8).openapi({ example: 'nl-NL' });
+export const SourceTag = z.string().min(1).max(64).openapi({ description: 'Free-form usage tag' });
+
+export const ValidateRequest = z
+  .object({
+    query: z.string().min(1).max(500).optional(),
+    components: AddressComponents.optional(),
+    country: CountryCode.optional(),
+    language: Language.optional(),
+    source: SourceTag.optional(),
+    debug: z.boolean().optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.query === undefined && value.components === undefined) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'Provide query or components' });
+    }
+  })
+  .openapi('ValidateRequest', {
+    example: { query: 'Damrak 1, 1012 LG Amsterdam', country: 'NL' },
+  });
+export type ValidateRequest = z.infer<typeof ValidateRequest>;
+
+export const TraceStep = z
+  .object({
+    provider: z.string(),
+    status: TraceStatus,
+    latencyMs: z.number().int().optional(),
+    resultCount: z.number().int().optional(),
+    error: z.string().optional(),
+  })
+  .openapi('TraceStep');
+export type TraceStep = z.infer<typeof TraceStep>;
+
+export const Candidate = z
+  .object({
+    provider: z.string(),
+    components: AddressComponents,
+    location: GeoPoint.optional(),
+    providerConfidence: z.number().min(0).max(1).optional(),
+    label: z.string().optional(),
+    raw: z.unknown().optional(),
+    confidence: z.number().int().min(0).max(100),
+    componentVerdicts: ComponentVerdicts,
+  })
+  .openapi('Candidate');
+export type Candidate = z.infer<typeof Candidate>;
+
+export const ConsensusDifference = z
+  .object({
+    field: DifferenceField,
+    selected: z.string().optional(),
+    alternative: z.string().optional(),
+    distanceMeters: z.number().optional(),
+  })
+  .openapi('ConsensusDifference');
+export type ConsensusDifference = z.infer<typeof ConsensusDifference>;
+
+export const ProviderDisagreement = z
+  .object({
+    provider: z.string(),
+    confidence: z.number().int().min(0).max(100),
+    differences: z.array(ConsensusDifference),
+  })
+  .openapi('ProviderDisagreement');
+export type ProviderDisagreement = z.infer<typeof ProviderDisagreement>;
+
+export const ConsensusReport = z
+  .object({
+    status: ConsensusStatus,
+    score: z.number().int().min(0).max(100).nullable(),
+    baseConfidence: z.number().int().min(0).max(100),
+    confidenceDelta: z.number().int().min(-100).max(100),
+    supportingProviders: z.array(z.string()),
+    conflictingProviders: z.array(z.string()),
+    disagreements: z.array(ProviderDisagreement),
+  })
+  .openapi('ConsensusReport');
+export type ConsensusReport = z.infer<typeof ConsensusReport>;
+
+const validateResponseShape = {
+  verdict: Verdict,
+  confidence: z.number().int().min(0).max(100),
+  address: ResolvedAddress.nullable(),
+  components: ComponentVerdicts,
+  provider: z.string().nullable(),
+  reasons: z.array(Reason),
+  consensus: ConsensusReport,
+};
+
+export const ValidateResponse = z
+  .object({
+    ...validateResponseShape,
+    cached: z.boolean(),
+    candidates: z.array(Candidate).optional(),
+    trace: z.array(TraceStep).optional(),
+  })
+  .openapi('ValidateResponse');
+export type ValidateResponse = z.infer<typeof ValidateResponse>;
+
+export const DemoValidateResponse = z.object(validateResponseShape).openapi('DemoValidateResponse');
+export type DemoValidateResponse = z.infer<typeof DemoValidateResponse>;
+
+export const DemoValidateRequest = z
+  .object({ query: z.string().min(1).max(200) })
+  .openapi('DemoValidateRequest', { example: { query: 'Damrak 1, Amsterdam' } });
+export type DemoValidateRequest = z.infer<typeof DemoValidateRequest>;

@@ -1,0 +1,58 @@
+import type { AddressComponents, GeoPoint } from '../contract/address.js';
+import type { ProviderId } from '../contract/enums.js';
+
+/**
+ * How precise a result is. Scoring multiplies by it: an address point is worth more
+ * than the street centre, which is worth more than a town.
+ */
+export type Precision = 'address' | 'street' | 'postcode' | 'locality' | 'region' | 'country';
+
+/** One provider result, mapped to our components. Scoring happens in the engine, never here. */
+export interface ProviderCandidate {
+  components: AddressComponents;
+  location?: GeoPoint;
+  /** Provider-native confidence normalized to 0-1; absent when the provider reports none. */
+  providerConfidence?: number;
+  label?: string;
+  precision: Precision;
+  /** Provider-native payload, shown only in debug candidates; never sent to browsers. */
+  raw?: unknown;
+}
+
+export interface GeocodeQuery {
+  /** Free-form text, when the caller sent one. */
+  query?: string;
+  /** Structured parts: the caller's components, or what the parser read from `query`. */
+  components: AddressComponents;
+  country?: string;
+  language?: string;
+}
+
+export interface AutocompleteQuery {
+  query: string;
+  country?: string;
+  language?: string;
+  limit: number;
+}
+
+/** Thrown by adapters for a response that is not well-formed (status `error`, provider did not answer). */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'http' | 'malformed' | 'network' = 'malformed',
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export interface Provider {
+  readonly id: ProviderId;
+  /** Whether the provider has data for this ISO alpha-2 country; `undefined` means "no country given". */
+  covers(country: string | undefined): boolean;
+  geocode(query: GeocodeQuery, signal: AbortSignal): Promise<ProviderCandidate[]>;
+  /** Absent when the provider does not autocomplete (nominatim's usage policy forbids it). */
+  autocomplete?(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]>;
+  /** Countries served, for providers whose coverage is data-driven (local); optional. */
+  close?(): Promise<void>;
+}

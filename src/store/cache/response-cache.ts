@@ -1,0 +1,9 @@
+/**
+ * The response cache: shared across accounts, keyed by the normalized request (DESIGN §6).
+ * In-process LRU by default (memory-cache.ts), Redis when REDIS_URL is set (redis-cache.ts).
+ */
+export interface ResponseCache {
+  get<T>(key: string): Promise<T | undefined>;
+  set<T>(key: string, value: T, ttlMs: number): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,34 @@
+/**
+ * Rolling-window rate limits (DESIGN §8): a sliding log per key, so "10 per 5 minutes" means
+ * any 300 s span, never a fixed bucket. In-process by default, Redis when REDIS_URL is set;
+ * both give the same answers for the same clock.
+ */
+export interface LimitWindow {
+  /** Name reported back, e.g. `five_minute` or `minute`. */
+  name: string;
+  max: number;
+  periodSeconds: number;
+}
+
+export interface ExhaustedWindow {
+  name: string;
+  max: number;
+  periodSeconds: number;
+  /** Whole seconds until this window admits one more hit (at least 1). */
+  retryAfterSeconds: number;
+}
+
+export interface LimitResult {
+  allowed: boolean;
+  /** Every window that is full; empty when allowed. */
+  exhausted: ExhaustedWindow[];
+}
+
+export interface RateLimiter {
+  /**
+   * Records one hit under `key` when every window has room (all-or-nothing, atomic),
+   * else records nothing and reports the full windows.
+   */
+  hit(key: string, windows: readonly LimitWindow[], nowMs: number): Promise<LimitResult>;
+  close(): Promise<void>;
+}
