@@ -56,3 +56,15 @@ export interface Provider {
   /** Countries served, for providers whose coverage is data-driven (local); optional. */
   close?(): Promise<void>;
 }
+
+/**
+ * Thrown by an adapter before it sends anything, when it cannot be called in time (e.g. the
+ * public Nominatim's 1 request/s slot would not come free soon enough): status `skipped`,
+ * not billed, not counted as a failure by the circuit breaker.
+ */
+export class ProviderSkipped extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderSkipped';
+  }
+}

@@ -1,0 +1,111 @@
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+import { normalizeText } from './text.js';
+
+/**
+ * Street vocabulary per language from @mapbox/geocoder-abbreviations (a maintained table, 29
+ * languages), plus the few Dutch/German forms it lacks. Loaded lazily, once per language.
+ */
+const require = createRequire(import.meta.url);
+
+/** Wire format of one group in the package's `tokens/<lang>.json` (the "advanced" form). */
+const TokenGroup = z.object({
+  tokens: z.array(z.string()),
+  full: z.string(),
+  type: z.string().optional(),
+  regex: z.boolean().optional(),
+});
+const TokenFile = z.array(TokenGroup);
+type TokenGroup = z.infer<typeof TokenGroup>;
+
+export interface Expansion {
+  /** Canonical (full) form, already normalizeText'ed. */
+  full: string;
+  /** A street type (`Street`, `straat`, `Rue`): preferred where the language puts its street type. */
+  way: boolean;
+  /** A direction (`N`, `NW`, `noord`): skipped when finding the street-type position. */
+  cardinal: boolean;
+}
+
+export interface LanguageTable {
+  lang: string;
+  /** Whole-word token → possible expansions (several when the token is ambiguous, like `st`). */
+  words: ReadonlyMap<string, readonly Expansion[]>;
+  /** Abbreviated endings of compound street names (`Keizersgr.`, `Hauptstr.`), longest first. */
+  suffixes: ReadonlyArray<readonly [abbr: string, full: string]>;
+}
+
+/** Street types the package misses or files as non-street words. */
+const EXTRA_WAYS: Record<string, ReadonlyArray<readonly [string, string]>> = {
+  nl: [['pl', 'plein'], ['pln', 'plein'], ['ln', 'laan'], ['kd', 'kade'], ['wg', 'weg'], ['sngl', 'singel'], ['dk', 'dijk'], ['plnts', 'plantsoen']],
+  de: [['str', 'strasse'], ['pl', 'platz']],
+};
+
+/** Compound endings; only consonant clusters that no real word ends in, so expansion is safe. */
+const SUFFIXES: Record<string, ReadonlyArray<readonly [string, string]>> = {
+  nl: [
+    ['dwstr', 'dwarsstraat'], ['plnts', 'plantsoen'], ['strwg', 'straatweg'], ['stwg', 'steenweg'], ['sngl', 'singel'],
+    ['str', 'straat'], ['stg', 'steeg'], ['pln', 'plein'], ['gr', 'gracht'], ['ln', 'laan'], ['wg', 'weg'], ['kd', 'kade'],
+    ['dk', 'dijk'], ['pl', 'plein'],
+  ],
+  de: [['str', 'strasse'], ['pl', 'platz'], ['wg', 'weg']],
+};
+
+const cache = new Map<string, LanguageTable>();
+
+function loadGroups(lang: string): TokenGroup[] {
+  if (!/^[a-z]{2}$/.test(lang)) return [];
+  let raw: unknown;
+  try {
+    raw = require(`@mapbox/geocoder-abbreviations/tokens/${lang}.json`);
+  } catch {
+    return []; // the package has no table for this language
+  }
+  return TokenFile.parse(raw);
+}
+
+function addExpansion(words: Map<string, Expansion[]>, token: string, exp: Expansion): void {
+  const list = words.get(token) ?? [];
+  const same = list.find((e) => e.full === exp.full);
+  if (same) {
+    same.way ||= exp.way;
+    same.cardinal ||= exp.cardinal;
+  } else {
+    list.push(exp);
+  }
+  words.set(token, list);
+}
+
+function build(lang: string): LanguageTable {
+  const words = new Map<string, Expansion[]>();
+  for (const group of loadGroups(lang)) {
+    if (group.regex) continue; // regex groups rewrite units and PO boxes, not street words
+    const full = normalizeText(group.full);
+    const exp: Expansion = { full, way: group.type === 'way', cardinal: group.type === 'cardinal' };
+    for (const token of [...group.tokens, group.full]) {
+      const t = normalizeText(token);
+      if (t && !t.includes(' ')) addExpansion(words, t, exp);
+    }
+  }
+  for (const [abbr, full] of EXTRA_WAYS[lang] ?? []) {
+    const exp: Expansion = { full, way: true, cardinal: false };
+    addExpansion(words, abbr, exp);
+    addExpansion(words, full, exp);
+  }
+  const suffixes = [...(SUFFIXES[lang] ?? [])].sort((a, b) => b[0].length - a[0].length);
+  return { lang, words, suffixes };
+}
+
+export function languageTable(lang: string): LanguageTable {
+  let table = cache.get(lang);
+  if (!table) {
+    table = build(lang);
+    cache.set(lang, table);
+  }
+  return table;
+}
+
+/** Whether a normalized token is a street-type word (`street`, `straat`, `rue`) in any of the languages. */
+export function isStreetTypeWord(token: string, langs: readonly string[]): boolean {
+  return langs.some((lang) => languageTable(lang).words.get(token)?.some((e) => e.way && e.full === token) ?? false);
+}

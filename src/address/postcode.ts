@@ -1,0 +1,62 @@
+import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-validator';
+import { canonicalCountry } from './countries.js';
+
+/** Display layouts for countries whose postcode has a fixed space or dash; others are only upper-cased. */
+const LAYOUTS: Record<string, (c: string) => string | undefined> = {
+  NL: (c) => (/^\d{4}[A-Z]{2}$/.test(c) ? `${c.slice(0, 4)} ${c.slice(4)}` : undefined),
+  GB: (c) => (/^[A-Z0-9]{5,7}$/.test(c) ? `${c.slice(0, -3)} ${c.slice(-3)}` : undefined),
+  CA: (c) => (/^[A-Z]\d[A-Z]\d[A-Z]\d$/.test(c) ? `${c.slice(0, 3)} ${c.slice(3)}` : undefined),
+  US: (c) => (/^\d{9}$/.test(c) ? `${c.slice(0, 5)}-${c.slice(5)}` : /^\d{5}$/.test(c) ? c : undefined),
+  PL: (c) => (/^\d{5}$/.test(c) ? `${c.slice(0, 2)}-${c.slice(2)}` : undefined),
+  SE: (c) => (/^\d{5}$/.test(c) ? `${c.slice(0, 3)} ${c.slice(3)}` : undefined),
+  CZ: (c) => (/^\d{5}$/.test(c) ? `${c.slice(0, 3)} ${c.slice(3)}` : undefined),
+  SK: (c) => (/^\d{5}$/.test(c) ? `${c.slice(0, 3)} ${c.slice(3)}` : undefined),
+  PT: (c) => (/^\d{7}$/.test(c) ? `${c.slice(0, 4)}-${c.slice(4)}` : undefined),
+  JP: (c) => (/^\d{7}$/.test(c) ? `${c.slice(0, 3)}-${c.slice(3)}` : undefined),
+  IE: (c) => (/^[A-Z0-9]{7}$/.test(c) ? `${c.slice(0, 3)} ${c.slice(3)}` : undefined),
+};
+for (const crown of ['GG', 'JE', 'IM']) LAYOUTS[crown] = LAYOUTS.GB as (c: string) => string | undefined;
+
+/** Shapes recognised without a country: Dutch and British postcodes are unmistakable. */
+export const NL_SHAPE = /^[1-9]\d{3} ?(?!SA|SD|SS)[A-Z]{2}$/;
+export const GB_SHAPE = /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/;
+
+/**
+ * Display-canonical postcode: `1012lg` → `1012 LG`, `sw1a2aa` → `SW1A 2AA`, `10117` → `10117`,
+ * `D-10117` → `10117`. Without a country the shape decides (NL, GB), else upper case + single spaces.
+ */
+export function normalizePostcode(s: string, country?: string): string {
+  const upper = s.trim().toUpperCase().replace(/\s+/g, ' ');
+  const cc = country ? canonicalCountry(country) : shapeCountry(upper);
+  // An old-style country prefix (`D-10117`, `NL-1012 LG`) is not part of the postcode.
+  const bare = /^[A-Z]{1,2}-(?=\d)/.test(upper) && cc && !GB_SHAPE.test(upper) ? upper.replace(/^[A-Z]{1,2}-/, '') : upper;
+  const squeezed = bare.replace(/[\s-]/g, '');
+  const layout = cc ? LAYOUTS[cc] : undefined;
+  return layout?.(squeezed) ?? bare;
+}
+
+/** The country a postcode's shape alone reveals (NL or GB), if any. */
+export function shapeCountry(s: string): string | undefined {
+  const upper = s.trim().toUpperCase();
+  if (NL_SHAPE.test(upper)) return 'NL';
+  if (GB_SHAPE.test(upper)) return 'GB';
+  return undefined;
+}
+
+/**
+ * Whether `s` is a postcode of `country` (postcode-validator's formats, after normalizePostcode).
+ * NL is tightened: the first digit is 1-9 and the letter pairs SA, SD, SS are never issued.
+ * A country without a known format accepts any 2-10 letters/digits.
+ */
+export function isValidPostcode(s: string, country: string): boolean {
+  const cc = canonicalCountry(country);
+  const value = normalizePostcode(s, cc);
+  if (cc === 'NL') return NL_SHAPE.test(value);
+  if (postcodeValidatorExistsForCountry(cc)) return postcodeValidator(value, cc);
+  return /^[A-Z0-9][A-Z0-9 -]{0,8}[A-Z0-9]$/.test(value);
+}
+
+/** Whether the country has a postcode system (so a postcode is part of a complete address). */
+export function hasPostcodes(country: string): boolean {
+  return postcodeValidatorExistsForCountry(canonicalCountry(country));
+}

@@ -1,0 +1,56 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { openApiDocument } from './contract/openapi.js';
+import type { AppEnv, App } from './http/context.js';
+import { errorHandler } from './http/error-handler.js';
+import { HttpError, Messages } from './http/errors.js';
+import { autocompleteRoutes } from './http/routes/autocomplete.js';
+import { healthRoutes } from './http/routes/health.js';
+import { validateRoutes } from './http/routes/validate.js';
+import { widgetAutocompleteRoutes } from './http/routes/widget-autocomplete.js';
+import { secretKeyAuth } from './http/secret-key-auth.js';
+import { widgetAuth } from './http/widget-auth.js';
+import type { Services } from './services.js';
+
+const SECRET_KEY_PATHS = ['/v1/validate', '/v1/autocomplete', '/v1/usage'] as const;
+
+/** The HTTP app without listen(), so tests drive it in-process or on a real port. */
+export function buildApp(services: Services): App {
+  const app: App = new OpenAPIHono<AppEnv>({
+    // SPEC: every schema violation is 400 {message: "Validation failed", issues} with Zod's issues as they are.
+    defaultHook: (result, c) => {
+      if (!result.success) return c.json({ message: 'Validation failed', issues: result.error.issues }, 400);
+      return undefined;
+    },
+  });
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: 64 * 1024,
+      onError: () => {
+        throw new HttpError(413, Messages.bodyTooLarge);
+      },
+    }),
+  );
+  // Secret-key routes answer any origin (SPEC: permissive CORS; the key is the caller's to protect).
+  for (const path of SECRET_KEY_PATHS) {
+    app.use(path, cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 }));
+    app.use(path, async (c, next) => (c.req.method === 'OPTIONS' ? next() : secretKeyAuth(services)(c, next)));
+  }
+  app.use('/v1/widget/autocomplete', async (c, next) =>
+    c.req.method === 'POST' ? widgetAuth(services)(c, next) : next(),
+  );
+
+  for (const register of [healthRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes]) {
+    register(app, services);
+  }
+
+  const document = openApiDocument(app, services.config.PUBLIC_BASE_URL);
+  app.get('/openapi.json', (c) => c.json(document));
+
+  app.notFound((c) => c.json({ message: Messages.notFound }, 404));
+  app.onError(errorHandler(services.logger, services.consoleUrl));
+  return app;
+}

@@ -1,0 +1,228 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { PlanId } from '../contract/enums.js';
+import type { Clock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import { utcDay, utcMonth, utcTimestamp } from '../lib/time.js';
+import type { Database } from '../store/db/database.js';
+import type { DatabaseSchema } from '../store/db/schema.js';
+import { PLAN_QUOTAS } from './plans.js';
+
+/** What one billed call records in `recent` (SPEC UsageResponse). */
+export interface UsageEventInput {
+  accountId: string;
+  credentialId: string;
+  env: string;
+  endpoint: string;
+  verdict: string | null;
+  provider: string | null;
+  latencyMs: number;
+  cached: boolean;
+  query: string | null;
+  source: string | null;
+}
+
+export interface Reservation {
+  id: string;
+  accountId: string;
+  month: string;
+  grant: number;
+  extra: number;
+  total: number;
+}
+
+export interface Balance {
+  plan: PlanId;
+  quota: number;
+  extraCredits: number;
+  usedThisMonth: number;
+  available: number;
+}
+
+type Trx = Transaction<DatabaseSchema>;
+
+/**
+ * Money, transactionally (DESIGN §5). A call reserves its worst case before fan-out (never more
+ * than the account has, even across instances), then settles: refund the unused part, delete the
+ * reservation and write the usage event in ONE transaction. A crash in between leaves only a
+ * reservation row, which `releaseStale` refunds at the next start: no lost event, no double bill.
+ * The monthly grant is spent before extra credits; refunds give extra credits back first.
+ */
+export class CreditLedger {
+  private readonly db: Kysely<DatabaseSchema>;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+  ) {
+    this.db = database.db;
+  }
+
+  async balance(accountId: string): Promise<Balance> {
+    const month = utcMonth(this.clock.now());
+    const account = await this.db
+      .selectFrom('accounts')
+      .select(['plan', 'extra_credits'])
+      .where('id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    const used = await this.db
+      .selectFrom('credit_months')
+      .select(['used_grant', 'used_extra'])
+      .where('account_id', '=', accountId)
+      .where('month', '=', month)
+      .executeTakeFirst();
+    const plan = account.plan as PlanId;
+    const quota = PLAN_QUOTAS[plan];
+    const usedGrant = Number(used?.used_grant ?? 0);
+    const usedExtra = Number(used?.used_extra ?? 0);
+    const extraCredits = Number(account.extra_credits);
+    return {
+      plan,
+      quota,
+      extraCredits,
+      usedThisMonth: usedGrant + usedExtra,
+      available: Math.max(0, quota - usedGrant) + extraCredits,
+    };
+  }
+
+  /** Reserves up to `want` credits; fewer when the account has fewer; null when it has none. */
+  async reserve(accountId: string, want: number): Promise<Reservation | null> {
+    const now = this.clock.now();
+    const month = utcMonth(now);
+    return this.db.transaction().execute(async (trx) => {
+      const account = await this.lockAccount(trx, accountId);
+      await trx
+        .insertInto('credit_months')
+        .values({ account_id: accountId, month, used_grant: 0, used_extra: 0 })
+        .onConflict((oc) => oc.columns(['account_id', 'month']).doNothing())
+        .execute();
+      const used = await trx
+        .selectFrom('credit_months')
+        .select('used_grant')
+        .where('account_id', '=', accountId)
+        .where('month', '=', month)
+        .executeTakeFirstOrThrow();
+      const grantLeft = Math.max(0, PLAN_QUOTAS[account.plan as PlanId] - Number(used.used_grant));
+      const extraLeft = Math.max(0, Number(account.extra_credits));
+      const total = Math.min(want, grantLeft + extraLeft);
+      if (total <= 0) return null;
+      const grant = Math.min(total, grantLeft);
+      const extra = total - grant;
+      await this.adjust(trx, accountId, month, grant, extra);
+      const reservation: Reservation = { id: newId('res'), accountId, month, grant, extra, total };
+      await trx
+        .insertInto('credit_reservations')
+        .values({
+          id: reservation.id,
+          account_id: accountId,
+          month,
+          grant_amount: grant,
+          extra_amount: extra,
+          created_at: utcTimestamp(now),
+        })
+        .execute();
+      return reservation;
+    });
+  }
+
+  /** Charges `actual` (≤ reserved) and writes the usage event, atomically. */
+  async settle(reservation: Reservation, actual: number, event: UsageEventInput): Promise<void> {
+    const charged = Math.max(0, Math.min(actual, reservation.total));
+    await this.db.transaction().execute(async (trx) => {
+      const deleted = await trx
+        .deleteFrom('credit_reservations')
+        .where('id', '=', reservation.id)
+        .executeTakeFirst();
+      // Already released (stale sweep after a long stall): charge nothing twice, bill what we can.
+      if (Number(deleted.numDeletedRows) === 0) throw new Error(`Reservation ${reservation.id} is no longer held`);
+      await this.refund(trx, reservation, reservation.total - charged);
+      await this.insertEvent(trx, event, charged);
+    });
+  }
+
+  /** Gives a whole reservation back (the call failed before answering). */
+  async release(reservation: Reservation): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const deleted = await trx.deleteFrom('credit_reservations').where('id', '=', reservation.id).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) > 0) await this.refund(trx, reservation, reservation.total);
+    });
+  }
+
+  /** A call that costs nothing (cache hit) still writes its usage event. */
+  async recordFree(event: UsageEventInput): Promise<void> {
+    await this.insertEvent(this.db, event, 0);
+  }
+
+  /** Refunds reservations left behind by a crashed process. Returns how many were released. */
+  async releaseStale(olderThanMs: number): Promise<number> {
+    const cutoff = utcTimestamp(this.clock.now() - olderThanMs);
+    const stale = await this.db.selectFrom('credit_reservations').selectAll().where('created_at', '<', cutoff).execute();
+    for (const row of stale) {
+      await this.release({
+        id: row.id,
+        accountId: row.account_id,
+        month: row.month,
+        grant: Number(row.grant_amount),
+        extra: Number(row.extra_amount),
+        total: Number(row.grant_amount) + Number(row.extra_amount),
+      });
+    }
+    return stale.length;
+  }
+
+  private async lockAccount(trx: Trx, accountId: string) {
+    let query = trx.selectFrom('accounts').select(['plan', 'extra_credits']).where('id', '=', accountId);
+    // PostgreSQL: the row lock serializes concurrent reservations across instances.
+    // SQLite: Kysely runs one transaction at a time on its single connection.
+    if (this.database.dialect === 'postgres') query = query.forUpdate();
+    return query.executeTakeFirstOrThrow();
+  }
+
+  private async refund(trx: Trx, reservation: Reservation, amount: number): Promise<void> {
+    if (amount <= 0) return;
+    const extraBack = Math.min(reservation.extra, amount);
+    await this.adjust(trx, reservation.accountId, reservation.month, -(amount - extraBack), -extraBack);
+  }
+
+  private async adjust(trx: Trx, accountId: string, month: string, grant: number, extra: number): Promise<void> {
+    if (grant === 0 && extra === 0) return;
+    await trx
+      .updateTable('credit_months')
+      .set((eb) => ({
+        used_grant: eb('used_grant', '+', grant),
+        used_extra: eb('used_extra', '+', extra),
+      }))
+      .where('account_id', '=', accountId)
+      .where('month', '=', month)
+      .execute();
+    if (extra !== 0) {
+      await trx
+        .updateTable('accounts')
+        .set((eb) => ({ extra_credits: eb('extra_credits', '-', extra) }))
+        .where('id', '=', accountId)
+        .execute();
+    }
+  }
+
+  private async insertEvent(db: Kysely<DatabaseSchema>, event: UsageEventInput, credits: number): Promise<void> {
+    const now = this.clock.now();
+    await db
+      .insertInto('usage_events')
+      .values({
+        account_id: event.accountId,
+        credential_id: event.credentialId,
+        env: event.env,
+        endpoint: event.endpoint,
+        verdict: event.verdict,
+        provider: event.provider,
+        latency_ms: Math.max(0, Math.round(event.latencyMs)),
+        cached: event.cached ? 1 : 0,
+        credits,
+        query: event.query,
+        source: event.source,
+        at: utcTimestamp(now),
+        day: utcDay(now),
+        month: utcMonth(now),
+      })
+      .execute();
+  }
+}

@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import type { Account } from '../../accounts/accounts.js';
+import type { CliContext } from '../context.js';
+import { intArg, planArg } from '../parse-args.js';
+
+const accountJson = (a: Account) => ({
+  id: a.id,
+  plan: a.plan,
+  name: a.name,
+  extraCredits: a.extraCredits,
+  validThreshold: a.thresholds.valid,
+  correctableThreshold: a.thresholds.correctable,
+  createdAt: a.createdAt,
+});
+
+const accountLines = (a: Account) => [
+  `account ${a.id}${a.name ? ` (${a.name})` : ''}`,
+  `  plan ${a.plan}, extra credits ${a.extraCredits}, thresholds valid ${a.thresholds.valid} / correctable ${a.thresholds.correctable}`,
+];
+
+export function registerAccountCommands(program: Command, ctx: CliContext): void {
+  const account = program.command('account').description('manage accounts');
+  account
+    .command('create')
+    .description('create an account')
+    .option('--plan <plan>', 'free, starter, growth or scale', planArg, 'free')
+    .option('--name <name>', 'display name')
+    .option('--extra-credits <n>', 'purchased credits to start with', intArg(0, 1_000_000_000), 0)
+    .option('--valid-threshold <n>', 'confidence for `valid` (0-100)', intArg(0, 100), 80)
+    .option('--correctable-threshold <n>', 'confidence for `correctable` (0-100)', intArg(0, 100), 50)
+    .action(async (opts: { plan: Account['plan']; name?: string; extraCredits: number; validThreshold: number; correctableThreshold: number }) => {
+      const { accounts } = await ctx.stores();
+      const created = await accounts.create({
+        plan: opts.plan,
+        ...(opts.name ? { name: opts.name } : {}),
+        extraCredits: opts.extraCredits,
+        validThreshold: opts.validThreshold,
+        correctableThreshold: opts.correctableThreshold,
+      });
+      ctx.out(accountJson(created), accountLines(created));
+    });
+  account
+    .command('show <id>')
+    .description('show an account and its credits this month')
+    .action(async (id: string) => {
+      const { accounts, ledger } = await ctx.stores();
+      const found = await accounts.get(id);
+      const balance = await ledger.balance(id);
+      ctx.out(
+        { ...accountJson(found), quota: balance.quota, creditsUsedThisMonth: balance.usedThisMonth, creditsAvailable: balance.available },
+        [...accountLines(found), `  this month: ${balance.usedThisMonth} used of ${balance.quota}, ${balance.available} available`],
+      );
+    });
+  account
+    .command('set-plan <id> <plan>')
+    .description('change the plan of an account')
+    .action(async (id: string, plan: string) => {
+      const { accounts } = await ctx.stores();
+      const updated = await accounts.setPlan(id, planArg(plan));
+      ctx.out(accountJson(updated), accountLines(updated));
+    });
+
+  program
+    .command('credits')
+    .description('manage purchased extra credits')
+    .command('add <id> <n>')
+    .description('add purchased extra credits (kept across months, spent after the monthly grant)')
+    .action(async (id: string, n: string) => {
+      const amount = intArg(1, 1_000_000_000)(n);
+      const { accounts } = await ctx.stores();
+      const updated = await accounts.addExtraCredits(id, amount);
+      ctx.out(accountJson(updated), accountLines(updated));
+    });
+}

@@ -1,0 +1,54 @@
+import { AccountStore } from '../accounts/accounts.js';
+import { PublishableTokenStore } from '../accounts/publishable-tokens.js';
+import { SecretKeyStore } from '../accounts/secret-keys.js';
+import { CreditLedger } from '../billing/credit-ledger.js';
+import type { Config } from '../config.js';
+import { systemClock } from '../lib/clock.js';
+import { resolveMasterKey } from '../lib/master-key.js';
+import { Sealer } from '../lib/seal.js';
+import { type Database, openDatabase } from '../store/db/database.js';
+
+/** What CLI commands share: configuration, an output printer and lazily opened stores. */
+export interface CliContext {
+  config: Config;
+  /** Prints one result: the JSON object with --json, else the human lines. */
+  out(json: Record<string, unknown>, human: string | string[]): void;
+  stores(): Promise<CliStores>;
+}
+
+export interface CliStores {
+  database: Database;
+  accounts: AccountStore;
+  secretKeys: SecretKeyStore;
+  tokens: PublishableTokenStore;
+  ledger: CreditLedger;
+}
+
+export function createCliContext(config: Config, json: () => boolean, write: (text: string) => void): CliContext & { close(): Promise<void> } {
+  let opened: CliStores | undefined;
+  return {
+    config,
+    out(obj, human) {
+      write(json() ? `${JSON.stringify(obj)}\n` : `${[human].flat().join('\n')}\n`);
+    },
+    async stores() {
+      if (opened) return opened;
+      const database = await openDatabase({
+        dataDir: config.DATA_DIR,
+        ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+      });
+      const sealer = new Sealer(resolveMasterKey(config.MASTER_KEY, config.DATA_DIR));
+      opened = {
+        database,
+        accounts: new AccountStore(database.db, systemClock),
+        secretKeys: new SecretKeyStore(database.db, sealer, systemClock),
+        tokens: new PublishableTokenStore(database.db, sealer, systemClock),
+        ledger: new CreditLedger(database, systemClock),
+      };
+      return opened;
+    },
+    async close() {
+      await opened?.database.close();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { InvalidArgumentError } from 'commander';
+import { PlanId, Environment } from '../contract/enums.js';
+
+/** Argument parsers: bad input fails before anything is written. */
+export function planArg(value: string): PlanId {
+  const parsed = PlanId.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`unknown plan "${value}" (one of ${PlanId.options.join(', ')})`);
+  return parsed.data;
+}
+
+export function envArg(value: string): Environment {
+  const parsed = Environment.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`unknown environment "${value}" (live or test)`);
+  return parsed.data;
+}
+
+export function intArg(min: number, max: number) {
+  return (value: string): number => {
+    if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`"${value}" is not a whole number`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`${n} is outside ${min}-${max}`);
+    return n;
+  };
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

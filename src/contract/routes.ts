@@ -1,0 +1,138 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { AutocompleteRequest, AutocompleteResponse, WidgetAutocompleteResponse } from './autocomplete.js';
+import { DemoRateLimitError, ErrorBody, ValidationErrorBody } from './errors.js';
+import { HealthResponse } from './health.js';
+import { UsageResponse } from './usage.js';
+import { DemoValidateRequest, DemoValidateResponse, ValidateRequest, ValidateResponse } from './validate.js';
+
+/** Every SPEC endpoint, declared once: the runtime validation and the OpenAPI 3.1 document both come from here. */
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+
+const SourceParam = z.object({
+  source: z
+    .string()
+    .max(64)
+    .optional()
+    .openapi({ param: { name: 'source', in: 'query' }, description: 'Usage tag; the body `source` wins when both are set' }),
+});
+
+const errors = {
+  400: json(ValidationErrorBody, 'The body failed schema validation'),
+  401: json(ErrorBody, 'Missing, malformed, unknown or revoked API key'),
+  429: json(ErrorBody, 'Monthly credits exhausted, or the test-key rate limit reached'),
+};
+const secret = [{ secretKey: [] }];
+
+export const healthRoute = createRoute({
+  method: 'get',
+  path: '/healthz',
+  tags: ['Service'],
+  summary: 'Health and active providers',
+  responses: { 200: json(HealthResponse, 'The service is up') },
+});
+
+export const validateRoute = createRoute({
+  method: 'post',
+  path: '/v1/validate',
+  tags: ['Validation'],
+  summary: 'Validate an address',
+  security: secret,
+  request: {
+    query: SourceParam,
+    body: { required: true, content: { 'application/json': { schema: ValidateRequest } } },
+  },
+  responses: { 200: json(ValidateResponse, 'Verdict, confidence and the standardized address'), ...errors },
+});
+
+export const autocompleteRoute = createRoute({
+  method: 'post',
+  path: '/v1/autocomplete',
+  tags: ['Autocomplete'],
+  summary: 'Autocomplete a partial address (servers)',
+  security: secret,
+  request: {
+    query: SourceParam,
+    body: { required: true, content: { 'application/json': { schema: AutocompleteRequest } } },
+  },
+  responses: { 200: json(AutocompleteResponse, 'Suggestions'), ...errors },
+});
+
+const OriginHeader = z.object({
+  origin: z.string().optional().openapi({ param: { name: 'Origin', in: 'header' }, description: 'Exact HTTPS origin on the token allowlist' }),
+});
+
+export const widgetAutocompleteRoute = createRoute({
+  method: 'post',
+  path: '/v1/widget/autocomplete',
+  tags: ['Autocomplete'],
+  summary: 'Autocomplete for the browser widget (publishable token)',
+  security: [{ publishableToken: [] }],
+  request: {
+    headers: OriginHeader,
+    body: { required: true, content: { 'application/json': { schema: AutocompleteRequest } } },
+  },
+  responses: {
+    200: json(WidgetAutocompleteResponse, 'Suggestions with opaque ids'),
+    400: errors[400],
+    401: json(ErrorBody, 'Token missing, malformed, revoked or origin-restricted'),
+    403: json(ErrorBody, 'No Origin header, or not an exact HTTPS origin'),
+    429: json(ErrorBody, 'Widget rate limit or credits exhausted'),
+  },
+});
+
+export const widgetPreflightRoute = createRoute({
+  method: 'options',
+  path: '/v1/widget/autocomplete',
+  tags: ['Autocomplete'],
+  summary: 'CORS preflight for the widget endpoint',
+  request: {
+    headers: z.object({
+      origin: z.string().optional().openapi({ param: { name: 'Origin', in: 'header' } }),
+      'access-control-request-method': z
+        .string()
+        .optional()
+        .openapi({ param: { name: 'Access-Control-Request-Method', in: 'header' }, example: 'POST' }),
+    }),
+  },
+  responses: {
+    204: { description: 'The origin is allowed by at least one active publishable token; CORS headers set' },
+    403: { description: 'Origin missing, not HTTPS, or on no active allowlist (no body)' },
+  },
+});
+
+export const usageRoute = createRoute({
+  method: 'get',
+  path: '/v1/usage',
+  tags: ['Usage'],
+  summary: 'Credits and usage of the calling account',
+  security: secret,
+  request: {
+    query: z.object({
+      source: z.string().optional().openapi({ param: { name: 'source', in: 'query' }, description: 'Filter summary, daily and recent to one tag' }),
+    }),
+  },
+  responses: {
+    200: json(UsageResponse, 'Usage report'),
+    401: errors[401],
+    429: errors[429],
+  },
+});
+
+export const demoValidateRoute = createRoute({
+  method: 'post',
+  path: '/demo/validate',
+  tags: ['Demo'],
+  summary: 'Public demo validation for the homepage (rate limited, not for production)',
+  request: { body: { required: true, content: { 'application/json': { schema: DemoValidateRequest } } } },
+  responses: {
+    200: json(DemoValidateResponse, 'Validation result'),
+    400: json(ErrorBody, 'Missing or invalid query'),
+    429: {
+      ...json(DemoRateLimitError, 'Demo allowance reached'),
+      headers: z.object({ 'Retry-After': z.string().openapi({ description: 'Seconds until the longest exhausted window admits a request' }) }),
+    },
+  },
+});

@@ -1,0 +1,73 @@
+import type { AutocompleteRequest, Suggestion } from '../contract/autocomplete.js';
+import type { ResponseCache } from '../store/cache/response-cache.js';
+import type { Biller, CallContext } from './billing.js';
+import { everyoneAnswered } from './answered.js';
+import { cacheKey } from './cache-key.js';
+import type { ProviderRunner } from './fan-out.js';
+import { mergeSuggestions } from './merge-suggestions.js';
+
+export interface AutocompleteEngineDeps {
+  runner: ProviderRunner;
+  cache: ResponseCache;
+  biller: Biller;
+  cacheTtlMs: number;
+}
+
+export interface AutocompleteResult {
+  suggestions: Suggestion[];
+  cached: boolean;
+}
+
+/**
+ * Autocomplete for servers and the widget alike: quota gate → cache (24 h) → reserve →
+ * fan-out to providers that autocomplete → merge and deduplicate → settle.
+ */
+export class AutocompleteEngine {
+  constructor(private readonly deps: AutocompleteEngineDeps) {}
+
+  async autocomplete(request: AutocompleteRequest, ctx: CallContext, signal?: AbortSignal): Promise<AutocompleteResult> {
+    const { biller, cache, runner } = this.deps;
+    await biller.ensureCredits(ctx.accountId);
+    const country = request.country?.toUpperCase();
+    const key = cacheKey('autocomplete', {
+      query: request.query,
+      ...(country ? { country } : {}),
+      ...(request.language ? { language: request.language } : {}),
+      limit: request.limit,
+      providers: runner.active(),
+    });
+    const outcome = (suggestions: Suggestion[]) => ({
+      verdict: null,
+      provider: suggestions[0]?.provider ?? null,
+      query: request.query,
+    });
+
+    const hit = await cache.get<Suggestion[]>(key);
+    if (hit) {
+      await biller.free(ctx, outcome(hit));
+      return { suggestions: hit, cached: true };
+    }
+
+    const eligible = runner.eligible('autocomplete', country);
+    return biller.billed(ctx, eligible.length, async (allowed) => {
+      const attempts = await runner.run(
+        'autocomplete',
+        {
+          query: request.query,
+          ...(country ? { country } : {}),
+          ...(request.language ? { language: request.language } : {}),
+          limit: request.limit,
+        },
+        signal,
+        { only: eligible.slice(0, allowed) },
+      );
+      const suggestions = mergeSuggestions(attempts, request.limit);
+      if (everyoneAnswered(attempts, eligible)) await cache.set(key, suggestions, this.deps.cacheTtlMs);
+      return {
+        value: { suggestions, cached: false },
+        answered: attempts.filter((a) => a.answered).length,
+        outcome: outcome(suggestions),
+      };
+    });
+  }
+}

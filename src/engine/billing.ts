@@ -1,0 +1,87 @@
+import type { CreditLedger, UsageEventInput } from '../billing/credit-ledger.js';
+import type { Clock } from '../lib/clock.js';
+import { CreditsExhaustedError } from './errors.js';
+
+/** Who is calling, for billing and the usage event. */
+export interface CallContext {
+  accountId: string;
+  credentialId: string;
+  env: string;
+  endpoint: string;
+  source: string | null;
+  startedAt: number;
+}
+
+/** What the finished call reports for its usage event. */
+export interface CallOutcome {
+  verdict: string | null;
+  provider: string | null;
+  query: string | null;
+}
+
+/**
+ * The bill step (DESIGN §5): reserve the worst case before fan-out, settle what was answered
+ * after, write the event with the debit. A call that throws gives its reservation back.
+ */
+export class Biller {
+  constructor(
+    private readonly ledger: CreditLedger,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The shared quota gate: nothing runs for an exhausted account. */
+  async ensureCredits(accountId: string): Promise<void> {
+    const balance = await this.ledger.balance(accountId);
+    if (balance.available <= 0) throw new CreditsExhaustedError(balance.plan, balance.quota);
+  }
+
+  /**
+   * Runs `work` with up to `want` credits reserved; `work` gets how many it may spend
+   * (fewer providers are called when fewer credits remain).
+   */
+  async billed<T>(
+    ctx: CallContext,
+    want: number,
+    work: (allowed: number) => Promise<{ value: T; answered: number; outcome: CallOutcome }>,
+  ): Promise<T> {
+    if (want <= 0) {
+      const { value, outcome } = await work(0);
+      await this.ledger.recordFree(this.event(ctx, outcome, false));
+      return value;
+    }
+    const reservation = await this.ledger.reserve(ctx.accountId, want);
+    if (!reservation) {
+      const balance = await this.ledger.balance(ctx.accountId);
+      throw new CreditsExhaustedError(balance.plan, balance.quota);
+    }
+    let result: { value: T; answered: number; outcome: CallOutcome };
+    try {
+      result = await work(reservation.total);
+    } catch (error) {
+      await this.ledger.release(reservation);
+      throw error;
+    }
+    await this.ledger.settle(reservation, result.answered, this.event(ctx, result.outcome, false));
+    return result.value;
+  }
+
+  /** A cache hit: costs nothing, still recorded. */
+  async free(ctx: CallContext, outcome: CallOutcome): Promise<void> {
+    await this.ledger.recordFree(this.event(ctx, outcome, true));
+  }
+
+  private event(ctx: CallContext, outcome: CallOutcome, cached: boolean): UsageEventInput {
+    return {
+      accountId: ctx.accountId,
+      credentialId: ctx.credentialId,
+      env: ctx.env,
+      endpoint: ctx.endpoint,
+      verdict: outcome.verdict,
+      provider: outcome.provider,
+      latencyMs: this.clock.now() - ctx.startedAt,
+      cached,
+      query: outcome.query,
+      source: ctx.source,
+    };
+  }
+}

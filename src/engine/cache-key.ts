@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import type { AddressComponents } from '../contract/address.js';
+import { normalizeText } from '../address/normalize.js';
+
+/**
+ * Cache keys hold only what changes the answer (DESIGN §6): the normalized request fields and the
+ * set of active providers, so a config change never serves an answer computed by other providers.
+ */
+export function cacheKey(
+  kind: 'validate' | 'autocomplete',
+  parts: {
+    query?: string;
+    components?: AddressComponents;
+    country?: string;
+    language?: string;
+    limit?: number;
+    providers: readonly string[];
+  },
+): string {
+  const components = parts.components
+    ? Object.fromEntries(
+        Object.entries(parts.components)
+          .filter(([, v]) => v !== undefined)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, v]) => [k, normalizeText(String(v))]),
+      )
+    : undefined;
+  const material = JSON.stringify([
+    kind,
+    parts.query === undefined ? null : normalizeText(parts.query),
+    components ?? null,
+    parts.country?.toUpperCase() ?? null,
+    parts.language?.toLowerCase() ?? null,
+    parts.limit ?? null,
+    [...parts.providers].sort(),
+  ]);
+  return `${kind}:${createHash('sha256').update(material).digest('base64url')}`;
+}

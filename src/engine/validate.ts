@@ -1,0 +1,162 @@
+import type { ResolvedAddress } from '../contract/address.js';
+import type { ValidateRequest, ValidateResponse } from '../contract/validate.js';
+import type { ProviderAttempt, ProviderRunner } from './fan-out.js';
+import type { ResponseCache } from '../store/cache/response-cache.js';
+import type { Biller, CallContext } from './billing.js';
+import { everyoneAnswered } from './answered.js';
+import { cacheKey } from './cache-key.js';
+import { buildConsensus } from './consensus.js';
+import { scoreCandidate } from './score.js';
+import type { ScoredCandidate, Thresholds } from './types.js';
+import { readValidateInput, type ValidateInput } from './validate-input.js';
+import { decideVerdict } from './verdict.js';
+
+/** What the cache keeps for validate: provider answers, not verdicts (thresholds differ per account). */
+interface CachedLookup {
+  attempts: Pick<ProviderAttempt, 'provider' | 'answered' | 'candidates'>[];
+}
+
+export interface ValidateEngineDeps {
+  runner: ProviderRunner;
+  cache: ResponseCache;
+  biller: Biller;
+  cacheTtlMs: number;
+}
+
+export type ValidateResult = Omit<ValidateResponse, 'cached'>;
+
+/**
+ * POST /v1/validate, top to bottom (DESIGN §3-§6):
+ * quota gate → read input → cache → reserve credits → fan-out → score → consensus → verdict → settle.
+ */
+export class ValidateEngine {
+  constructor(private readonly deps: ValidateEngineDeps) {}
+
+  async validate(
+    request: ValidateRequest,
+    ctx: CallContext & { thresholds: Thresholds },
+    signal?: AbortSignal,
+  ): Promise<ValidateResponse> {
+    const { biller, cache, runner } = this.deps;
+    await biller.ensureCredits(ctx.accountId);
+    const read = readValidateInput(request);
+    const key = this.key(request, read);
+
+    // debug shows a fresh trace: it skips the cache read but refreshes the entry.
+    if (!request.debug) {
+      const hit = await cache.get<CachedLookup>(key);
+      if (hit) {
+        const result = this.decide(read, hit.attempts, ctx.thresholds);
+        await biller.free(ctx, outcomeOf(result, read));
+        return { ...result, cached: true };
+      }
+    }
+
+    const eligible = runner.eligible('geocode', read.country);
+    return biller.billed(ctx, eligible.length, async (allowed) => {
+      const attempts = await runner.run('geocode', read.query, signal, { only: eligible.slice(0, allowed) });
+      await this.remember(key, attempts, eligible);
+      const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
+      return {
+        value: { ...result, cached: false },
+        answered: attempts.filter((a) => a.answered).length,
+        outcome: outcomeOf(result, read),
+      };
+    });
+  }
+
+  /** For the demo: a cached answer, or undefined (no credits, no allowance involved). */
+  async cached(request: ValidateRequest, thresholds: Thresholds): Promise<ValidateResult | undefined> {
+    const read = readValidateInput(request);
+    const hit = await this.deps.cache.get<CachedLookup>(this.key(request, read));
+    return hit ? this.decide(read, hit.attempts, thresholds) : undefined;
+  }
+
+  /** For the demo: a fresh, unbilled lookup that also fills the cache. */
+  async uncached(request: ValidateRequest, thresholds: Thresholds, signal?: AbortSignal): Promise<ValidateResult> {
+    const read = readValidateInput(request);
+    const eligible = this.deps.runner.eligible('geocode', read.country);
+    const attempts = await this.deps.runner.run('geocode', read.query, signal, { only: eligible });
+    await this.remember(this.key(request, read), attempts, eligible);
+    return this.decide(read, attempts, thresholds);
+  }
+
+  private key(request: ValidateRequest, read: ValidateInput): string {
+    return cacheKey('validate', {
+      ...(request.query !== undefined ? { query: request.query } : {}),
+      ...(request.components ? { components: request.components } : {}),
+      ...(read.country ? { country: read.country } : {}),
+      ...(request.language ? { language: request.language } : {}),
+      providers: this.deps.runner.active(),
+    });
+  }
+
+  /** Only complete answers are cached: a lookup where a provider failed is not kept for 30 days. */
+  private async remember(key: string, attempts: ProviderAttempt[], eligible: readonly string[]): Promise<void> {
+    if (!everyoneAnswered(attempts, eligible)) return;
+    const lookup: CachedLookup = {
+      attempts: attempts.map(({ provider, answered, candidates }) => ({
+        provider,
+        answered,
+        candidates: candidates.map(({ raw: _raw, ...rest }) => rest),
+      })),
+    };
+    await this.deps.cache.set(key, lookup, this.deps.cacheTtlMs);
+  }
+
+  private decide(
+    read: ValidateInput,
+    attempts: CachedLookup['attempts'] | ProviderAttempt[],
+    thresholds: Thresholds,
+    debug = false,
+  ): ValidateResult {
+    const scored: ScoredCandidate[] = attempts.flatMap((attempt) =>
+      attempt.candidates.map((candidate) =>
+        scoreCandidate(read.input, { ...candidate, provider: attempt.provider as ScoredCandidate['provider'] }, {
+          ...(read.country ? { country: read.country } : {}),
+        }),
+      ),
+    );
+    // Only results with usable coordinates can become the standardized address.
+    const usable = scored.filter((c) => hasCoordinates(c));
+    const { selected, consensus, confidence } = buildConsensus(usable);
+    const { verdict, reasons } = decideVerdict({ input: read.input, selected, confidence, thresholds });
+    const result: ValidateResult = {
+      verdict,
+      confidence: selected ? confidence : 0,
+      address: selected ? toResolved(selected) : null,
+      components: selected?.componentVerdicts ?? {},
+      provider: selected?.provider ?? null,
+      reasons,
+      consensus,
+    };
+    if (debug) {
+      result.candidates = scored.map((c) => ({
+        provider: c.provider,
+        components: c.components,
+        ...(c.location ? { location: c.location } : {}),
+        ...(c.providerConfidence !== undefined ? { providerConfidence: c.providerConfidence } : {}),
+        ...(c.label ? { label: c.label } : {}),
+        ...(c.raw !== undefined ? { raw: c.raw } : {}),
+        confidence: c.confidence,
+        componentVerdicts: c.componentVerdicts,
+      }));
+      result.trace = (attempts as ProviderAttempt[]).map((a) => a.step);
+    }
+    return result;
+  }
+}
+
+function hasCoordinates(c: ScoredCandidate): c is ScoredCandidate & { location: { lat: number; lng: number } } {
+  const p = c.location;
+  return !!p && Number.isFinite(p.lat) && Number.isFinite(p.lng) && Math.abs(p.lat) <= 90 && Math.abs(p.lng) <= 180;
+}
+
+function toResolved(c: ScoredCandidate): ResolvedAddress | null {
+  if (!hasCoordinates(c)) return null;
+  return { ...c.components, lat: c.location.lat, lng: c.location.lng };
+}
+
+function outcomeOf(result: ValidateResult, read: ValidateInput) {
+  return { verdict: result.verdict, provider: result.provider, query: read.summary };
+}

@@ -1,0 +1,31 @@
+import type { Context, ErrorHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { Logger } from '../lib/logger.js';
+import { CreditsExhaustedError } from '../engine/errors.js';
+import { creditsExhausted, HttpError, Messages } from './errors.js';
+
+/** Renders every thrown error with SPEC's body shapes; unknown errors are logged and become 500. */
+export function errorHandler(logger: Logger, consoleUrl: string): ErrorHandler {
+  return (error, c) => {
+    if (error instanceof CreditsExhaustedError) return render(c, creditsExhausted(error, consoleUrl));
+    if (error instanceof HttpError) return render(c, error);
+    if (error instanceof HTTPException) {
+      // Hono's body parsing: malformed JSON keeps the ValidationError shape every 400 on these routes has.
+      if (error.status === 400) {
+        return c.json(
+          { message: 'Validation failed', issues: [{ code: 'invalid_json', path: [], message: error.message || 'Malformed JSON in request body' }] },
+          400,
+        );
+      }
+      if (error.status === 413) return c.json({ message: Messages.bodyTooLarge }, 413);
+      return c.json({ message: error.message || Messages.internal }, error.status);
+    }
+    logger.error({ err: error, path: c.req.path }, 'unhandled error');
+    return c.json({ message: Messages.internal }, 500);
+  };
+}
+
+function render(c: Context, error: HttpError) {
+  for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+  return c.json({ message: error.message, ...error.body }, error.status);
+}

@@ -1,0 +1,42 @@
+import type { CreditsExhaustedError } from '../engine/errors.js';
+
+/**
+ * The one table of error texts (SPEC "Errors"). Handlers throw HttpError; app.onError renders
+ * `{message}` (or a richer body) with the status. Tests match these texts.
+ */
+export const Messages = {
+  missingKey: 'Missing API key: send Authorization: Bearer <API_KEY>',
+  malformedKey: 'Malformed API key',
+  unknownKey: 'Unknown or revoked API key',
+  widgetToken: 'Unknown, revoked, or origin-restricted publishable token',
+  widgetOrigin: 'A permitted HTTPS Origin is required',
+  widgetRate: 'Widget autocomplete rate limit reached',
+  widgetCredits: 'Monthly project credits exhausted',
+  testKeyRate: 'Test key rate limit reached: ak_test_ keys allow 60 requests per minute',
+  demoPrompt: 'Type an address first: send {"query": "<address>"} with 1 to 200 characters',
+  demoRate: 'Demo request allowance reached.',
+  notFound: 'Not found',
+  bodyTooLarge: 'Request body too large',
+  internal: 'Internal server error',
+  unavailable: 'Service temporarily unavailable',
+} as const;
+
+/** SPEC: states monthly credits exhausted with the plan quota and the plan name, and points to the console. */
+export function creditsExhausted(error: CreditsExhaustedError, consoleUrl: string): HttpError {
+  return new HttpError(
+    429,
+    `Monthly credits exhausted: the ${error.plan} plan includes ${error.quota} credits per month and no extra credits remain. Upgrade or buy credits in the console at ${consoleUrl}`,
+  );
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 413 | 429 | 500 | 503,
+    message: string,
+    readonly body?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}

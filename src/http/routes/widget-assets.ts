@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { z } from '@hono/zod-openapi';
+import { Hono, type Context, type Env } from 'hono';
+import { LRUCache } from 'lru-cache';
+import { parseExactHttpsOrigin } from '../../accounts/origins.js';
+
+/** Where scripts/build-widget.ts writes the bundle (git-ignored, built by `npm start` / `npm test`). */
+export const DEFAULT_WIDGET_DIR = fileURLToPath(new URL('../../../public/widget/v1/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+};
+
+/**
+ * Cache policy. Content-hashed names (widget.1a2b3c4d.js) never change: a year, immutable.
+ * The stable names everyone embeds (widget.js, widget.mjs, widget.css) must pick up fixes, so they get
+ * a day plus a day of stale-while-revalidate, and an ETag makes the daily check a cheap 304.
+ * manifest.json (stable name → hashed name) is always revalidated.
+ */
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+export const CACHE_STABLE = 'public, max-age=86400, stale-while-revalidate=86400';
+export const CACHE_MANIFEST = 'no-cache';
+const HASHED = /\.[0-9a-f]{8}\.(js|mjs|css)$/;
+
+export interface WidgetAsset {
+  type: string;
+  cacheControl: string;
+  etag: string;
+  identity: Uint8Array<ArrayBuffer>;
+  gzip: Uint8Array<ArrayBuffer>;
+  br: Uint8Array<ArrayBuffer>;
+}
+
+/** Reads and pre-compresses every built file once; requests never touch the disk. */
+export function loadWidgetAssets(dir: string = DEFAULT_WIDGET_DIR): Map<string, WidgetAsset> {
+  const assets = new Map<string, WidgetAsset>();
+  if (!existsSync(dir)) return assets;
+  for (const name of readdirSync(dir)) {
+    const type = TYPES[extname(name)];
+    if (!type || name.startsWith('.')) continue;
+    const identity = new Uint8Array(readFileSync(join(dir, name)));
+    assets.set(name, {
+      type,
+      cacheControl: name === 'manifest.json' ? CACHE_MANIFEST : HASHED.test(name) ? CACHE_IMMUTABLE : CACHE_STABLE,
+      etag: `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
+      identity,
+      gzip: new Uint8Array(gzipSync(identity, { level: 9 })),
+      br: new Uint8Array(brotliCompressSync(identity)),
+    });
+  }
+  return assets;
+}
+
+/** Answer of `GET /widget/v1/access?token=…`: may this page's origin use the token? */
+export const WidgetAccessResponse = z.object({ allowed: z.boolean() });
+export type WidgetAccessResponse = z.infer<typeof WidgetAccessResponse>;
+
+export interface WidgetAssetOptions {
+  dir?: string;
+  /**
+   * Token + exact HTTPS origin → allowed? (e.g. `(t, o) => tokens.verify(t, o).then(Boolean)`).
+   * Without it the probe answers `allowed: true` and a page outside the allowlist finds out from
+   * the browser's CORS error instead of quietly.
+   */
+  checkAccess?: (token: string, origin: string) => Promise<boolean>;
+}
+
+// Headers every widget file needs: ES-module imports from other origins are CORS requests.
+const SHARED_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+  'X-Content-Type-Options': 'nosniff',
+  Vary: 'Accept-Encoding',
+};
+
+function serve(c: Context, asset: WidgetAsset): Response {
+  const headers: Record<string, string> = { ...SHARED_HEADERS, 'Cache-Control': asset.cacheControl, ETag: asset.etag };
+  const tags = (c.req.header('If-None-Match') ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (tags.includes(asset.etag.replace(/^W\//, '')) || tags.includes('*')) return new Response(null, { status: 304, headers });
+  const accepts = c.req.header('Accept-Encoding') ?? '';
+  const [encoding, body] = /\bbr\b/.test(accepts) ? ['br', asset.br] : /\bgzip\b/.test(accepts) ? ['gzip', asset.gzip] : [null, asset.identity];
+  if (encoding) headers['Content-Encoding'] = encoding;
+  headers['Content-Type'] = asset.type;
+  headers['Content-Length'] = String(body.byteLength);
+  return new Response(body, { status: 200, headers });
+}
+
+/** The `/widget/v1/*` sub-app: built files plus the origin probe the widget calls before its first request. */
+export function widgetAssetApp(options: WidgetAssetOptions = {}): Hono {
+  const assets = loadWidgetAssets(options.dir);
+  const verdicts = new LRUCache<string, boolean>({ max: 10_000, ttl: 30_000 });
+  const app = new Hono();
+
+  app.get('/access', async (c) => {
+    const origin = parseExactHttpsOrigin(c.req.header('Origin'));
+    const token = c.req.query('token') ?? '';
+    let allowed = origin !== null && token !== '';
+    if (allowed && options.checkAccess && origin) {
+      const key = `${token}\n${origin}`;
+      allowed = verdicts.get(key) ?? (await options.checkAccess(token, origin));
+      verdicts.set(key, allowed);
+    }
+    const body: WidgetAccessResponse = { allowed };
+    // Always 200 with `*`: a refused page must not get a CORS failure logged in its console.
+    return c.json(body, 200, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'private, max-age=60', Vary: 'Origin' });
+  });
+
+  app.get('/:file', (c) => {
+    const asset = assets.get(c.req.param('file'));
+    if (asset) return serve(c, asset);
+    const message = assets.size ? 'Not found' : 'Widget not built: run `npm run build:widget`';
+    return c.json({ message }, 404);
+  });
+  return app;
+}
+
+/** Mounts the widget files at /widget/v1/ on the service app. */
+export function widgetAssetRoutes<E extends Env>(app: Hono<E>, options: WidgetAssetOptions = {}): void {
+  app.route('/widget/v1', widgetAssetApp(options));
+}

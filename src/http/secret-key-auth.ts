@@ -1,0 +1,39 @@
+import type { MiddlewareHandler } from 'hono';
+import { CreditsExhaustedError } from '../engine/errors.js';
+import type { Services } from '../services.js';
+import type { AppEnv } from './context.js';
+import { creditsExhausted, HttpError, Messages } from './errors.js';
+
+const TEST_KEY_WINDOW = [{ name: 'minute', max: 60, periodSeconds: 60 }] as const;
+
+/**
+ * Secret-key endpoints: `Authorization: Bearer ak_…` → key → account, then the `ak_test_`
+ * 60/minute limit, then the shared quota gate (429 once the account is exhausted, SPEC).
+ */
+export function secretKeyAuth(services: Services): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('startedAt', services.clock.now());
+    const header = c.req.header('authorization');
+    const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+    if (!header || !match?.[1]) throw new HttpError(401, Messages.missingKey);
+    const check = await services.secretKeys.verify(match[1]);
+    if (!check.ok) throw new HttpError(401, check.reason === 'malformed' ? Messages.malformedKey : Messages.unknownKey);
+    const account = await services.accounts.get(check.key.accountId);
+    c.set('key', check.key);
+    c.set('account', account);
+    if (check.key.env === 'test') {
+      const limit = await services.limiter.hit(`testkey:${check.key.keyId}`, TEST_KEY_WINDOW, services.clock.now());
+      if (!limit.allowed) {
+        const retry = Math.max(...limit.exhausted.map((w) => w.retryAfterSeconds));
+        throw new HttpError(429, Messages.testKeyRate, undefined, { 'Retry-After': String(retry) });
+      }
+    }
+    try {
+      await services.biller.ensureCredits(account.id);
+    } catch (error) {
+      if (error instanceof CreditsExhaustedError) throw creditsExhausted(error, services.consoleUrl);
+      throw error;
+    }
+    await next();
+  };
+}

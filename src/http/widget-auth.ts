@@ -1,0 +1,44 @@
+import type { MiddlewareHandler } from 'hono';
+import { parseExactHttpsOrigin } from '../accounts/origins.js';
+import { CreditsExhaustedError } from '../engine/errors.js';
+import type { Services } from '../services.js';
+import type { AppEnv } from './context.js';
+import { HttpError, Messages } from './errors.js';
+
+/** SPEC limits: 120/min per live token and per origin; 60/min for test tokens. */
+const windowFor = (max: number) => [{ name: 'minute', max, periodSeconds: 60 }] as const;
+
+/**
+ * Widget calls: an exact HTTPS `Origin` (403), a publishable token bound to that origin (401),
+ * the widget rate limits and the account's credits (429). Secret keys never pass: they are not
+ * of the publishable token form, so they get the same 401 as any unknown token.
+ */
+export function widgetAuth(services: Services): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('startedAt', services.clock.now());
+    const origin = parseExactHttpsOrigin(c.req.header('origin'));
+    if (!origin || origin !== c.req.header('origin')) throw new HttpError(403, Messages.widgetOrigin);
+    const match = c.req.header('authorization')?.match(/^Bearer\s+(\S+)\s*$/i);
+    const token = match?.[1] ? await services.tokens.verify(match[1], origin) : null;
+    if (!token) throw new HttpError(401, Messages.widgetToken);
+    c.set('widget', token);
+    // From here on the origin is verified: let the browser read our answers, errors included.
+    c.header('Access-Control-Allow-Origin', origin);
+    c.header('Vary', 'Origin');
+
+    const now = services.clock.now();
+    const perToken = await services.limiter.hit(`widget:token:${token.tokenId}`, windowFor(token.env === 'live' ? 120 : 60), now);
+    const perOrigin = perToken.allowed ? await services.limiter.hit(`widget:origin:${origin}`, windowFor(120), now) : perToken;
+    if (!perOrigin.allowed) {
+      const retry = Math.max(...perOrigin.exhausted.map((w) => w.retryAfterSeconds));
+      throw new HttpError(429, Messages.widgetRate, undefined, { 'Retry-After': String(retry) });
+    }
+    try {
+      await services.biller.ensureCredits(token.accountId);
+    } catch (error) {
+      if (error instanceof CreditsExhaustedError) throw new HttpError(429, Messages.widgetCredits);
+      throw error;
+    }
+    await next();
+  };
+}

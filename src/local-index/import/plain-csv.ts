@@ -1,0 +1,55 @@
+import type { ReaderItem } from '../types.js';
+import { csvRecords } from './csv-source.js';
+import { buildAddress } from './record.js';
+
+/** Accepted header names (compared without case, spaces, `_` and `-`) → AddressComponents field, plus lat/lng. */
+const ALIASES: Record<string, string> = {
+  street: 'street',
+  housenumber: 'houseNumber',
+  number: 'houseNumber',
+  postcode: 'postcode',
+  postalcode: 'postcode',
+  zip: 'postcode',
+  city: 'city',
+  state: 'state',
+  country: 'country',
+  lat: 'lat',
+  latitude: 'lat',
+  lng: 'lng',
+  lon: 'lng',
+  longitude: 'lng',
+};
+const REQUIRED = ['street', 'houseNumber', 'lat', 'lng'];
+
+/** Plain CSV with named columns matching AddressComponents (street, houseNumber, postcode, city, state, country) plus lat, lng. */
+export async function* readPlainCsv(path: string, country: string | undefined, onBytes?: (n: number) => void): AsyncGenerator<ReaderItem> {
+  const records = csvRecords(path, {
+    formatName: 'an address CSV (columns street, houseNumber, postcode, city, state, country, lat, lng)',
+    mapHeader: (name) => {
+      const folded = name.trim().toLowerCase().replace(/[\s_-]/g, '');
+      return ALIASES[folded] ?? `?${name.trim()}`;
+    },
+    checkHeader: (names) => {
+      const missing = REQUIRED.filter((c) => !names.includes(c));
+      return missing.length > 0 ? `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` : undefined;
+    },
+    onBytes,
+  });
+  for await (const item of records) {
+    if ('error' in item) {
+      yield { kind: 'bad', row: item.line, reason: 'malformed_row', detail: item.error };
+      continue;
+    }
+    const r = item.record;
+    yield buildAddress(item.line, {
+      lat: r.lat,
+      lng: r.lng,
+      street: r.street,
+      houseNumber: r.houseNumber,
+      postcode: r.postcode,
+      city: r.city,
+      state: r.state,
+      country: r.country || country,
+    });
+  }
+}

@@ -1,0 +1,65 @@
+import { collapseSpaces } from '../text.js';
+import type { RawAddress, ReaderItem, SkipReason } from '../types.js';
+
+/** Fields as a reader found them (strings from CSV, numbers from OSM). */
+export interface RawFields {
+  lat: string | number | undefined;
+  lng: string | number | undefined;
+  street: string | undefined;
+  houseNumber: string | undefined;
+  unit?: string;
+  postcode?: string;
+  city?: string;
+  state?: string;
+  country?: string;
+  sourceId?: string;
+}
+
+type Coordinate = number | 'missing' | 'invalid';
+
+function coordinate(value: string | number | undefined, max: number): Coordinate {
+  if (value === undefined) return 'missing';
+  if (typeof value === 'string') {
+    if (value.trim() === '') return 'missing';
+    if (!/^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)) return 'invalid';
+  }
+  const n = Number(value);
+  return Number.isFinite(n) && Math.abs(n) <= max ? n : 'invalid';
+}
+
+const optional = (s: string | undefined): string | undefined => {
+  const v = s === undefined ? '' : collapseSpaces(s);
+  return v === '' ? undefined : v;
+};
+
+/**
+ * Checks one row and builds the address, or names why it cannot be used. A short unit
+ * (`2` for `123`) becomes part of the house number (`123-2`), as Dutch and OpenAddresses
+ * data write additions; a long one (`APT 5`) is not part of the house number and is dropped.
+ */
+export function buildAddress(row: number | string, f: RawFields): ReaderItem {
+  const bad = (reason: SkipReason, detail?: string): ReaderItem => ({ kind: 'bad', row, reason, detail });
+  const lat = coordinate(f.lat, 90);
+  const lng = coordinate(f.lng, 180);
+  if (lat === 'missing' || lng === 'missing') return bad('missing_coordinates');
+  if (lat === 'invalid' || lng === 'invalid') return bad('invalid_coordinates', `lat ${String(f.lat)}, lng ${String(f.lng)}`);
+  if (lat === 0 && lng === 0) return bad('invalid_coordinates', 'lat 0, lng 0');
+  const street = optional(f.street);
+  if (!street || !/[\p{L}\p{N}]/u.test(street)) return bad('missing_street');
+  let houseNumber = optional(f.houseNumber);
+  if (!houseNumber || !/[\p{L}\p{N}]/u.test(houseNumber)) return bad('missing_house_number');
+  const unit = optional(f.unit);
+  if (unit && /^[\p{L}\p{N}]{1,4}$/u.test(unit)) houseNumber = `${houseNumber}-${unit}`;
+  const address: RawAddress = {
+    street,
+    houseNumber,
+    postcode: optional(f.postcode),
+    city: optional(f.city),
+    state: optional(f.state),
+    country: optional(f.country),
+    lat,
+    lng,
+    sourceId: f.sourceId,
+  };
+  return { kind: 'address', row, address };
+}

@@ -1,0 +1,54 @@
+import type { ImportFormat, ImportSummary, RowProblem, SkipReason } from '../types.js';
+
+/** Bad rows listed one by one up to this many; beyond it they are only counted. */
+export const MAX_PROBLEMS = 1000;
+
+export class SummaryBuilder {
+  rows = 0;
+  imported = 0;
+  updated = 0;
+  unchanged = 0;
+  private readonly skipped: Partial<Record<SkipReason, number>> = {};
+  private readonly problems: RowProblem[] = [];
+  private truncated = false;
+  private readonly countries = new Set<string>();
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly file: string,
+    private readonly format: ImportFormat,
+  ) {}
+
+  skip(row: number | string, reason: SkipReason, detail?: string): void {
+    this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(detail ? { row, reason, detail } : { row, reason });
+    else this.truncated = true;
+  }
+
+  country(code: string): void {
+    this.countries.add(code);
+  }
+
+  get countryList(): string[] {
+    return [...this.countries].sort();
+  }
+
+  build(removed: number): ImportSummary {
+    const durationMs = Math.round(performance.now() - this.started);
+    return {
+      file: this.file,
+      format: this.format,
+      countries: this.countryList,
+      rows: this.rows,
+      imported: this.imported,
+      updated: this.updated,
+      unchanged: this.unchanged,
+      removed,
+      skipped: this.skipped,
+      problems: this.problems,
+      problemsTruncated: this.truncated,
+      durationMs,
+      ratePerSecond: durationMs > 0 ? Math.round((this.rows * 1000) / durationMs) : this.rows,
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import type { AddressHit, StreetHit } from './store.js';
+
+/** Row shapes as SQL returns them (both backends use the same column aliases). */
+export interface StreetRow {
+  id: number;
+  country: string;
+  street: string;
+  city: string | null;
+  state: string | null;
+  postcode: string | null;
+  n: number;
+  lat: number | null;
+  lng: number | null;
+  street_words: string;
+  city_words: string;
+}
+
+export interface AddressRow extends StreetRow {
+  hn: string;
+  hn_key: string;
+  a_postcode: string | null;
+  a_lat: number;
+  a_lng: number;
+}
+
+const split = (words: string): string[] => (words ? words.split(' ') : []);
+
+export function toStreetHit(r: StreetRow): StreetHit {
+  return {
+    id: Number(r.id),
+    country: r.country,
+    street: r.street,
+    city: r.city,
+    state: r.state,
+    postcode: r.postcode,
+    n: Number(r.n),
+    lat: r.lat ?? 0,
+    lng: r.lng ?? 0,
+    streetWords: split(r.street_words),
+    cityWords: split(r.city_words),
+  };
+}
+
+export function toAddressHit(r: AddressRow): AddressHit {
+  return { street: toStreetHit(r), hn: r.hn, hnKey: r.hn_key, postcode: r.a_postcode, lat: r.a_lat, lng: r.a_lng };
+}
+
+export const STREET_COLUMNS = 's.id, s.country, s.street, s.city, s.state, s.postcode, s.n, s.lat, s.lng, s.street_words, s.city_words';
+export const ADDRESS_COLUMNS = `${STREET_COLUMNS}, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng`;
+
+/** FTS5 query: AND of terms, OR of each term's alternatives, `*` for prefixes. */
+export function ftsQuery(terms: { word: string; prefix: boolean }[][]): string {
+  return terms
+    .map((alts) => `(${alts.map((a) => `"${a.word.replace(/"/g, '""')}"${a.prefix ? '*' : ''}`).join(' OR ')})`)
+    .join(' AND ');
+}

@@ -1,0 +1,116 @@
+/**
+ * What the importer and the search need from a database. Two implementations: SQLite
+ * (FTS5 + an in-memory vocabulary) and PostgreSQL (tsvector + pg_trgm). Everything above
+ * this interface (normalization, query interpretation, ranking) is shared, so both
+ * backends answer the same queries the same way.
+ */
+
+/** A street of one city: the unit the full-text index searches; addresses hang off it. */
+export interface StreetInput {
+  key: string;
+  country: string;
+  street: string;
+  city: string | null;
+  state: string | null;
+  /** Space-separated index tokens of the street name and of the city. */
+  streetWords: string;
+  cityWords: string;
+}
+
+export interface AddressInput {
+  key: string;
+  streetId: number;
+  hn: string;
+  hnKey: string;
+  hnBase: number | null;
+  postcode: string | null;
+  pcKey: string | null;
+  lat: number;
+  lng: number;
+}
+
+export interface ExistingAddress {
+  importId: number;
+  streetId: number;
+  hn: string;
+  postcode: string | null;
+  lat: number;
+  lng: number;
+}
+
+/** One import, inside one transaction: nothing is visible, and nothing changes, unless `finish` is reached. */
+export interface ImportSession {
+  readonly importId: number;
+  streetIds(streets: StreetInput[]): Promise<number[]>;
+  existing(keys: string[]): Promise<Map<string, ExistingAddress>>;
+  insert(rows: AddressInput[]): Promise<void>;
+  update(rows: AddressInput[]): Promise<void>;
+  /** Marks unchanged rows as seen by this import (duplicate detection, `--replace`). */
+  touch(keys: string[]): Promise<void>;
+  /** Refreshes street statistics, applies `replace`, commits. Returns the number of removed addresses. */
+  finish(countries: string[], replace: boolean): Promise<number>;
+  abort(): Promise<void>;
+}
+
+export interface WordQuery {
+  word: string;
+  prefix: boolean;
+}
+
+/** How one typed word exists in the index: as itself (or as a prefix), else as typo candidates. */
+export interface WordResolution {
+  known: boolean;
+  fuzzy: string[];
+}
+
+export interface StreetHit {
+  id: number;
+  country: string;
+  street: string;
+  city: string | null;
+  state: string | null;
+  postcode: string | null;
+  n: number;
+  lat: number;
+  lng: number;
+  streetWords: string[];
+  cityWords: string[];
+}
+
+export interface AddressHit {
+  street: StreetHit;
+  hn: string;
+  hnKey: string;
+  postcode: string | null;
+  lat: number;
+  lng: number;
+}
+
+/** House-number filter: exact key, key prefix (typing), or the leading integer (`123` for `123-2`). */
+export type HouseNumberFilter = { key: string; prefix: boolean } | { base: number };
+
+export interface PostcodeFilter {
+  key: string;
+  prefix: boolean;
+}
+
+export interface IndexStore {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Changes whenever an import commits (in any process). */
+  version(): Promise<number>;
+  countries(): Promise<string[]>;
+  count(): Promise<number>;
+  beginImport(): Promise<ImportSession>;
+  resolveWords(words: WordQuery[]): Promise<WordResolution[]>;
+  /** Streets matching every term (a term matches when any of its alternatives does). */
+  findStreets(terms: WordQuery[][], country: string | undefined, limit: number): Promise<StreetHit[]>;
+  addressesOnStreets(streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Promise<AddressHit[]>;
+  addressesByPostcode(pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number): Promise<AddressHit[]>;
+  /** Which of `keys` are postcodes in the index. */
+  knownPostcodes(keys: string[], country: string | undefined): Promise<Set<string>>;
+  hasPostcodePrefix(prefix: string, country: string | undefined): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Upper bound for a key-prefix range scan (`key >= p AND key < p + MAX_CHAR`). */
+export const PREFIX_END = '\u{10FFFF}';

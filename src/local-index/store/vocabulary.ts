@@ -1,0 +1,60 @@
+import { isTypoOf, trigrams } from '../fuzzy.js';
+
+/**
+ * In-memory vocabulary of the SQLite index (every token of every street and city), with a
+ * trigram index to find typo candidates in well under a millisecond. It holds distinct
+ * words only (tens of thousands even for millions of addresses), so it stays small.
+ */
+export class Vocabulary {
+  private readonly sorted: string[];
+  private readonly set: Set<string>;
+  private readonly grams = new Map<string, number[]>();
+
+  constructor(words: Iterable<string>) {
+    this.set = new Set(words);
+    this.sorted = [...this.set].sort();
+    this.sorted.forEach((word, id) => {
+      for (const g of trigrams(word)) {
+        let list = this.grams.get(g);
+        if (!list) this.grams.set(g, (list = []));
+        list.push(id);
+      }
+    });
+  }
+
+  get size(): number {
+    return this.sorted.length;
+  }
+
+  has(word: string): boolean {
+    return this.set.has(word);
+  }
+
+  hasPrefix(prefix: string): boolean {
+    let lo = 0;
+    let hi = this.sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.sorted[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.sorted.length && this.sorted[lo]!.startsWith(prefix);
+  }
+
+  /** Words within the edit budget of `typed`, best trigram overlap first. */
+  fuzzy(typed: string, prefix: boolean, limit = 8): string[] {
+    const grams = trigrams(typed).filter((g) => !prefix || !g.endsWith(' '));
+    const counts = new Map<number, number>();
+    for (const g of grams) {
+      for (const id of this.grams.get(g) ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    const ranked = [...counts.entries()].filter(([, c]) => c >= Math.max(1, grams.length - 6)).sort((a, b) => b[1] - a[1]);
+    const out: string[] = [];
+    for (const [id] of ranked.slice(0, 300)) {
+      const word = this.sorted[id]!;
+      if (isTypoOf(typed, word, prefix)) out.push(word);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,105 @@
+import type { AddressComponents, GeoPoint } from '../contract/address.js';
+import type { Precision } from '../providers/provider.js';
+
+export type ImportFormat = 'openaddresses' | 'osm' | 'csv';
+export const IMPORT_FORMATS: readonly ImportFormat[] = ['openaddresses', 'osm', 'csv'];
+
+/** One address as a format reader produced it, before normalization. */
+export interface RawAddress {
+  street: string;
+  houseNumber: string;
+  postcode?: string;
+  city?: string;
+  state?: string;
+  country?: string;
+  lat: number;
+  lng: number;
+  /** Stable id in the source (OSM element); absent for CSV formats, whose identity is the address itself. */
+  sourceId?: string;
+}
+
+/** What a reader yields: an address, or a row it could not use (counted, reported, never fatal). */
+export type ReaderItem =
+  | { kind: 'address'; row: number | string; address: RawAddress }
+  | { kind: 'bad'; row: number | string; reason: SkipReason; detail?: string };
+
+export type SkipReason =
+  | 'malformed_row'
+  | 'missing_coordinates'
+  | 'invalid_coordinates'
+  | 'missing_street'
+  | 'missing_house_number'
+  | 'missing_country'
+  | 'invalid_country'
+  | 'duplicate'
+  | 'unresolved_way';
+
+export interface RowProblem {
+  /** 1-based data row (CSV: line of the record; OSM: `n123` / `w456`). */
+  row: number | string;
+  reason: SkipReason;
+  detail?: string;
+}
+
+export interface ImportProgress {
+  bytesRead: number;
+  totalBytes: number;
+  rows: number;
+}
+
+export interface ImportOptions {
+  format: ImportFormat;
+  /** ISO alpha-2; required for OpenAddresses (its files carry none), a fallback for the others. */
+  country?: string;
+  /** Drop addresses of the imported countries that this file no longer contains. */
+  replace?: boolean;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+export interface ImportSummary {
+  file: string;
+  format: ImportFormat;
+  countries: string[];
+  rows: number;
+  imported: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  /** Every bad row up to a cap (see `problemsTruncated`), in file order. */
+  problems: RowProblem[];
+  problemsTruncated: boolean;
+  durationMs: number;
+  ratePerSecond: number;
+}
+
+/** Thrown for a file that is not of the requested format (or unreadable); the index is left as it was. */
+export class ImportFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImportFormatError';
+  }
+}
+
+/** One search hit, ready for the provider adapter. */
+export interface LocalHit {
+  components: AddressComponents;
+  location: GeoPoint;
+  precision: Extract<Precision, 'address' | 'street'>;
+  /** Match score 0-1 of this hit against the query. */
+  score: number;
+  label: string;
+}
+
+export interface GeocodeInput {
+  query?: string;
+  components?: AddressComponents;
+  country?: string;
+  limit?: number;
+}
+
+export interface AutocompleteInput {
+  query: string;
+  country?: string;
+  limit?: number;
+}

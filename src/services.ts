@@ -1,0 +1,98 @@
+import { AccountStore } from './accounts/accounts.js';
+import { PublishableTokenStore } from './accounts/publishable-tokens.js';
+import { SecretKeyStore } from './accounts/secret-keys.js';
+import { CreditLedger } from './billing/credit-ledger.js';
+import type { Config } from './config.js';
+import { AutocompleteEngine } from './engine/autocomplete.js';
+import { Biller } from './engine/billing.js';
+import { ProviderRunner } from './engine/fan-out.js';
+import { ValidateEngine } from './engine/validate.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { createLogger, type Logger } from './lib/logger.js';
+import { resolveMasterKey } from './lib/master-key.js';
+import { Sealer } from './lib/seal.js';
+import { openLocalIndex, type LocalIndex } from './local-index/index.js';
+import { createLocalProvider } from './providers/local/adapter.js';
+import { createProviders, type ProviderSet } from './providers/registry.js';
+import { createResponseCache } from './store/cache/index.js';
+import type { ResponseCache } from './store/cache/response-cache.js';
+import { type Database, openDatabase } from './store/db/database.js';
+import { createRateLimiter } from './store/limits/index.js';
+import type { RateLimiter } from './store/limits/rate-limiter.js';
+
+const DAY_MS = 86_400_000;
+
+/** Everything the app needs, built once (DESIGN §11: dependencies built in one place, passed explicitly). */
+export interface Services {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  database: Database;
+  accounts: AccountStore;
+  secretKeys: SecretKeyStore;
+  tokens: PublishableTokenStore;
+  ledger: CreditLedger;
+  biller: Biller;
+  cache: ResponseCache;
+  limiter: RateLimiter;
+  providers: ProviderSet;
+  runner: ProviderRunner;
+  localIndex: LocalIndex | undefined;
+  sealer: Sealer;
+  validate: ValidateEngine;
+  autocomplete: AutocompleteEngine;
+  /** Where the 429 texts point people to buy credits. */
+  consoleUrl: string;
+  close(): Promise<void>;
+}
+
+export interface ServiceOverrides {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+  const clock = overrides.clock ?? systemClock;
+  const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
+  const sealer = new Sealer(resolveMasterKey(config.MASTER_KEY, config.DATA_DIR));
+  const dbOptions = {
+    dataDir: config.DATA_DIR,
+    ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+  };
+  const database = await openDatabase(dbOptions);
+  const onError = (error: unknown) => logger.warn({ err: error }, 'cache error');
+  const cache = await createResponseCache({ ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}), onError });
+  const limiter = await createRateLimiter({ ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}) });
+  const localIndex = config.PROVIDERS.includes('local') ? await openLocalIndex(dbOptions) : undefined;
+  const providers = createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {});
+  const runner = new ProviderRunner(providers, { timeoutMs: config.PROVIDER_TIMEOUT_MS });
+  const ledger = new CreditLedger(database, clock);
+  const released = await ledger.releaseStale(10 * 60_000);
+  if (released > 0) logger.warn({ released }, 'released credit reservations left by a previous crash');
+  const biller = new Biller(ledger, clock);
+  const base = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
+
+  return {
+    config,
+    clock,
+    logger,
+    database,
+    accounts: new AccountStore(database.db, clock),
+    secretKeys: new SecretKeyStore(database.db, sealer, clock),
+    tokens: new PublishableTokenStore(database.db, sealer, clock),
+    ledger,
+    biller,
+    cache,
+    limiter,
+    providers,
+    runner,
+    localIndex,
+    sealer,
+    validate: new ValidateEngine({ runner, cache, biller, cacheTtlMs: 30 * DAY_MS }),
+    autocomplete: new AutocompleteEngine({ runner, cache, biller, cacheTtlMs: DAY_MS }),
+    consoleUrl: `${base.replace(/\/$/, '')}/dashboard`,
+    async close() {
+      await Promise.allSettled([cache.close(), limiter.close(), localIndex?.close(), database.close()]);
+    },
+  };
+}

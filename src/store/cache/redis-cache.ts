@@ -1,0 +1,58 @@
+import type { Redis } from 'ioredis';
+import type { ResponseCache } from './response-cache.js';
+import { closeRedis, safeReport, type StoreErrorHandler } from './connect-redis.js';
+
+export interface RedisResponseCacheOptions {
+  /** Prefix so several deployments can share one Redis; cache keys get `<prefix>cache:`. */
+  keyPrefix?: string;
+  /** Told about every Redis error the cache swallowed (operation `get` or `set`). */
+  onError?: StoreErrorHandler;
+}
+
+/**
+ * Redis response cache: JSON values under `SET key value PX ttl`. It never fails a request:
+ * a Redis error (or an unreadable value) on get is a miss, on set is reported and ignored.
+ * Owns the client: close() quits it.
+ */
+export class RedisResponseCache implements ResponseCache {
+  readonly #client: Redis;
+  readonly #prefix: string;
+  readonly #onError: StoreErrorHandler | undefined;
+
+  constructor(client: Redis, options: RedisResponseCacheOptions = {}) {
+    this.#client = client;
+    this.#prefix = `${options.keyPrefix ?? 'addressd:'}cache:`;
+    this.#onError = options.onError;
+  }
+
+  /** The Redis key holding `key`: for tests and operators. */
+  redisKey(key: string): string {
+    return this.#prefix + key;
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    try {
+      const json = await this.#client.get(this.redisKey(key));
+      return json === null ? undefined : (JSON.parse(json) as T);
+    } catch (error) {
+      safeReport(this.#onError, error, 'get');
+      return undefined;
+    }
+  }
+
+  /** A non-positive TTL or a value JSON cannot hold (undefined) stores nothing. */
+  async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
+    if (!(ttlMs > 0)) return;
+    try {
+      const json = JSON.stringify(value) as string | undefined;
+      if (json === undefined) return;
+      await this.#client.set(this.redisKey(key), json, 'PX', Math.ceil(ttlMs));
+    } catch (error) {
+      safeReport(this.#onError, error, 'set');
+    }
+  }
+
+  async close(): Promise<void> {
+    await closeRedis(this.#client);
+  }
+}

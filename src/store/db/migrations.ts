@@ -1,0 +1,114 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Dialect } from './database.js';
+
+/**
+ * Migrations in code (no files to ship), written once with Kysely's schema builder so they run
+ * on SQLite and PostgreSQL alike. Append new ones; never edit a released one.
+ */
+function migrations(dialect: Dialect): Record<string, Migration> {
+  const autoId = dialect === 'postgres' ? 'bigserial' : 'integer';
+  return {
+    '0001_initial': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('accounts')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('name', 'text')
+          .addColumn('plan', 'text', (c) => c.notNull())
+          .addColumn('extra_credits', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('valid_threshold', 'integer', (c) => c.notNull().defaultTo(80))
+          .addColumn('correctable_threshold', 'integer', (c) => c.notNull().defaultTo(50))
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('api_keys')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+          .addColumn('env', 'text', (c) => c.notNull())
+          .addColumn('name', 'text')
+          .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('key_sealed', 'text', (c) => c.notNull())
+          .addColumn('key_prefix', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('revoked_at', 'text')
+          .execute();
+        await db.schema.createIndex('api_keys_account').on('api_keys').column('account_id').execute();
+        await db.schema
+          .createTable('publishable_tokens')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+          .addColumn('env', 'text', (c) => c.notNull())
+          .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('token_sealed', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('revoked_at', 'text')
+          .execute();
+        await db.schema.createIndex('tokens_account').on('publishable_tokens').column('account_id').execute();
+        await db.schema
+          .createTable('token_origins')
+          .addColumn('token_id', 'text', (c) => c.notNull().references('publishable_tokens.id'))
+          .addColumn('origin', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('token_origins_pk', ['token_id', 'origin'])
+          .execute();
+        await db.schema.createIndex('token_origins_origin').on('token_origins').column('origin').execute();
+        await db.schema
+          .createTable('credit_months')
+          .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+          .addColumn('month', 'text', (c) => c.notNull())
+          .addColumn('used_grant', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('used_extra', 'integer', (c) => c.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('credit_months_pk', ['account_id', 'month'])
+          .execute();
+        await db.schema
+          .createTable('credit_reservations')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('account_id', 'text', (c) => c.notNull())
+          .addColumn('month', 'text', (c) => c.notNull())
+          .addColumn('grant_amount', 'integer', (c) => c.notNull())
+          .addColumn('extra_amount', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('usage_events')
+          .addColumn('id', autoId, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('account_id', 'text', (c) => c.notNull())
+          .addColumn('credential_id', 'text', (c) => c.notNull())
+          .addColumn('env', 'text', (c) => c.notNull())
+          .addColumn('endpoint', 'text', (c) => c.notNull())
+          .addColumn('verdict', 'text')
+          .addColumn('provider', 'text')
+          .addColumn('latency_ms', 'integer', (c) => c.notNull())
+          .addColumn('cached', 'integer', (c) => c.notNull())
+          .addColumn('credits', 'integer', (c) => c.notNull())
+          .addColumn('query', 'text')
+          .addColumn('source', 'text')
+          .addColumn('at', 'text', (c) => c.notNull())
+          .addColumn('day', 'text', (c) => c.notNull())
+          .addColumn('month', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('usage_account_month').on('usage_events').columns(['account_id', 'month']).execute();
+        await db.schema.createIndex('usage_account_day').on('usage_events').columns(['account_id', 'day']).execute();
+        await db.schema.createIndex('usage_account_id').on('usage_events').columns(['account_id', 'id']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const t of ['usage_events', 'credit_reservations', 'credit_months', 'token_origins', 'publishable_tokens', 'api_keys', 'accounts']) {
+          await db.schema.dropTable(t).ifExists().execute();
+        }
+      },
+    },
+  };
+}
+
+export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,46 @@
+import type { ExhaustedWindow, LimitWindow } from './rate-limiter.js';
+
+/**
+ * Arithmetic shared by the in-process and Redis sliding logs, so both give the same answers.
+ * A hit at time t counts in a window of period P at `now` while t > now - P; it leaves at t + P.
+ */
+
+export function periodMs(window: LimitWindow): number {
+  return window.periodSeconds * 1000;
+}
+
+/** Rejects windows that could never admit a hit or never let one leave. */
+export function assertValidWindows(windows: readonly LimitWindow[]): void {
+  for (const w of windows) {
+    if (!Number.isInteger(w.max) || w.max < 1) {
+      throw new RangeError(`Rate limit window ${w.name}: max must be a positive integer, got ${w.max}`);
+    }
+    if (!Number.isFinite(w.periodSeconds) || w.periodSeconds <= 0) {
+      throw new RangeError(`Rate limit window ${w.name}: periodSeconds must be positive, got ${w.periodSeconds}`);
+    }
+  }
+}
+
+export function longestPeriodMs(windows: readonly LimitWindow[]): number {
+  return Math.max(...windows.map(periodMs));
+}
+
+/** Hits are stored at whole milliseconds in both stores. */
+export function normalizeNow(nowMs: number): number {
+  if (!Number.isFinite(nowMs)) throw new RangeError(`nowMs must be a finite number, got ${nowMs}`);
+  return Math.floor(nowMs);
+}
+
+/**
+ * A full window admits one more hit once its `max`-th most recent hit (`blockingHitMs`, the oldest
+ * one in the window when it holds exactly `max`) leaves it. Whole seconds, rounded up, at least 1.
+ */
+export function exhaustedWindow(window: LimitWindow, blockingHitMs: number, nowMs: number): ExhaustedWindow {
+  const waitMs = blockingHitMs + periodMs(window) - nowMs;
+  return {
+    name: window.name,
+    max: window.max,
+    periodSeconds: window.periodSeconds,
+    retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+  };
+}

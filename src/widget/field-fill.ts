@@ -1,0 +1,90 @@
+import type { KeptTyping } from './typed-extras.js';
+import type { FieldElement, FieldName, FieldTarget, WidgetSuggestion } from './types.js';
+
+export type FieldMap = Map<FieldName, FieldElement>;
+
+// HTML autofill field names (WHATWG "autofill detail tokens") → our fields. Street and house number
+// have no standard token of their own, so they come from the explicit mapping.
+const AUTOFILL: Record<string, FieldName> = {
+  'street-address': 'line1',
+  'address-line1': 'line1',
+  'address-line2': 'line2',
+  'postal-code': 'postcode',
+  'address-level2': 'city',
+  'address-level1': 'state',
+  country: 'country',
+  'country-name': 'countryName',
+};
+
+const isField = (el: Element | null): el is FieldElement =>
+  el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
+
+/** `shipping`/`billing`/`section-*` tokens: a form with two addresses fills only the input's own one. */
+const sectionOf = (tokens: string[]) => tokens.filter((t) => t.startsWith('section-') || t === 'shipping' || t === 'billing').join(' ');
+const tokensOf = (el: Element) => (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+
+/** Resolves the fields to fill: the explicit mapping first, then `autocomplete` attributes in the input's form. */
+export function discoverFields(
+  input: HTMLInputElement,
+  mapping: Partial<Record<FieldName, FieldTarget>> = {},
+  auto = true,
+): FieldMap {
+  const map: FieldMap = new Map();
+  for (const [name, target] of Object.entries(mapping) as [FieldName, FieldTarget][]) {
+    const el = typeof target === 'string' ? document.querySelector(target) : target;
+    if (isField(el)) map.set(name, el);
+  }
+  if (!auto) return map;
+  const section = sectionOf(tokensOf(input));
+  for (const el of (input.form ?? document).querySelectorAll('input,select,textarea')) {
+    if (!isField(el)) continue;
+    const tokens = tokensOf(el);
+    const name = AUTOFILL[tokens[tokens.length - 1] ?? ''];
+    if (name && !map.has(name) && sectionOf(tokens) === section) map.set(name, el);
+  }
+  return map;
+}
+
+function countryName(code: string): string | undefined {
+  try {
+    return new Intl.DisplayNames([document.documentElement.lang || navigator.language, 'en'], { type: 'region' }).of(code);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The value each field gets; undefined means "the suggestion lacks it: leave what the user has". */
+export function fieldValues(s: WidgetSuggestion, kept: KeptTyping, fields: FieldMap): Record<FieldName, string | undefined> {
+  const a = s.address;
+  const extraInLine2 = fields.has('line2') && kept.extra !== '';
+  return {
+    street: a.street,
+    houseNumber: kept.houseNumber,
+    line1: extraInLine2 || !kept.extra ? kept.line1 : `${kept.line1} ${kept.extra}`,
+    line2: kept.extra || undefined,
+    postcode: a.postcode,
+    city: a.city,
+    state: a.state,
+    country: a.country,
+    countryName: a.country && countryName(a.country),
+  };
+}
+
+/** Writes the values and tells frameworks about it; the combobox input itself is left to the caller. */
+export function fillFields(fields: FieldMap, values: Record<FieldName, string | undefined>, input: HTMLInputElement): void {
+  for (const [name, el] of fields) {
+    const value = values[name];
+    if (!value || el === input) continue;
+    if (el instanceof HTMLSelectElement) {
+      // A country <select> may key its options by code or by name.
+      const wants = [value, name === 'country' ? values.countryName : undefined].map((v) => v?.toLowerCase());
+      const option = Array.from(el.options).find((o) => wants.includes(o.value.toLowerCase()) || wants.includes(o.text.toLowerCase()));
+      if (!option) continue;
+      el.value = option.value;
+    } else {
+      el.value = value;
+    }
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+}

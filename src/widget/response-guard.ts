@@ -1,0 +1,40 @@
+import type { AddressComponents } from '../contract/address.js';
+import type { WidgetSuggestion } from './types.js';
+
+// Hand-written twin of the contract's WidgetAutocompleteResponse schema: Zod would take most of the
+// 10 KB budget. test/widget/response-guard.test.ts checks it agrees with the Zod schema.
+const ADDRESS_KEYS = ['street', 'houseNumber', 'postcode', 'city', 'state', 'country'] as const;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isText = (v: unknown): v is string => typeof v === 'string';
+
+function toAddress(v: unknown): AddressComponents | null {
+  if (!isRecord(v)) return null;
+  const out: AddressComponents = {};
+  for (const key of ADDRESS_KEYS) {
+    const value = v[key];
+    if (value === undefined) continue;
+    if (!isText(value) || value === '') return null;
+    out[key] = value;
+  }
+  return out;
+}
+
+function toSuggestion(v: unknown): WidgetSuggestion | null {
+  if (!isRecord(v)) return null;
+  const { id, label, provider } = v;
+  const address = toAddress(v.address);
+  if (!isText(id) || !id.startsWith('svc_s_') || !isText(label) || !isText(provider) || !address) return null;
+  return { id, label, provider, address };
+}
+
+/** The usable suggestions of a widget response; malformed items are dropped, a malformed body gives null. */
+export function parseSuggestions(body: unknown): WidgetSuggestion[] | null {
+  if (!isRecord(body) || !Array.isArray(body.suggestions)) return null;
+  const out: WidgetSuggestion[] = [];
+  for (const item of body.suggestions) {
+    const s = toSuggestion(item);
+    if (s) out.push(s);
+  }
+  return out;
+}

@@ -1,0 +1,65 @@
+import type { AddressComponents } from '../contract/address.js';
+
+/** One suggestion as the widget endpoint returns it (SPEC "WidgetSuggestion"). */
+export interface WidgetSuggestion {
+  id: string;
+  label: string;
+  provider: string;
+  address: AddressComponents;
+}
+
+/** Fields the widget can fill; `line1`/`line2` are the two street lines of HTML autofill. */
+export type FieldName =
+  | 'street'
+  | 'houseNumber'
+  | 'line1'
+  | 'line2'
+  | 'postcode'
+  | 'city'
+  | 'state'
+  | 'country'
+  | 'countryName';
+
+export type FieldElement = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+export type FieldTarget = string | FieldElement;
+
+export interface WidgetMessages {
+  /** Live-region text for n > 0 suggestions. */
+  found: (count: number) => string;
+  none: string;
+  listLabel: string;
+}
+
+export interface WidgetOptions {
+  /** Publishable token `svc_pk_live_…` / `svc_pk_test_…`. */
+  token: string;
+  /** Service origin; defaults to the origin the widget script was loaded from. */
+  apiBase?: string;
+  country?: string;
+  language?: string;
+  limit?: number;
+  minChars?: number;
+  debounceMs?: number;
+  /** Explicit field mapping (CSS selector or element); wins over `autocomplete` detection. */
+  fields?: Partial<Record<FieldName, FieldTarget>>;
+  /** Detect fields by their `autocomplete` attributes (default true). */
+  autoFields?: boolean;
+  theme?: 'auto' | 'light' | 'dark';
+  /** true (default): load the hosted stylesheet; false: the page styles the widget itself; string: stylesheet URL. */
+  stylesheet?: boolean | string;
+  messages?: Partial<WidgetMessages>;
+}
+
+/** `detail` of the `select` event. */
+export interface SelectDetail {
+  id: string;
+  label: string;
+  provider: string;
+  address: AddressComponents;
+  /** House number including what the user typed beyond the suggestion (`12-3`, `7 bis`). */
+  houseNumber?: string;
+  /** Text the user typed that the suggestion lacks (an apartment): kept, never wiped. */
+  extra: string;
+  /** The text the input now shows. */
+  value: string;
+}

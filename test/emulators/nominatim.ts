@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { countryName } from './countries.js';
+import type { EmulatorAddress } from './dataset.js';
+import { type Entity, freeTextSearch, type Match, structuredSearch } from './search.js';
+import { type Behaviour, type Emulator, json, type Reply, startEmulator, template } from './server.js';
+import { readFixture } from './dataset.js';
+
+/**
+ * Nominatim `/search`, free-form (`q=`) and structured (`street=`, `city=`, `postalcode=`,
+ * `state=`, `country=`), answering `format=jsonv2` (or `json`) arrays with `addressdetails`.
+ * Like the public instance it refuses requests without an identifying User-Agent, and `q`
+ * together with structured parameters is a 400.
+ */
+const STRUCTURED = ['amenity', 'street', 'city', 'county', 'state', 'country', 'postalcode'] as const;
+const LICENCE = 'Data © OpenStreetMap contributors, ODbL 1.0. https://osm.org/copyright';
+const GENERIC_AGENTS = ['', 'node', 'undici'];
+/** Places OSM tags `place=town`, so Nominatim reports them under `address.town`. */
+const TOWNS = new Set(['Nieuwegein', 'Amersfoort', 'Cupertino']);
+
+function error(status: number, message: string): Reply {
+  return { status, contentType: 'application/json; charset=utf-8', body: template('nominatim-error.json', { status, detail: message }) };
+}
+
+function html(status: number, fixture: string): Reply {
+  return { status, contentType: 'text/html; charset=utf-8', body: readFixture(fixture) };
+}
+
+function id(entity: Entity, salt: string): number {
+  return Number.parseInt(createHash('md5').update(salt + entity.key).digest('hex').slice(0, 8), 16);
+}
+
+const KIND: Record<Entity['kind'], { osm?: string; category: string; type: string; rank: number; addresstype: string }> = {
+  address: { osm: 'node', category: 'place', type: 'house', rank: 30, addresstype: 'place' },
+  street: { osm: 'way', category: 'highway', type: 'residential', rank: 26, addresstype: 'road' },
+  postcode: { category: 'place', type: 'postcode', rank: 21, addresstype: 'postcode' },
+  city: { osm: 'relation', category: 'boundary', type: 'administrative', rank: 16, addresstype: 'city' },
+};
+
+function place(m: Match, format: string, details: boolean, language: string | undefined): Record<string, unknown> {
+  const e = m.entity;
+  const k = KIND[e.kind];
+  const country = countryName(e.country, language);
+  const cityKey = TOWNS.has(e.city) ? 'town' : 'city';
+  const address = {
+    ...(e.kind === 'address' ? { house_number: e.houseNumber } : {}),
+    ...(e.kind === 'address' || e.kind === 'street' ? { road: e.street } : {}),
+    [cityKey]: e.city,
+    ...(e.state ? { state: e.state } : {}),
+    ...(e.kind !== 'city' && e.postcode ? { postcode: e.postcode } : {}),
+    country,
+    country_code: e.country.toLowerCase(),
+  };
+  const lats = e.members.map((a) => a.lat);
+  const lngs = e.members.map((a) => a.lng);
+  const pad = e.kind === 'city' ? 0.1 : e.kind === 'address' ? 0.00005 : 0.0005;
+  const name = e.kind === 'address' ? '' : e.kind === 'street' ? e.street : e.kind === 'postcode' ? e.postcode : e.city;
+  const display = [e.kind === 'address' ? e.houseNumber : undefined, e.kind === 'address' || e.kind === 'street' ? e.street : undefined, e.city, e.state, e.kind === 'city' ? undefined : e.postcode, country];
+  return {
+    place_id: id(e, 'place'),
+    licence: LICENCE,
+    ...(k.osm ? { osm_type: k.osm, osm_id: id(e, 'osm') } : {}),
+    lat: String(e.lat),
+    lon: String(e.lng),
+    ...(format === 'jsonv2' ? { category: k.category, type: k.type, place_rank: k.rank } : { class: k.category, type: k.type }),
+    importance: Math.round((e.kind === 'city' ? 0.6 : 0.2) * (0.5 + m.score / 2) * 1e6) / 1e6,
+    ...(format === 'jsonv2' ? { addresstype: k.addresstype, name } : {}),
+    display_name: display.filter(Boolean).join(', '),
+    ...(details ? { address } : {}),
+    boundingbox: [Math.min(...lats) - pad, Math.max(...lats) + pad, Math.min(...lngs) - pad, Math.max(...lngs) + pad].map(String),
+  };
+}
+
+export const nominatimBehaviour: Behaviour = {
+  basePath: '',
+  handle(request, params, dataset: EmulatorAddress[]) {
+    if (request.path !== '/search' && request.path !== '/search.php') return error(404, `Not found: ${request.path}`);
+    const agent = request.headers['user-agent'] ?? '';
+    if (GENERIC_AGENTS.includes(agent.toLowerCase()) && !request.headers.referer) return html(403, 'nominatim-blocked.html');
+    const format = params.get('format') ?? 'jsonv2';
+    if (format !== 'json' && format !== 'jsonv2') return error(400, `Parameter 'format' must be json or jsonv2 here (got ${format}).`);
+    const structured = Object.fromEntries(STRUCTURED.flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
+    const q = params.get('q');
+    if (q && Object.keys(structured).length > 0) {
+      return error(400, "Structured query parameters (amenity, street, city, county, state, postalcode, country) cannot be used together with 'q' parameter.");
+    }
+    const limit = Math.min(40, Math.max(1, Number(params.get('limit') ?? '10') || 10));
+    const codes = (params.get('countrycodes') ?? '').split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
+    const scoped = codes.length ? dataset.filter((a) => codes.includes(a.country)) : dataset;
+    let matches = q
+      ? freeTextSearch(scoped, q, { kinds: ['address', 'street', 'postcode', 'city'], requireHouseNumber: true })
+      : Object.keys(structured).length
+        ? structuredSearch(scoped, structured)
+        : [];
+    // Nominatim ranks by relevance and drops what explains the query much worse than the best hit.
+    const best = matches[0]?.score ?? 0;
+    const seenPostcodes = new Set<string>();
+    matches = matches.filter((m) => {
+      if (m.score < best - 0.15) return false;
+      if (m.entity.kind !== 'postcode') return true;
+      const key = `${m.entity.country}|${m.entity.postcode}`;
+      return !seenPostcodes.has(key) && Boolean(seenPostcodes.add(key));
+    });
+    const language = params.get('accept-language') ?? request.headers['accept-language'];
+    const places = matches.slice(0, limit).map((m) => place(m, format, params.get('addressdetails') === '1', language));
+    return json(200, places);
+  },
+  errorReply: (status) => (status === 429 ? html(429, 'nominatim-over-limit.html') : error(status, 'Internal Server Error')),
+};
+
+export function startNominatimEmulator(opts: { dataset?: EmulatorAddress[] } = {}): Promise<Emulator> {
+  return startEmulator(nominatimBehaviour, opts.dataset);
+}

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { countryName } from './countries.js';
+import type { EmulatorAddress } from './dataset.js';
+import { type Entity, freeTextSearch } from './search.js';
+import { type Behaviour, type Emulator, json, type Reply, startEmulator, template } from './server.js';
+
+/**
+ * Photon `/api`: search-as-you-type over the dataset, answered as a GeoJSON FeatureCollection
+ * whose properties carry OSM keys (`osm_type`, `osm_key`, `type` house/street/city, …).
+ * `limit` and `lang` behave as on photon.komoot.io; an unsupported `lang` is a 400.
+ */
+const LANGUAGES = ['default', 'en', 'de', 'fr', 'it'];
+const DEFAULT_LIMIT = 15;
+
+function error(status: number, message: string): Reply {
+  return { status, contentType: 'application/json; charset=utf-8', body: template('photon-error.json', { detail: message }) };
+}
+
+function osmId(entity: Entity): number {
+  return Number.parseInt(createHash('md5').update(entity.key).digest('hex').slice(0, 9), 16);
+}
+
+function extent(entity: Entity): number[] {
+  const lngs = entity.members.map((m) => m.lng);
+  const lats = entity.members.map((m) => m.lat);
+  const pad = entity.kind === 'city' ? 0.05 : 0.0004;
+  return [Math.min(...lngs) - pad, Math.max(...lats) + pad, Math.max(...lngs) + pad, Math.min(...lats) - pad];
+}
+
+export function photonFeature(entity: Entity, lang: string | undefined): Record<string, unknown> {
+  const base = { country: countryName(entity.country, lang), countrycode: entity.country, ...(entity.state ? { state: entity.state } : {}) };
+  const properties: Record<string, unknown> =
+    entity.kind === 'address'
+      ? { osm_type: 'N', osm_id: osmId(entity), osm_key: 'place', osm_value: 'house', ...base, city: entity.city, postcode: entity.postcode, housenumber: entity.houseNumber, street: entity.street, type: 'house' }
+      : entity.kind === 'street'
+        ? { osm_type: 'W', osm_id: osmId(entity), extent: extent(entity), osm_key: 'highway', osm_value: 'residential', ...base, city: entity.city, ...(entity.postcode ? { postcode: entity.postcode } : {}), name: entity.street, type: 'street' }
+        : { osm_type: 'R', osm_id: osmId(entity), extent: extent(entity), osm_key: 'place', osm_value: 'city', ...base, name: entity.city, type: 'city' };
+  return { geometry: { coordinates: [entity.lng, entity.lat], type: 'Point' }, type: 'Feature', properties };
+}
+
+export const photonBehaviour: Behaviour = {
+  basePath: '',
+  handle(request, params, dataset: EmulatorAddress[]) {
+    if (request.path !== '/api' && request.path !== '/api/') return error(404, `Not found: ${request.path}`);
+    const q = params.get('q');
+    if (!q) return error(400, "missing search term 'q': /?q=berlin");
+    const lang = params.get('lang') ?? undefined;
+    if (lang !== undefined && !LANGUAGES.includes(lang)) return error(400, `language ${lang} is not supported, supported languages are: ${LANGUAGES.join(', ')}`);
+    const limitParam = params.get('limit');
+    const limit = limitParam === null ? DEFAULT_LIMIT : Number(limitParam);
+    if (!Number.isInteger(limit) || limit < 1) return error(400, `invalid parameter 'limit': ${limitParam}`);
+    const matches = freeTextSearch(dataset, q, { kinds: ['address', 'street', 'city'], prefixLast: true, requireHouseNumber: true });
+    const features = matches.slice(0, limit).map((m) => photonFeature(m.entity, lang === 'default' ? undefined : lang));
+    return json(200, { features, type: 'FeatureCollection' });
+  },
+  errorReply: (status) => error(status, status === 429 ? 'Too many requests' : 'Internal server error'),
+};
+
+export function startPhotonEmulator(opts: { dataset?: EmulatorAddress[] } = {}): Promise<Emulator> {
+  return startEmulator(photonBehaviour, opts.dataset);
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.js';
+import { connectRedis } from '../../src/store/cache/connect-redis.js';
+import {
+  createResponseCache,
+  MemoryResponseCache,
+  RedisResponseCache,
+  type ResponseCache,
+} from '../../src/store/cache/index.js';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const RUN_PREFIX = `test:cache:${process.pid}:${randomUUID()}:`;
+
+interface Harness {
+  cache: ResponseCache;
+  /** Lets time pass: a manual clock for memory, a real (short) wait for Redis. */
+  advance(ms: number): Promise<void>;
+}
+
+const open: ResponseCache[] = [];
+async function track(harness: Harness): Promise<Harness> {
+  open.push(harness.cache);
+  return harness;
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+});
+
+afterAll(async () => {
+  const admin = new Redis(REDIS_URL);
+  const keys: string[] = [];
+  for await (const batch of admin.scanStream({ match: `${RUN_PREFIX}*`, count: 500 })) keys.push(...(batch as string[]));
+  if (keys.length > 0) await admin.del(...keys);
+  await admin.quit();
+});
+
+const backends: Array<[string, () => Promise<Harness>]> = [
+  [
+    'memory',
+    async () => {
+      const clock = new ManualClock();
+      return track({ cache: new MemoryResponseCache({ clock }), advance: async (ms) => clock.advance(ms) });
+    },
+  ],
+  [
+    'redis',
+    async () => {
+      const cache = await createResponseCache({ redisUrl: REDIS_URL, keyPrefix: RUN_PREFIX });
+      return track({ cache, advance: (ms) => sleep(ms) });
+    },
+  ],
+];
+
+describe.each(backends)('response cache (%s)', (_name, make) => {
+  it('returns what was stored, as JSON', async () => {
+    const { cache } = await make();
+    const key = `k-${randomUUID()}`;
+    const value = { verdict: 'valid', confidence: 93, address: { city: 'Amsterdam', postcode: '1012 LG' }, tags: [1, 2] };
+    expect(await cache.get(key)).toBeUndefined();
+    await cache.set(key, value, 60_000);
+    expect(await cache.get(key)).toEqual(value);
+  });
+
+  it('forgets an entry after its TTL', async () => {
+    const { cache, advance } = await make();
+    const key = `ttl-${randomUUID()}`;
+    await cache.set(key, { n: 1 }, 150);
+    expect(await cache.get(key)).toEqual({ n: 1 });
+    await advance(400);
+    expect(await cache.get(key)).toBeUndefined();
+  });
+
+  it('overwrites a value and restarts its TTL', async () => {
+    const { cache, advance } = await make();
+    const key = `over-${randomUUID()}`;
+    await cache.set(key, 'first', 300);
+    await advance(150);
+    await cache.set(key, 'second', 600);
+    await advance(300);
+    expect(await cache.get(key)).toBe('second');
+  });
+
+  it('hands each reader its own copy', async () => {
+    const { cache } = await make();
+    const key = `copy-${randomUUID()}`;
+    const stored = { list: ['a'] };
+    await cache.set(key, stored, 60_000);
+    stored.list.push('changed after set');
+    const read = await cache.get<{ list: string[] }>(key);
+    read?.list.push('changed after get');
+    expect(await cache.get(key)).toEqual({ list: ['a'] });
+  });
+
+  it('stores nothing for a non-positive TTL or an undefined value', async () => {
+    const { cache } = await make();
+    const key = `none-${randomUUID()}`;
+    await cache.set(key, { n: 1 }, 0);
+    await cache.set(`${key}-u`, undefined, 60_000);
+    expect(await cache.get(key)).toBeUndefined();
+    expect(await cache.get(`${key}-u`)).toBeUndefined();
+  });
+});
+
+describe('memory response cache', () => {
+  it('evicts the least recently used entry beyond maxEntries', async () => {
+    const cache = new MemoryResponseCache({ maxEntries: 2 });
+    await cache.set('a', 1, 60_000);
+    await cache.set('b', 2, 60_000);
+    await cache.get('a');
+    await cache.set('c', 3, 60_000);
+    expect(await cache.get('a')).toBe(1);
+    expect(await cache.get('b')).toBeUndefined();
+    expect(await cache.get('c')).toBe(3);
+  });
+
+  it('stays under its approximate size bound', async () => {
+    const cache = new MemoryResponseCache({ maxSizeBytes: 1000 });
+    for (let i = 0; i < 20; i++) await cache.set(`k${i}`, 'x'.repeat(98), 60_000); // 100 chars of JSON each
+    expect(cache.size).toBe(10);
+    expect(await cache.get('k19')).toBe('x'.repeat(98));
+    expect(await cache.get('k0')).toBeUndefined();
+  });
+
+  it('uses the system clock when none is injected', async () => {
+    const cache = new MemoryResponseCache();
+    await cache.set('k', 1, 100);
+    expect(await cache.get('k')).toBe(1);
+    await sleep(250);
+    expect(await cache.get('k')).toBeUndefined();
+  });
+});
+
+describe('redis response cache', () => {
+  it('keeps deployments apart by key prefix and writes SET … PX', async () => {
+    const a = (await createResponseCache({ redisUrl: REDIS_URL, keyPrefix: `${RUN_PREFIX}a:` })) as RedisResponseCache;
+    const b = (await createResponseCache({ redisUrl: REDIS_URL, keyPrefix: `${RUN_PREFIX}b:` })) as RedisResponseCache;
+    open.push(a, b);
+    await a.set('same-key', 'from a', 60_000);
+    expect(await b.get('same-key')).toBeUndefined();
+    expect(await a.get('same-key')).toBe('from a');
+
+    const admin = new Redis(REDIS_URL);
+    try {
+      expect(await admin.get(a.redisKey('same-key'))).toBe('"from a"');
+      const ttl = await admin.pttl(a.redisKey('same-key'));
+      expect(ttl).toBeGreaterThan(50_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    } finally {
+      await admin.quit();
+    }
+  });
+
+  it('degrades when Redis fails: get is a miss, set is reported and ignored', async () => {
+    const errors: string[] = [];
+    const cache = await createResponseCache({
+      redisUrl: REDIS_URL,
+      keyPrefix: RUN_PREFIX,
+      onError: (_error, operation) => errors.push(operation),
+    });
+    await cache.set('k', 1, 60_000);
+    expect(await cache.get('k')).toBe(1);
+
+    // A dead client stands in for a Redis that went away while serving.
+    const dead = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+    const degraded = new RedisResponseCache(dead, {
+      keyPrefix: RUN_PREFIX,
+      onError: (_error, operation) => errors.push(operation),
+    });
+    open.push(cache, degraded);
+    await expect(degraded.set('k', 2, 60_000)).resolves.toBeUndefined();
+    expect(await degraded.get('k')).toBeUndefined();
+    expect(errors).toEqual(['set', 'get']);
+  });
+
+  it('treats an unreadable stored value as a miss', async () => {
+    const errors: Error[] = [];
+    const cache = new RedisResponseCache(await connectRedis(REDIS_URL, { purpose: 'test' }), {
+      keyPrefix: RUN_PREFIX,
+      onError: (error) => errors.push(error),
+    });
+    open.push(cache);
+    const admin = new Redis(REDIS_URL);
+    await admin.set(cache.redisKey('broken'), '{not json', 'PX', 60_000);
+    await admin.quit();
+    expect(await cache.get('broken')).toBeUndefined();
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe('createResponseCache', () => {
+  it('is in-process without a Redis URL', async () => {
+    const cache = await createResponseCache({ maxEntries: 5 });
+    open.push(cache);
+    expect(cache).toBeInstanceOf(MemoryResponseCache);
+  });
+
+  it('fails fast with a clear message when Redis is unreachable at start-up', async () => {
+    await expect(createResponseCache({ redisUrl: 'redis://:secret@127.0.0.1:1' })).rejects.toThrow(
+      /^response cache: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1 is unreachable \(.*ECONNREFUSED.*\)/,
+    );
+  });
+});

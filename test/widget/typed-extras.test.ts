@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { keepTyping } from '../../src/widget/typed-extras.js';
+
+const damrak = { label: 'Damrak 1, 1012 LG Amsterdam', address: { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' } };
+const main = { label: '123 Main Street, Springfield, IL 62701', address: { street: 'Main Street', houseNumber: '123', postcode: '62701', city: 'Springfield', state: 'IL', country: 'US' } };
+const streetOnly = { label: 'Damrak, 1012 Amsterdam', address: { street: 'Damrak', postcode: '1012', city: 'Amsterdam', country: 'NL' } };
+
+describe('keepTyping: a selection never wipes what the suggestion lacks', () => {
+  it.each([
+    // typed, suggestion, houseNumber, extra, shown value
+    ['Damrak 1', damrak, '1', '', 'Damrak 1, 1012 LG Amsterdam'],
+    ['damr', damrak, '1', '', 'Damrak 1, 1012 LG Amsterdam'],
+    ['Damrak 1A', damrak, '1A', '', 'Damrak 1A, 1012 LG Amsterdam'],
+    ['Damrak 1-3', damrak, '1-3', '', 'Damrak 1-3, 1012 LG Amsterdam'],
+    ['Damrak 1 A', damrak, '1 A', '', 'Damrak 1 A, 1012 LG Amsterdam'],
+    ['Damrak 1 hs', damrak, '1 hs', '', 'Damrak 1 hs, 1012 LG Amsterdam'],
+    ['Damrak 1 apt 4', damrak, '1', 'apt 4', 'Damrak 1 apt 4, 1012 LG Amsterdam'],
+    ['Damrak 1 III', damrak, '1 III', '', 'Damrak 1 III, 1012 LG Amsterdam'],
+    ['Damrak 1 1012 LG', damrak, '1', '', 'Damrak 1, 1012 LG Amsterdam'],
+    ['Damrak 1 1012LG Amsterdam', damrak, '1', '', 'Damrak 1, 1012 LG Amsterdam'],
+    ['Damrak 1, 1013 Amsterdm', damrak, '1', '', 'Damrak 1, 1012 LG Amsterdam'],
+    ['Damrak 1 am', damrak, '1', '', 'Damrak 1, 1012 LG Amsterdam'],
+    ['123 Main St Apt 4B', main, '123', 'Apt 4B', '123 Main Street Apt 4B, Springfield, IL 62701'],
+    ['123 Main St #5', main, '123', '#5', '123 Main Street #5, Springfield, IL 62701'],
+    ['123 Main Rd', main, '123', '', '123 Main Street, Springfield, IL 62701'],
+    ['Damrak 7b', streetOnly, '7b', '', 'Damrak 7b, 1012 Amsterdam'],
+    ['Damrak', streetOnly, undefined, '', 'Damrak, 1012 Amsterdam'],
+  ])('%s', (typed, s, houseNumber, extra, value) => {
+    const kept = keepTyping(typed, s.label, s.address);
+    expect(kept.houseNumber).toBe(houseNumber);
+    expect(kept.extra).toBe(extra);
+    expect(kept.value).toBe(value);
+  });
+
+  it('gives the street line without the extra, for a form that has an address-line2 field', () => {
+    expect(keepTyping('Damrak 1-3 apt 4', damrak.label, damrak.address).line1).toBe('Damrak 1-3');
+    expect(keepTyping('123 Main St Apt 4B', main.label, main.address).line1).toBe('123 Main Street');
+    expect(keepTyping('Damrak 7b', streetOnly.label, streetOnly.address).line1).toBe('Damrak 7b');
+  });
+});
