@@ -49,7 +49,7 @@ async function bundle(entry: string, format: 'iife' | 'esm', cssFile: string): P
     write: false,
     legalComments: 'none',
     define: { __WIDGET_CSS__: JSON.stringify(cssFile) },
-    logLevel: 'silent',
+    logLevel: 'warning',
   });
   const out = result.outputFiles[0];
   if (!out) throw new Error(`esbuild produced nothing for ${entry}`);

@@ -6,7 +6,10 @@ import type { AppEnv, App } from './http/context.js';
 import { errorHandler } from './http/error-handler.js';
 import { HttpError, Messages } from './http/errors.js';
 import { autocompleteRoutes } from './http/routes/autocomplete.js';
+import { demoRoutes } from './http/routes/demo.js';
 import { healthRoutes } from './http/routes/health.js';
+import { pageRoutes } from './http/routes/pages.js';
+import { usageRoutes } from './http/routes/usage.js';
 import { validateRoutes } from './http/routes/validate.js';
 import { widgetAutocompleteRoutes } from './http/routes/widget-autocomplete.js';
 import { secretKeyAuth } from './http/secret-key-auth.js';
@@ -43,7 +46,7 @@ export function buildApp(services: Services): App {
     c.req.method === 'POST' ? widgetAuth(services)(c, next) : next(),
   );
 
-  for (const register of [healthRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes]) {
+  for (const register of [healthRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes]) {
     register(app, services);
   }
 

@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { warmUpAddressParser } from './address/parse.js';
 import { createServices } from './services.js';
 
 /** Composition root: config → services (stores, providers, engine) → app → listen; graceful shutdown. */
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const services = await createServices(config);
+  // The parser builds its classifier once (~0.5 s); do it before the first request, not during it.
+  warmUpAddressParser();
   const app = buildApp(services);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     services.logger.info(

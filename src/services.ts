@@ -92,7 +92,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     autocomplete: new AutocompleteEngine({ runner, cache, biller, cacheTtlMs: DAY_MS }),
     consoleUrl: `${base.replace(/\/$/, '')}/dashboard`,
     async close() {
-      await Promise.allSettled([cache.close(), limiter.close(), localIndex?.close(), database.close()]);
+      await Promise.allSettled([cache.close(), limiter.close(), providers.close(), localIndex?.close(), database.close()]);
     },
   };
 }

@@ -90,24 +90,9 @@ export class CreditLedger {
     const month = utcMonth(now);
     return this.db.transaction().execute(async (trx) => {
       const account = await this.lockAccount(trx, accountId);
-      await trx
-        .insertInto('credit_months')
-        .values({ account_id: accountId, month, used_grant: 0, used_extra: 0 })
-        .onConflict((oc) => oc.columns(['account_id', 'month']).doNothing())
-        .execute();
-      const used = await trx
-        .selectFrom('credit_months')
-        .select('used_grant')
-        .where('account_id', '=', accountId)
-        .where('month', '=', month)
-        .executeTakeFirstOrThrow();
-      const grantLeft = Math.max(0, PLAN_QUOTAS[account.plan as PlanId] - Number(used.used_grant));
-      const extraLeft = Math.max(0, Number(account.extra_credits));
-      const total = Math.min(want, grantLeft + extraLeft);
+      const { grant, extra } = await this.debit(trx, accountId, month, account, want);
+      const total = grant + extra;
       if (total <= 0) return null;
-      const grant = Math.min(total, grantLeft);
-      const extra = total - grant;
-      await this.adjust(trx, accountId, month, grant, extra);
       const reservation: Reservation = { id: newId('res'), accountId, month, grant, extra, total };
       await trx
         .insertInto('credit_reservations')
@@ -124,26 +109,37 @@ export class CreditLedger {
     });
   }
 
-  /** Charges `actual` (≤ reserved) and writes the usage event, atomically. */
+  /**
+   * Charges `actual` (≤ reserved) and writes the usage event, atomically. When that fails the
+   * reservation is given back, so a call is either billed with its event or not billed at all.
+   */
   async settle(reservation: Reservation, actual: number, event: UsageEventInput): Promise<void> {
-    const charged = Math.max(0, Math.min(actual, reservation.total));
-    await this.db.transaction().execute(async (trx) => {
-      const deleted = await trx
-        .deleteFrom('credit_reservations')
-        .where('id', '=', reservation.id)
-        .executeTakeFirst();
-      // Already released (stale sweep after a long stall): charge nothing twice, bill what we can.
-      if (Number(deleted.numDeletedRows) === 0) throw new Error(`Reservation ${reservation.id} is no longer held`);
-      await this.refund(trx, reservation, reservation.total - charged);
-      await this.insertEvent(trx, event, charged);
-    });
+    const wanted = Math.max(0, Math.min(actual, reservation.total));
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        // Account row first, as in reserve: one lock order, so PostgreSQL never deadlocks.
+        const account = await this.lockAccount(trx, reservation.accountId);
+        let charged = wanted;
+        if (await this.dropReservation(trx, reservation.id)) {
+          await this.refund(trx, reservation, reservation.total - wanted);
+        } else {
+          // Released meanwhile by a stale sweep (a long stall): the call did happen, bill what is left.
+          const debit = await this.debit(trx, reservation.accountId, reservation.month, account, wanted);
+          charged = debit.grant + debit.extra;
+        }
+        await this.insertEvent(trx, event, charged);
+      });
+    } catch (error) {
+      await this.release(reservation).catch(() => undefined);
+      throw error;
+    }
   }
 
   /** Gives a whole reservation back (the call failed before answering). */
   async release(reservation: Reservation): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const deleted = await trx.deleteFrom('credit_reservations').where('id', '=', reservation.id).executeTakeFirst();
-      if (Number(deleted.numDeletedRows) > 0) await this.refund(trx, reservation, reservation.total);
+      await this.lockAccount(trx, reservation.accountId);
+      if (await this.dropReservation(trx, reservation.id)) await this.refund(trx, reservation, reservation.total);
     });
   }
 
@@ -175,6 +171,39 @@ export class CreditLedger {
     // SQLite: Kysely runs one transaction at a time on its single connection.
     if (this.database.dialect === 'postgres') query = query.forUpdate();
     return query.executeTakeFirstOrThrow();
+  }
+
+  /** Takes up to `want` credits of `month`: the monthly grant first, then extra credits. */
+  private async debit(
+    trx: Trx,
+    accountId: string,
+    month: string,
+    account: { plan: string; extra_credits: number },
+    want: number,
+  ): Promise<{ grant: number; extra: number }> {
+    await trx
+      .insertInto('credit_months')
+      .values({ account_id: accountId, month, used_grant: 0, used_extra: 0 })
+      .onConflict((oc) => oc.columns(['account_id', 'month']).doNothing())
+      .execute();
+    const used = await trx
+      .selectFrom('credit_months')
+      .select('used_grant')
+      .where('account_id', '=', accountId)
+      .where('month', '=', month)
+      .executeTakeFirstOrThrow();
+    const grantLeft = Math.max(0, PLAN_QUOTAS[account.plan as PlanId] - Number(used.used_grant));
+    const extraLeft = Math.max(0, Number(account.extra_credits));
+    const total = Math.max(0, Math.min(want, grantLeft + extraLeft));
+    const grant = Math.min(total, grantLeft);
+    const extra = total - grant;
+    await this.adjust(trx, accountId, month, grant, extra);
+    return { grant, extra };
+  }
+
+  private async dropReservation(trx: Trx, id: string): Promise<boolean> {
+    const deleted = await trx.deleteFrom('credit_reservations').where('id', '=', id).executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
   }
 
   private async refund(trx: Trx, reservation: Reservation, amount: number): Promise<void> {

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { registerAccountCommands } from './commands/accounts.js';
 import { registerKeyCommands, registerTokenCommands } from './commands/credentials.js';
+import { registerImportCommand } from './commands/import.js';
 import { createCliContext } from './context.js';
 
 export interface CliIo {
@@ -32,6 +33,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerAccountCommands(program, ctx);
   registerKeyCommands(program, ctx);
   registerTokenCommands(program, ctx);
+  registerImportCommand(program, ctx);
   // Every subcommand accepts --json after its own arguments too.
   for (const command of allCommands(program)) command.option('--json', 'print exactly one JSON object on stdout');
   program.hook('preAction', (_root, action) => {

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Env } from 'hono';
+import { addCodeSamples } from './code-samples.js';
 
 /** The OpenAPI 3.1 document, generated from the routes' Zod schemas (version 1.0.0 per SPEC). */
 export function openApiDocument<E extends Env>(app: OpenAPIHono<E>, serverUrl?: string) {
@@ -13,7 +14,7 @@ export function openApiDocument<E extends Env>(app: OpenAPIHono<E>, serverUrl?: 
     scheme: 'bearer',
     description: 'Publishable token `svc_pk_live_…` or `svc_pk_test_…`, bound to an HTTPS origin allowlist',
   });
-  return app.getOpenAPI31Document({
+  const document = app.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
       title: 'Address validation and autocomplete',
@@ -23,4 +24,6 @@ export function openApiDocument<E extends Env>(app: OpenAPIHono<E>, serverUrl?: 
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
   });
+  // Request examples for every endpoint (curl, fetch), shown by the /docs renderer.
+  return addCodeSamples(document, serverUrl ?? 'http://localhost:3000');
 }

@@ -61,7 +61,7 @@ export const autocompleteRoute = createRoute({
 });
 
 const OriginHeader = z.object({
-  origin: z.string().optional().openapi({ param: { name: 'Origin', in: 'header' }, description: 'Exact HTTPS origin on the token allowlist' }),
+  origin: z.string().optional().openapi({ param: { name: 'origin', in: 'header' }, description: 'Exact HTTPS origin on the token allowlist' }),
 });
 
 export const widgetAutocompleteRoute = createRoute({
@@ -90,11 +90,11 @@ export const widgetPreflightRoute = createRoute({
   summary: 'CORS preflight for the widget endpoint',
   request: {
     headers: z.object({
-      origin: z.string().optional().openapi({ param: { name: 'Origin', in: 'header' } }),
+      origin: z.string().optional().openapi({ param: { name: 'origin', in: 'header' } }),
       'access-control-request-method': z
         .string()
         .optional()
-        .openapi({ param: { name: 'Access-Control-Request-Method', in: 'header' }, example: 'POST' }),
+        .openapi({ param: { name: 'access-control-request-method', in: 'header' }, example: 'POST' }),
     }),
   },
   responses: {

@@ -59,8 +59,8 @@ export interface Provider {
 
 /**
  * Thrown by an adapter before it sends anything, when it cannot be called in time (e.g. the
- * public Nominatim's 1 request/s slot would not come free soon enough): status `skipped`,
- * not billed, not counted as a failure by the circuit breaker.
+ * public Nominatim's 1 request/s slot would not come free soon enough) or has nothing to
+ * send: status `skipped`, not billed, not counted as a failure by the circuit breaker.
  */
 export class ProviderSkipped extends Error {
   constructor(message: string) {

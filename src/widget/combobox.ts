@@ -99,15 +99,15 @@ export class AddressCombobox extends EventTarget {
   }
 
   private async load(): Promise<void> {
-    const query = this.input.value.trim();
     if (!(await this.access) || Date.now() < this.pausedUntil) return;
+    const query = this.input.value.trim();
     this.inflight?.abort();
     const ctrl = (this.inflight = new AbortController());
     this.session ??= newSessionToken();
     const { country = this.countryHint(), language, limit } = this.opts;
     const result = await fetchSuggestions(this.opts.apiBase, this.opts.token, { query, country, language, limit, sessionToken: this.session }, ctrl.signal);
     // A newer keystroke owns the list now; also ignore answers that arrive after blur.
-    if (ctrl !== this.inflight || document.activeElement !== this.input) return;
+    if (ctrl !== this.inflight || !this.focused()) return;
     this.inflight = null;
     if (result.kind === 'rate-limited') this.pausedUntil = Date.now() + RATE_LIMIT_PAUSE_MS;
     if (result.kind !== 'ok') return this.close();
@@ -117,6 +117,11 @@ export class AddressCombobox extends EventTarget {
     this.view.announce(this.items.length ? this.opts.messages.found(this.items.length) : this.opts.messages.none);
     if (this.items.length) this.open();
     else this.close();
+  }
+
+  private focused(): boolean {
+    // The root node, not document: inside a shadow root document.activeElement is the host.
+    return (this.input.getRootNode() as Document | ShadowRoot).activeElement === this.input;
   }
 
   /** A country already chosen in the form biases the search. */

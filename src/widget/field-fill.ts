@@ -36,8 +36,9 @@ export function discoverFields(
   }
   if (!auto) return map;
   const section = sectionOf(tokensOf(input));
+  const mapped = new Set(map.values());
   for (const el of (input.form ?? document).querySelectorAll('input,select,textarea')) {
-    if (!isField(el)) continue;
+    if (!isField(el) || mapped.has(el)) continue;
     const tokens = tokensOf(el);
     const name = AUTOFILL[tokens[tokens.length - 1] ?? ''];
     if (name && !map.has(name) && sectionOf(tokens) === section) map.set(name, el);

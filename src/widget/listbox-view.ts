@@ -37,7 +37,8 @@ export class ListboxView {
     this.status.setAttribute('aria-live', 'polite');
     this.status.setAttribute('aria-atomic', 'true');
     this.popup.appendChild(this.list);
-    input.after(this.popup, this.status);
+    // Outside a wrapping <label>: the options and the live region must not join the input's name.
+    (input.closest('label') ?? input).after(this.popup, this.status);
   }
 
   optionId(i: number): string {

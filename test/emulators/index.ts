@@ -5,6 +5,6 @@
  */
 export { DEFAULT_DATASET, EmulatorAddress } from './dataset.js';
 export type { Emulator, Fault, RecordedRequest } from './server.js';
-export { startPdokEmulator } from './pdok.js';
+export { type PdokEmulatorOptions, startPdokEmulator } from './pdok.js';
 export { startPhotonEmulator } from './photon.js';
 export { startNominatimEmulator } from './nominatim.js';

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { countryName } from './countries.js';
-import type { EmulatorAddress } from './dataset.js';
+import { type EmulatorAddress, readFixture } from './dataset.js';
 import { type Entity, freeTextSearch, type Match, structuredSearch } from './search.js';
 import { type Behaviour, type Emulator, json, type Reply, startEmulator, template } from './server.js';
-import { readFixture } from './dataset.js';
 
 /**
  * Nominatim `/search`, free-form (`q=`) and structured (`street=`, `city=`, `postalcode=`,
@@ -66,7 +65,7 @@ function place(m: Match, format: string, details: boolean, language: string | un
     ...(format === 'jsonv2' ? { addresstype: k.addresstype, name } : {}),
     display_name: display.filter(Boolean).join(', '),
     ...(details ? { address } : {}),
-    boundingbox: [Math.min(...lats) - pad, Math.max(...lats) + pad, Math.min(...lngs) - pad, Math.max(...lngs) + pad].map(String),
+    boundingbox: [Math.min(...lats) - pad, Math.max(...lats) + pad, Math.min(...lngs) - pad, Math.max(...lngs) + pad].map((v) => String(Math.round(v * 1e7) / 1e7)),
   };
 }
 

@@ -50,7 +50,7 @@ function highlight(label: string, query: string): string {
   return label.replace(/[\p{L}\p{N}]+/gu, (word) => (tokens.some((t) => normalizeText(word).startsWith(t)) ? `<b>${word}</b>` : word));
 }
 
-function search(path: string, params: URLSearchParams, dataset: EmulatorAddress[]): Reply {
+function search(path: string, params: URLSearchParams, dataset: EmulatorAddress[], ignoreSuggestFl: boolean): Reply {
   const rows = Number(params.get('rows') ?? '10');
   const start = Number(params.get('start') ?? '0');
   if (!Number.isInteger(rows) || rows < 0 || rows > 100) return problem(400, 'rows must be an integer between 0 and 100');
@@ -68,7 +68,7 @@ function search(path: string, params: URLSearchParams, dataset: EmulatorAddress[
     .map((m) => ({ doc: pdokDoc(m.entity), score: Math.round((m.score * 9 + typeBoost[m.entity.kind]) * 1e6) / 1e6 }))
     .filter((h) => keep(h.doc))
     .sort((a, b) => b.score - a.score);
-  const fl = params.get('fl') ?? DEFAULT_FL[path]!;
+  const fl = (path === '/suggest' && ignoreSuggestFl ? undefined : params.get('fl')) ?? DEFAULT_FL[path]!;
   const page = hits.slice(start, start + rows);
   const response = { numFound: hits.length, start, maxScore: hits[0]?.score ?? 0, ...(path === '/free' ? { numFoundExact: true } : {}), docs: page.map((h) => project(h.doc, h.score, fl)) };
   if (path === '/free') return json(200, { response });
@@ -87,18 +87,26 @@ function lookup(params: URLSearchParams, dataset: EmulatorAddress[]): Reply {
   return json(200, { response: { numFound: docs.length, start: 0, maxScore, numFoundExact: true, docs: docs.map((d) => project(d, maxScore, fl)) } });
 }
 
-export const pdokBehaviour: Behaviour = {
-  basePath: BASE_PATH,
-  handle(request, params, dataset) {
-    const allowed = ALLOWED[request.path];
-    if (!allowed) return problem(404, `no such endpoint: ${request.path}`);
-    const unknown = [...params.keys()].find((k) => !allowed.includes(k));
-    if (unknown) return problem(400, `unknown query parameter: ${unknown}`);
-    return request.path === '/lookup' ? lookup(params, dataset) : search(request.path, params, dataset);
-  },
-  errorReply: (status) => problem(status, status === 429 ? 'Rate limit exceeded' : 'The service could not process the request'),
-};
+export interface PdokEmulatorOptions {
+  dataset?: EmulatorAddress[];
+  /** `/suggest` answers only its default fields (id, weergavenaam, type, score) whatever `fl` says, so clients must `/lookup`. */
+  suggestIgnoresFl?: boolean;
+}
 
-export function startPdokEmulator(opts: { dataset?: EmulatorAddress[] } = {}): Promise<Emulator> {
-  return startEmulator(pdokBehaviour, opts.dataset);
+export function pdokBehaviour(opts: PdokEmulatorOptions = {}): Behaviour {
+  return {
+    basePath: BASE_PATH,
+    handle(request, params, dataset) {
+      const allowed = ALLOWED[request.path];
+      if (!allowed) return problem(404, `no such endpoint: ${request.path}`);
+      const unknown = [...params.keys()].find((k) => !allowed.includes(k));
+      if (unknown) return problem(400, `unknown query parameter: ${unknown}`);
+      return request.path === '/lookup' ? lookup(params, dataset) : search(request.path, params, dataset, opts.suggestIgnoresFl === true);
+    },
+    errorReply: (status) => problem(status, status === 429 ? 'Rate limit exceeded' : 'The service could not process the request'),
+  };
+}
+
+export function startPdokEmulator(opts: PdokEmulatorOptions = {}): Promise<Emulator> {
+  return startEmulator(pdokBehaviour(opts), opts.dataset);
 }

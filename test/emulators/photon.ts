@@ -24,7 +24,8 @@ function extent(entity: Entity): number[] {
   const lngs = entity.members.map((m) => m.lng);
   const lats = entity.members.map((m) => m.lat);
   const pad = entity.kind === 'city' ? 0.05 : 0.0004;
-  return [Math.min(...lngs) - pad, Math.max(...lats) + pad, Math.max(...lngs) + pad, Math.min(...lats) - pad];
+  const r = (v: number) => Math.round(v * 1e7) / 1e7;
+  return [r(Math.min(...lngs) - pad), r(Math.max(...lats) + pad), r(Math.max(...lngs) + pad), r(Math.min(...lats) - pad)];
 }
 
 export function photonFeature(entity: Entity, lang: string | undefined): Record<string, unknown> {

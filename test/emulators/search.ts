@@ -35,6 +35,8 @@ const KIND_ORDER: Record<EntityKind, number> = { address: 0, street: 1, postcode
 const MIN_SCORE = 0.6;
 const cache = new WeakMap<EmulatorAddress[], Entity[]>();
 
+const round7 = (v: number) => Math.round(v * 1e7) / 1e7;
+
 function group(dataset: EmulatorAddress[], kind: EntityKind, keyOf: (a: EmulatorAddress) => string): Entity[] {
   const groups = new Map<string, EmulatorAddress[]>();
   for (const a of dataset) groups.set(keyOf(a), [...(groups.get(keyOf(a)) ?? []), a]);
@@ -49,8 +51,8 @@ function group(dataset: EmulatorAddress[], kind: EntityKind, keyOf: (a: Emulator
       city: first.city,
       state: first.state,
       country: first.country,
-      lat: members.reduce((s, m) => s + m.lat, 0) / members.length,
-      lng: members.reduce((s, m) => s + m.lng, 0) / members.length,
+      lat: round7(members.reduce((s, m) => s + m.lat, 0) / members.length),
+      lng: round7(members.reduce((s, m) => s + m.lng, 0) / members.length),
       members,
     };
   });

@@ -9,8 +9,6 @@ import { pageCertificate } from './https-page-server.js';
 /** Debian's package; `.ci/run` installs it when missing. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-export const chromiumAvailable = (): boolean => existsSync(CHROMIUM_PATH);
-
 export interface TestBrowser {
   context: BrowserContext;
   newPage(): Promise<Page>;
@@ -21,12 +19,14 @@ export interface TestBrowser {
  * Headless Debian Chromium through playwright-core. Trusts exactly the test certificate of
  * https-page-server (by its key hash), so pages on https://127.0.0.1:<port> are real secure contexts.
  */
-export async function launchBrowser(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<TestBrowser> {
+export async function launchBrowser(options: { colorScheme?: 'light' | 'dark'; hasTouch?: boolean } = {}): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: apt-get install chromium (.ci/run does it)`);
   const { spki } = await pageCertificate();
   const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     colorScheme: options.colorScheme ?? 'light',
+    hasTouch: options.hasTouch ?? false,
     viewport: { width: 800, height: 600 },
     args: [
       '--headless',
@@ -61,8 +61,9 @@ export interface ConsoleLog {
 export function recordConsole(page: Page): ConsoleLog {
   const log: ConsoleLog = { errors: [], warnings: [] };
   page.on('console', (m) => {
-    if (m.type() === 'error') log.errors.push(m.text());
-    if (m.type() === 'warning') log.warnings.push(m.text());
+    const where = m.location().url ? ` (${m.location().url})` : '';
+    if (m.type() === 'error') log.errors.push(`${m.text()}${where}`);
+    if (m.type() === 'warning') log.warnings.push(`${m.text()}${where}`);
   });
   page.on('pageerror', (e) => log.errors.push(`uncaught: ${e.message}`));
   return log;

@@ -46,10 +46,12 @@ export interface HttpsPageServer {
   close(): Promise<void>;
 }
 
-/** An HTTPS server on 127.0.0.1, port 0, holding test pages; unknown paths are 404. */
+/** An HTTPS server on 127.0.0.1, port 0, holding test pages; unknown paths are 404, /favicon.ico is 204. */
 export async function startHttpsPageServer(): Promise<HttpsPageServer> {
   const { key, cert } = await pageCertificate();
   const routes = new Map<string, PageHandler>();
+  // Browsers ask for it on every page; a 404 would be logged as a console error.
+  routes.set('/favicon.ico', (_req, res) => void res.writeHead(204).end());
   const server = createServer({ key, cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

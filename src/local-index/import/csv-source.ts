@@ -32,7 +32,7 @@ export async function* csvRecords(path: string, opts: CsvSourceOptions): AsyncGe
     columns: (header: string[]) => {
       const names = header.map(opts.mapHeader);
       const problem = opts.checkHeader(names);
-      if (problem) throw new ImportFormatError(`Not ${opts.formatName}: ${problem} (header: ${header.join(',').slice(0, 200)})`);
+      if (problem) throw new ImportFormatError(`Not ${opts.formatName}: ${problem} (header: ${header.join(',').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?').slice(0, 120)})`);
       headerSeen = true;
       return names;
     },

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 import type { DatabaseSchema } from './schema.js';
@@ -58,7 +58,10 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-  await migrateToLatest(db as Kysely<unknown>, 'postgres', schema);
+  // Kysely's migrator finds its own tables in ANY schema unless given one: pin it to ours
+  // (search_path may come from the URL), or another schema's migration tables fool it.
+  const migrationSchema = schema ?? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name;
+  await migrateToLatest(db as Kysely<unknown>, 'postgres', migrationSchema);
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 

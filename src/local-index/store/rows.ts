@@ -1,6 +1,6 @@
 import type { AddressHit, StreetHit } from './store.js';
 
-/** Row shapes as SQL returns them (both backends use the same column aliases). */
+/** Row shapes as SQL returns them (both backends use the same column aliases, see queries.ts). */
 export interface StreetRow {
   id: number;
   country: string;
@@ -45,12 +45,16 @@ export function toAddressHit(r: AddressRow): AddressHit {
   return { street: toStreetHit(r), hn: r.hn, hnKey: r.hn_key, postcode: r.a_postcode, lat: r.a_lat, lng: r.a_lng };
 }
 
-export const STREET_COLUMNS = 's.id, s.country, s.street, s.city, s.state, s.postcode, s.n, s.lat, s.lng, s.street_words, s.city_words';
-export const ADDRESS_COLUMNS = `${STREET_COLUMNS}, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng`;
-
-/** FTS5 query: AND of terms, OR of each term's alternatives, `*` for prefixes. */
+/** SQLite FTS5 query: AND of terms, OR of each term's alternatives, `*` for prefixes. */
 export function ftsQuery(terms: { word: string; prefix: boolean }[][]): string {
   return terms
     .map((alts) => `(${alts.map((a) => `"${a.word.replace(/"/g, '""')}"${a.prefix ? '*' : ''}`).join(' OR ')})`)
     .join(' AND ');
+}
+
+/** PostgreSQL tsquery with the same meaning; words are index tokens (letters and digits only), taken literally. */
+export function tsQuery(terms: { word: string; prefix: boolean }[][]): string {
+  return terms
+    .map((alts) => `(${alts.map((a) => `'${a.word.replace(/['\\]/g, '')}'${a.prefix ? ':*' : ''}`).join(' | ')})`)
+    .join(' & ');
 }

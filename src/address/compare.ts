@@ -1,0 +1,105 @@
+import type { ComponentField, VerdictField } from '../contract/address.js';
+import { isStreetTypeWord } from './abbreviations.js';
+import { areCityAliases } from './city-aliases.js';
+import { canonicalCountry } from './countries.js';
+import { normalizeHouseNumber } from './house-number.js';
+import { countryLanguages, FALLBACK_LANGUAGES } from './languages.js';
+import { hasPostcodes, normalizePostcode } from './postcode.js';
+import { isAbbreviation, isContained, isTypo, editDistance } from './similarity.js';
+import { expandNameWords, normalizeStreetIn } from './street.js';
+import { compact, normalizeText } from './text.js';
+import { US_STATES } from './us-states.js';
+
+export type ComparisonVerdict = 'match' | 'corrected' | 'mismatch';
+
+/** Small words that carry no identity on their own in names (`de`, `van`, `the`). */
+const ARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'les', 'van', 'der', 'den', 'het', 'von', 'am', 'an', 'the', 'of']);
+
+/**
+ * Verdict of one component pair after normalization (DESIGN §3):
+ * - `match`: equal once case, diacritics, punctuation, spacing, street-type abbreviations and
+ *   postcode layout are normalized (formatting only);
+ * - `corrected`: recognisably the same: a typo within typoAllowance, an abbreviation, a listed
+ *   alternative name, a partial value the result completes (`1012` → `1012 LG`, `Paris` → `Paris 8e`);
+ * - `mismatch`: anything else. House numbers are exact after normalizeHouseNumber: never `corrected`.
+ * Without a country, street words are tried in each fallback language and the best reading counts.
+ */
+export function compareComponent(field: ComponentField, input: string, result: string, country?: string): ComparisonVerdict {
+  switch (field) {
+    case 'houseNumber':
+      return normalizeHouseNumber(input) === normalizeHouseNumber(result) ? 'match' : 'mismatch';
+    case 'postcode':
+      return comparePostcode(input, result, country);
+    case 'country':
+      return canonicalCountry(input) === canonicalCountry(result) ? 'match' : 'mismatch';
+    case 'street':
+      return compareStreet(input, result, country);
+    case 'city':
+      return compareCity(input, result, country);
+    case 'state':
+      return compareNames(expandState(input), expandState(result), () => false);
+  }
+}
+
+const POSTCODE_FIELDS: readonly VerdictField[] = ['street', 'houseNumber', 'postcode', 'city'];
+const NO_POSTCODE_FIELDS: readonly VerdictField[] = ['street', 'houseNumber', 'city'];
+
+/**
+ * Fields the country's address format requires, for `missing`: street, house number and city everywhere,
+ * plus postcode where the country has a postcode system (NL, DE, FR, GB, US, ...). Unknown country: no postcode.
+ */
+export function requiredComponents(country: string | undefined): readonly VerdictField[] {
+  return country && hasPostcodes(country) ? POSTCODE_FIELDS : NO_POSTCODE_FIELDS;
+}
+
+function compareStreet(input: string, result: string, country: string | undefined): ComparisonVerdict {
+  const langSets = country ? [countryLanguages(country)] : FALLBACK_LANGUAGES.map((l) => [l]);
+  let best: ComparisonVerdict = 'mismatch';
+  for (const langs of langSets) {
+    const verdict = compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), (t) =>
+      ARTICLES.has(t) || isStreetTypeWord(t, langs),
+    );
+    if (verdict === 'match') return verdict;
+    if (verdict === 'corrected') best = verdict;
+  }
+  return best;
+}
+
+function compareCity(input: string, result: string, country: string | undefined): ComparisonVerdict {
+  const langs = countryLanguages(country);
+  const a = expandNameWords(input, langs);
+  const b = expandNameWords(result, langs);
+  const verdict = compareNames(a, b, (t) => ARTICLES.has(t));
+  if (verdict === 'mismatch' && areCityAliases(normalizeText(input), normalizeText(result))) return 'corrected';
+  return verdict;
+}
+
+/** Shared rules for names already normalized to the same vocabulary. */
+function compareNames(a: string, b: string, isFiller: (token: string) => boolean): ComparisonVerdict {
+  if (a === b || compact(a) === compact(b)) return 'match';
+  if (!a || !b) return 'mismatch';
+  if (isTypo(compact(a), compact(b)) || isAbbreviation(a, b) || isContained(a, b, isFiller)) return 'corrected';
+  return 'mismatch';
+}
+
+function comparePostcode(input: string, result: string, country: string | undefined): ComparisonVerdict {
+  const a = normalizePostcode(input, country);
+  const b = normalizePostcode(result, country);
+  if (a === b) return 'match';
+  const ca = a.replace(/[\s-]/g, '');
+  const cb = b.replace(/[\s-]/g, '');
+  if (ca === cb) return 'match';
+  // ZIP vs ZIP+4: the extension adds precision, it does not conflict.
+  if (/^\d{5}$/.test(ca) && /^\d{9}$/.test(cb) && cb.startsWith(ca)) return 'match';
+  if (/^\d{5}$/.test(cb) && /^\d{9}$/.test(ca) && ca.startsWith(cb)) return 'match';
+  // A partial postcode the result completes (`1012` → `1012 LG`, `SW1A` → `SW1A 2AA`).
+  if (ca.length >= 2 && cb.length > ca.length && cb.startsWith(ca)) return 'corrected';
+  // One mistyped or swapped character in a postcode of the same length.
+  if (ca.length === cb.length && ca.length >= 4 && editDistance(ca, cb) === 1) return 'corrected';
+  return 'mismatch';
+}
+
+function expandState(s: string): string {
+  const code = s.trim().toUpperCase();
+  return normalizeText(US_STATES[code] ?? s);
+}

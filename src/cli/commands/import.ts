@@ -1,0 +1,76 @@
+import { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
+import { detectFormat } from '../../local-index/import/detect-format.js';
+import { IMPORT_FORMATS, ImportFormatError, openLocalIndex, type ImportFormat, type ImportSummary } from '../../local-index/index.js';
+import type { CliContext } from '../context.js';
+
+interface ImportFlags {
+  format?: string;
+  country?: string;
+  replace?: boolean;
+}
+
+function humanSummary(s: ImportSummary, backend: string): string[] {
+  const skipped = Object.entries(s.skipped);
+  const lines = [
+    `${s.file} (${s.format}) → local index (${backend}), countries: ${s.countries.join(', ') || 'none'}`,
+    `  rows ${s.rows}: imported ${s.imported}, updated ${s.updated}, unchanged ${s.unchanged}, removed ${s.removed}, ` +
+      `skipped ${skipped.reduce((a, [, n]) => a + n, 0)} in ${(s.durationMs / 1000).toFixed(1)} s (${s.ratePerSecond}/s)`,
+  ];
+  if (skipped.length > 0) lines.push(`  skipped by reason: ${skipped.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);
+  for (const p of s.problems) lines.push(`  row ${p.row}: ${p.reason}${p.detail ? ` (${p.detail})` : ''}`);
+  if (s.problemsTruncated) lines.push('  … more bad rows were counted but not listed');
+  return lines;
+}
+
+/** A progress bar on stderr, only when a person is watching (a TTY). */
+function progressBar(): { update(done: number, total: number, rows: number): void; stop(): void } {
+  if (!process.stderr.isTTY) return { update() {}, stop() {} };
+  const bar = new SingleBar({ stream: process.stderr, format: 'importing [{bar}] {percentage}% | {rows} rows', hideCursor: true });
+  let started = false;
+  return {
+    update(done, total, rows) {
+      if (!started) bar.start(total, 0, { rows: 0 });
+      started = true;
+      bar.update(done, { rows });
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}
+
+/** `import FILE [--format openaddresses|osm|csv] [--country CC] [--replace] [--json]`: fills the `local` provider's index. */
+export function registerImportCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('import')
+    .description('Import open address data into the local index (OpenAddresses CSV, OpenStreetMap PBF, or a plain CSV)')
+    .argument('<file>', 'file to import')
+    .option('--format <format>', `${IMPORT_FORMATS.join('|')} (default: guessed from the file)`)
+    .option('--country <cc>', 'ISO 3166-1 alpha-2 country of the rows (required for OpenAddresses, fallback otherwise)')
+    .option('--replace', 'remove addresses of the imported countries that the file no longer contains')
+    .action(async (file: string, flags: ImportFlags) => {
+      if (flags.format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(flags.format)) {
+        throw new ImportFormatError(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
+      }
+      const format = (flags.format as ImportFormat | undefined) ?? (await detectFormat(file).catch(() => 'csv' as const));
+      const index = await openLocalIndex({
+        dataDir: ctx.config.DATA_DIR,
+        ...(ctx.config.DATABASE_URL ? { databaseUrl: ctx.config.DATABASE_URL } : {}),
+      });
+      const bar = progressBar();
+      let summary: ImportSummary;
+      try {
+        summary = await index.importFile(file, {
+          format,
+          ...(flags.country ? { country: flags.country } : {}),
+          replace: flags.replace === true,
+          onProgress: (p) => bar.update(p.bytesRead, p.totalBytes, p.rows),
+        });
+      } finally {
+        bar.stop();
+        await index.close();
+      }
+      ctx.out({ ...summary }, humanSummary(summary, index.backend));
+    });
+}

@@ -1,0 +1,118 @@
+import type { TraceStep } from '../contract/validate.js';
+import type { TraceStatus } from '../contract/enums.js';
+import { PROVIDER_IDS } from '../contract/enums.js';
+import type { AutocompleteQuery, GeocodeQuery, Provider, ProviderCandidate } from '../providers/provider.js';
+import type { ProviderSet } from '../providers/registry.js';
+import { type BreakerOptions, ProviderGuard } from './provider-guard.js';
+
+/**
+ * The fan-out (DESIGN §2): every eligible provider in parallel, each behind its own timeout
+ * and circuit breaker, every enabled provider reported as one TraceStep in config order.
+ * A provider failing never fails the request: run() never rejects.
+ */
+export interface ProviderAttempt {
+  step: TraceStep;
+  /** A well-formed response, even with zero results: what gets billed. */
+  answered: boolean;
+  candidates: ProviderCandidate[];
+  provider: string;
+}
+
+export type Kind = 'geocode' | 'autocomplete';
+
+export interface RunnerOptions {
+  timeoutMs: number;
+  breaker?: BreakerOptions;
+}
+
+export interface RunOptions {
+  /** Call only these of the eligible providers (the credits reserved); the rest are `skipped`. */
+  only?: readonly string[];
+}
+
+type Plan = { id: string; provider: Provider } | { id: string; status: TraceStatus; error?: string };
+
+export class ProviderRunner {
+  private readonly guards = new Map<string, ProviderGuard>();
+
+  constructor(
+    private readonly providers: ProviderSet,
+    private readonly opts: RunnerOptions,
+  ) {}
+
+  /** Enabled providers that exist (known and available): what /healthz reports and cache keys include. */
+  active(): string[] {
+    return [...this.providers.active];
+  }
+
+  /**
+   * Providers that would be called (enabled, known, covering, supporting the kind): the
+   * worst-case cost the credit gate reserves. An open circuit still counts, since it may
+   * half-open before run(); reserving too much is settled afterwards, too little is not.
+   */
+  eligible(kind: Kind, country: string | undefined): string[] {
+    return this.plan(kind, country).flatMap((p) => ('provider' in p ? [p.id] : []));
+  }
+
+  run(kind: 'geocode', query: GeocodeQuery, signal?: AbortSignal, opts?: RunOptions): Promise<ProviderAttempt[]>;
+  run(kind: 'autocomplete', query: AutocompleteQuery, signal?: AbortSignal, opts?: RunOptions): Promise<ProviderAttempt[]>;
+  async run(kind: Kind, query: GeocodeQuery | AutocompleteQuery, signal?: AbortSignal, opts: RunOptions = {}): Promise<ProviderAttempt[]> {
+    const country = query.country ?? ('components' in query ? query.components.country : undefined);
+    const plan = this.plan(kind, country);
+    return Promise.all(
+      plan.map((p) => {
+        if (!('provider' in p)) return notCalled(p.id, p.status, p.error);
+        if (opts.only && !opts.only.includes(p.id)) return notCalled(p.id, 'skipped', 'not covered by the credits reserved');
+        if (signal?.aborted) return notCalled(p.id, 'aborted', 'request aborted by the caller');
+        return this.attempt(kind, p.id, p.provider, query, signal);
+      }),
+    );
+  }
+
+  private plan(kind: Kind, country: string | undefined): Plan[] {
+    const seen = new Set<string>();
+    const plan: Plan[] = [];
+    for (const id of this.providers.enabled) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const provider = this.providers.get(id);
+      if (!provider) {
+        const known = (PROVIDER_IDS as readonly string[]).includes(id);
+        plan.push(known ? { id, status: 'skipped', error: 'provider not available (not configured or no data)' } : { id, status: 'unknown-provider' });
+      } else if (!provider.covers(country)) plan.push({ id, status: 'no-coverage' });
+      else if (kind === 'autocomplete' && !provider.autocomplete) plan.push({ id, status: 'unsupported' });
+      else plan.push({ id, provider });
+    }
+    return plan;
+  }
+
+  private guard(id: string): ProviderGuard {
+    let guard = this.guards.get(id);
+    if (!guard) {
+      guard = new ProviderGuard(this.opts.timeoutMs, this.opts.breaker);
+      this.guards.set(id, guard);
+    }
+    return guard;
+  }
+
+  private async attempt(kind: Kind, id: string, provider: Provider, query: GeocodeQuery | AutocompleteQuery, signal?: AbortSignal): Promise<ProviderAttempt> {
+    const call = (inner: AbortSignal) =>
+      kind === 'geocode' ? provider.geocode(query as GeocodeQuery, inner) : provider.autocomplete!(query as AutocompleteQuery, inner);
+    const outcome = await this.guard(id).call(call, signal);
+    if (outcome.status === 'ok') {
+      return {
+        provider: id,
+        answered: true,
+        candidates: outcome.value,
+        step: { provider: id, status: 'ok', latencyMs: outcome.latencyMs, resultCount: outcome.value.length },
+      };
+    }
+    const step: TraceStep = { provider: id, status: outcome.status, error: outcome.error };
+    if (outcome.latencyMs !== undefined) step.latencyMs = outcome.latencyMs;
+    return { provider: id, answered: false, candidates: [], step };
+  }
+}
+
+function notCalled(provider: string, status: TraceStatus, error?: string): ProviderAttempt {
+  return { provider, answered: false, candidates: [], step: { provider, status, ...(error ? { error } : {}) } };
+}

@@ -1,0 +1,71 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { FREE_MONTHLY_CREDITS } from '../../billing/plans.js';
+import { demoValidateRoute } from '../../contract/routes.js';
+import { clientIp } from '../../demo/client-ip.js';
+import { DemoLimiterUnavailableError, DemoValidator } from '../../demo/demo-validator.js';
+import type { RouteModule } from '../context.js';
+import { HttpError, Messages } from '../errors.js';
+
+const prompt = (c: Context) => c.json({ message: Messages.demoPrompt }, 400);
+
+/** POST /demo/validate: unauthenticated, per-IP allowance, 0 credits (SPEC). */
+export const demoRoutes: RouteModule = (app, services) => {
+  const demo = new DemoValidator({
+    engine: services.validate,
+    limiter: services.limiter,
+    clock: services.clock,
+    freeMonthlyCredits: FREE_MONTHLY_CREDITS,
+  });
+
+  // A body that is not JSON, or malformed JSON, is "no address typed" here too: the one 400 shape
+  // SPEC gives this endpoint, not the API's ValidationError or a 415.
+  app.use(demoValidateRoute.path, async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    if (!/^application\/([\w.-]+\+)?json\b/i.test(c.req.header('content-type') ?? '')) return prompt(c);
+    try {
+      await c.req.json();
+    } catch {
+      return prompt(c);
+    }
+    return next();
+  });
+
+  app.openapi(
+    demoValidateRoute,
+    async (c) => {
+      const { query } = c.req.valid('json');
+      const ip = clientIp({
+        remoteAddress: remoteAddress(c),
+        forwardedFor: c.req.header('x-forwarded-for'),
+        trustProxy: services.config.TRUST_PROXY,
+      });
+      let outcome;
+      try {
+        outcome = await demo.validate(query, ip, c.req.raw.signal);
+      } catch (error) {
+        if (error instanceof DemoLimiterUnavailableError) {
+          services.logger.error({ err: error.cause }, 'demo rate limiter failed');
+          throw new HttpError(503, Messages.unavailable);
+        }
+        throw error;
+      }
+      c.header('Cache-Control', 'no-store');
+      if (outcome.kind === 'limited') {
+        c.header('Retry-After', String(outcome.error.retryAfterSeconds));
+        return c.json(outcome.error, 429);
+      }
+      return c.json(outcome.response, 200);
+    },
+    (result, c) => (result.success ? undefined : prompt(c)),
+  );
+};
+
+/** The socket peer; undefined when the app is driven without a socket (app.request in tests). */
+function remoteAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}

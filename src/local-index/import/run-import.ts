@@ -1,0 +1,127 @@
+import { stat } from 'node:fs/promises';
+import type { AddressInput, ImportSession, IndexStore } from '../store/store.js';
+import { ImportFormatError, type ImportOptions, type ImportSummary, type ReaderItem } from '../types.js';
+import { AddressKeyer, type KeyedAddress } from './address-keys.js';
+import { readOpenAddresses } from './openaddresses.js';
+import { readOsmPbf } from './osm-pbf.js';
+import { readPlainCsv } from './plain-csv.js';
+import { SummaryBuilder } from './summary.js';
+
+const BATCH = 5000;
+
+function reader(path: string, opts: ImportOptions, onBytes: (n: number) => void): AsyncGenerator<ReaderItem> {
+  switch (opts.format) {
+    case 'openaddresses':
+      if (!opts.country) throw new ImportFormatError('OpenAddresses files carry no country: pass --country CC');
+      return readOpenAddresses(path, opts.country, onBytes);
+    case 'osm':
+      return readOsmPbf(path, opts.country, onBytes);
+    case 'csv':
+      return readPlainCsv(path, opts.country, onBytes);
+  }
+}
+
+const sameCoordinate = (a: number, b: number) => Math.abs(a - b) < 1e-7;
+
+/**
+ * Streams a file into the index in one transaction. Rows are processed in batches: street
+ * ids are resolved (cached), each address is classified against what the index holds
+ * (new, changed, unchanged, or a duplicate of a row this same import already wrote),
+ * then written. Any error before commit leaves the index as it was.
+ */
+export async function runImport(store: IndexStore, path: string, opts: ImportOptions): Promise<ImportSummary> {
+  if (opts.country && !/^[A-Za-z]{2}$/.test(opts.country)) throw new ImportFormatError(`--country must be an ISO 3166-1 alpha-2 code, not "${opts.country}"`);
+  const country = opts.country?.toUpperCase();
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile()) throw new ImportFormatError(`Cannot read ${path}: no such file`);
+  const summary = new SummaryBuilder(path, opts.format);
+  const report = (bytesRead: number) => opts.onProgress?.({ bytesRead, totalBytes: info.size, rows: summary.rows });
+  const items = reader(path, { ...opts, country }, report);
+  const keyer = new AddressKeyer();
+  const streetIds = new Map<string, number>();
+  const session = await store.beginImport();
+  let batch: { row: number | string; a: KeyedAddress }[] = [];
+  try {
+    for await (const item of items) {
+      summary.rows++;
+      if (item.kind === 'bad') {
+        summary.skip(item.row, item.reason, item.detail);
+        continue;
+      }
+      const code = item.address.country?.toUpperCase();
+      if (!code) {
+        summary.skip(item.row, 'missing_country', 'no country in the row and no --country');
+        continue;
+      }
+      if (!/^[A-Z]{2}$/.test(code)) {
+        summary.skip(item.row, 'invalid_country', item.address.country);
+        continue;
+      }
+      const keyed = keyer.key(item.address, code);
+      if (typeof keyed === 'string') {
+        summary.skip(item.row, keyed);
+        continue;
+      }
+      summary.country(code);
+      batch.push({ row: item.row, a: keyed });
+      if (batch.length >= BATCH) {
+        await writeBatch(session, batch, streetIds, summary);
+        batch = [];
+      }
+    }
+    await writeBatch(session, batch, streetIds, summary);
+    const removed = await session.finish(summary.countryList, opts.replace ?? false);
+    return summary.build(removed);
+  } catch (err) {
+    await session.abort();
+    throw err;
+  }
+}
+
+async function writeBatch(
+  session: ImportSession,
+  batch: { row: number | string; a: KeyedAddress }[],
+  streetIds: Map<string, number>,
+  summary: SummaryBuilder,
+): Promise<void> {
+  if (batch.length === 0) return;
+  const newStreets = new Map(batch.filter(({ a }) => !streetIds.has(a.street.key)).map(({ a }) => [a.street.key, a.street]));
+  if (newStreets.size > 0) {
+    if (streetIds.size > 500_000) streetIds.clear();
+    const ids = await session.streetIds([...newStreets.values()]);
+    [...newStreets.keys()].forEach((key, i) => streetIds.set(key, ids[i]!));
+  }
+  const unique = new Map<string, { line: number | string; row: AddressInput }>();
+  for (const { row: line, a } of batch) {
+    if (unique.has(a.key)) {
+      summary.skip(line, 'duplicate', 'same address earlier in the file');
+      continue;
+    }
+    const { street, ...rest } = a;
+    unique.set(a.key, { line, row: { ...rest, streetId: streetIds.get(street.key)! } });
+  }
+  const existing = await session.existing([...unique.keys()]);
+  const inserts: AddressInput[] = [];
+  const updates: AddressInput[] = [];
+  const touches: string[] = [];
+  for (const [key, { line, row }] of unique) {
+    const old = existing.get(key);
+    if (!old) inserts.push(row);
+    else if (old.importId === session.importId) summary.skip(line, 'duplicate', 'same address earlier in the file');
+    else if (
+      old.streetId !== row.streetId ||
+      old.hn !== row.hn ||
+      old.postcode !== row.postcode ||
+      !sameCoordinate(old.lat, row.lat) ||
+      !sameCoordinate(old.lng, row.lng)
+    )
+      updates.push(row);
+    else touches.push(key);
+  }
+  await session.insert(inserts);
+  await session.update(updates);
+  await session.touch(touches);
+  summary.imported += inserts.length;
+  summary.updated += updates.length;
+  summary.unchanged += touches.length;
+}

@@ -1,0 +1,65 @@
+import { runImport } from './import/run-import.js';
+import { autocomplete, geocode } from './search/search.js';
+import { openPgStore } from './store/pg-store.js';
+import { openSqliteStore } from './store/sqlite-store.js';
+import type { IndexStore } from './store/store.js';
+import type { AutocompleteInput, GeocodeInput, ImportOptions, ImportSummary, LocalHit } from './types.js';
+
+export * from './types.js';
+
+export interface LocalIndexOptions {
+  dataDir: string;
+  /** When set, the index lives in PostgreSQL (tables prefixed `local_`) instead of `${dataDir}/local-index.sqlite`. */
+  databaseUrl?: string;
+  /** PostgreSQL schema (test isolation); created when missing. */
+  schema?: string;
+}
+
+/** The offline address index behind the `local` provider. */
+export interface LocalIndex {
+  readonly backend: 'sqlite' | 'postgres';
+  /** ISO alpha-2 codes present in the index; cached, refreshed after any import (this process or another). */
+  countries(): Promise<string[]>;
+  /** The last known country list, for synchronous coverage checks. */
+  knownCountries(): readonly string[];
+  count(): Promise<number>;
+  geocode(input: GeocodeInput): Promise<LocalHit[]>;
+  autocomplete(input: AutocompleteInput): Promise<LocalHit[]>;
+  importFile(path: string, opts: ImportOptions): Promise<ImportSummary>;
+  close(): Promise<void>;
+}
+
+/** How often the country list is re-checked against imports made by other processes. */
+const REFRESH_MS = 2000;
+
+export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalIndex> {
+  const store: IndexStore = opts.databaseUrl ? await openPgStore(opts.databaseUrl, opts.schema) : openSqliteStore(opts.dataDir);
+  let cached: { version: number; countries: string[] } = { version: -1, countries: [] };
+  const refresh = async (): Promise<string[]> => {
+    const version = await store.version();
+    if (version !== cached.version) cached = { version, countries: await store.countries() };
+    return cached.countries;
+  };
+  await refresh();
+  // The CLI imports in its own process while the server runs: notice new countries without a restart.
+  const timer = setInterval(() => void refresh().catch(() => undefined), REFRESH_MS);
+  timer.unref();
+
+  return {
+    backend: store.kind,
+    countries: refresh,
+    knownCountries: () => cached.countries,
+    count: () => store.count(),
+    geocode: (input) => geocode(store, input),
+    autocomplete: (input) => autocomplete(store, input),
+    async importFile(path, options) {
+      const summary = await runImport(store, path, options);
+      await refresh();
+      return summary;
+    },
+    async close() {
+      clearInterval(timer);
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import type { AddressComponents } from '../../contract/address.js';
+import type { IndexStore, WordQuery } from '../store/store.js';
+import { houseNumberBase, houseNumberKey, postcodeKey, tokens, wordForms } from '../text.js';
+
+/** One typed word and the index words it may stand for. */
+export interface Term {
+  typed: string;
+  /** Alternatives that exist in the index; empty when the word matched nothing (it is then ignored). */
+  alts: WordQuery[];
+  /** Alternatives reached only through a typo. */
+  fuzzy: boolean;
+}
+
+export interface HouseNumberPart {
+  key: string;
+  base: number | null;
+  /** Still being typed: match house numbers that start with it. */
+  prefix: boolean;
+}
+
+export interface Plan {
+  /** Free text: street and city words mixed. Structured: street words only. */
+  words: Term[];
+  /** Structured input only: the city's words. */
+  cityWords: Term[];
+  hn?: HouseNumberPart;
+  postcode?: { key: string; prefix: boolean; known: boolean };
+  country?: string;
+  /** The query ends with a separator after a street name: expand the street into its house numbers. */
+  drill: boolean;
+  structured: boolean;
+}
+
+/** A house number, possibly half typed (`123-`), with an optional letter and additions. */
+const HN_TOKEN = /^\d{1,6}[a-z]?(?:[-/][\p{L}\p{N}]{0,4})*$/iu;
+/** A word that may follow the number and belongs to it: `12 B`, `12 bis`, `12 hs`. */
+const HN_SUFFIX = /^(?:[a-z]|bis|ter|hs|huis|bg)$/i;
+
+/**
+ * Looks up every typed word: as itself (or as a prefix, while typing it), else through a
+ * typo or as an abbreviation without its dot (`Landstr` → `landstrasse`).
+ */
+async function resolveTerms(store: IndexStore, words: string[], lastIsPrefix: boolean, country?: string): Promise<Term[]> {
+  const queries: { term: number; abbrev: boolean; q: WordQuery }[] = [];
+  words.forEach((typed, i) => {
+    const prefix = lastIsPrefix && i === words.length - 1;
+    for (const word of wordForms(typed, country)) {
+      queries.push({ term: i, abbrev: false, q: { word, prefix } });
+      if (!prefix && word.length >= 4 && /\p{L}/u.test(word)) queries.push({ term: i, abbrev: true, q: { word, prefix: true } });
+    }
+  });
+  const resolved = await store.resolveWords(queries.map((q) => q.q));
+  return words.map((typed, i) => {
+    const mine = queries.map((q, j) => ({ ...q, r: resolved[j]! })).filter((q) => q.term === i);
+    const known = mine.filter((m) => m.r.known && !m.abbrev).map((m) => m.q);
+    if (known.length > 0) return { typed, alts: known, fuzzy: false };
+    const abbreviations = mine.filter((m) => m.r.known && m.abbrev).map((m) => m.q);
+    const fuzzy = mine.filter((m) => !m.abbrev).flatMap((m) => m.r.fuzzy.map((word) => ({ word, prefix: m.q.prefix })));
+    return { typed, alts: [...abbreviations, ...fuzzy], fuzzy: true };
+  });
+}
+
+/**
+ * Reads free text the way the index can answer it: postcodes are recognised by looking
+ * them up (`1012 LG`, `1012LG`, or a postcode being typed), the house number is the first
+ * number-like token that is not a street word (`3e` in `3e Binnenvestgracht` is one), and
+ * every other word becomes a term matched against street and city names, with typos.
+ */
+export async function planText(store: IndexStore, text: string, typing: boolean, country?: string): Promise<Plan> {
+  const ends = /[\s,;]$/.test(text);
+  const raw = text.split(/[\s,;]+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
+  const used = new Set<number>();
+  const postcode = await findPostcode(store, raw, typing && !ends, country);
+  postcode?.at.forEach((i) => used.add(i));
+  const rest = raw.map((t, i) => ({ t, i })).filter(({ i }) => !used.has(i));
+  const wordish = rest.flatMap(({ t, i }) => (HN_TOKEN.test(t) ? [{ t: tokens(t).join(''), i, num: true }] : tokens(t).map((w) => ({ t: w, i, num: false }))));
+  const lastIndex = raw.length - 1;
+  const terms = await resolveTerms(store, wordish.map((w) => w.t), typing && !ends && wordish.at(-1)?.i === lastIndex, country);
+
+  let hn: HouseNumberPart | undefined;
+  const words: Term[] = [];
+  wordish.forEach((w, k) => {
+    const next = wordish[k + 1];
+    // `3e` in `3e Binnenvestgracht`, `34` in `Rge Road 34 712046`: part of the name when something follows.
+    const isStreetWord = terms[k]!.alts.length > 0 && !terms[k]!.fuzzy && next !== undefined;
+    if (w.num && !hn && !isStreetWord) {
+      let typed = raw[w.i]!;
+      let last = w.i;
+      const after = raw[w.i + 1];
+      if (after !== undefined && !used.has(w.i + 1) && HN_SUFFIX.test(after) && !(terms[k + 1]?.alts.length && !terms[k + 1]?.fuzzy)) {
+        typed = `${typed} ${after}`;
+        last = w.i + 1;
+        used.add(w.i + 1);
+      }
+      hn = { key: houseNumberKey(typed), base: houseNumberBase(typed), prefix: typing && !ends && last === lastIndex };
+      return;
+    }
+    if (used.has(w.i)) return;
+    if (!w.num || terms[k]!.alts.length > 0) words.push(terms[k]!);
+  });
+  return { words, cityWords: [], hn, postcode: postcode?.part, country, drill: typing && ends, structured: false };
+}
+
+async function findPostcode(
+  store: IndexStore,
+  raw: string[],
+  typingLast: boolean,
+  country?: string,
+): Promise<{ at: number[]; part: { key: string; prefix: boolean; known: boolean } } | undefined> {
+  const hasWords = raw.some((t) => !/\d/.test(t) && !HN_SUFFIX.test(t));
+  // With street words around, a number is the house number unless another number can be.
+  const allowed = (at: number[], key: string) =>
+    !hasWords || /\p{L}/u.test(key) || raw.some((t, i) => !at.includes(i) && HN_TOKEN.test(t));
+  const candidates: { at: number[]; key: string }[] = [];
+  raw.forEach((t, i) => {
+    const next = raw[i + 1];
+    if (/^\d[\p{L}\p{N}]{1,7}$/u.test(t) && next !== undefined && /^[\p{L}\p{N}]{1,4}$/u.test(next)) {
+      candidates.push({ at: [i, i + 1], key: postcodeKey(t + next) });
+    }
+    if (/\d/.test(t) && postcodeKey(t).length >= 3) candidates.push({ at: [i], key: postcodeKey(t) });
+  });
+  const keys = [...new Set(candidates.filter((c) => allowed(c.at, c.key)).map((c) => c.key))];
+  const known = keys.length > 0 ? await store.knownPostcodes(keys, country) : new Set<string>();
+  const exact = candidates.find((c) => known.has(c.key) && allowed(c.at, c.key));
+  if (exact) return { at: exact.at, part: { key: exact.key, prefix: false, known: true } };
+  if (!typingLast || raw.length === 0) return undefined;
+  // A postcode being typed at the end: `1012 L`, `1012`, `SW1A 1`.
+  const n = raw.length;
+  for (const at of n >= 2 ? [[n - 2, n - 1], [n - 1]] : [[n - 1]]) {
+    const key = postcodeKey(at.map((i) => raw[i]).join(''));
+    if (!/^\d|^\p{L}{1,2}\d/u.test(raw[at[0]!]!) || !allowed(at, key) || key.length < 2) continue;
+    if (at.length === 2 && !/^[\p{L}\p{N}]{1,4}$/u.test(raw[n - 1]!)) continue;
+    if (await store.hasPostcodePrefix(key, country)) return { at, part: { key, prefix: true, known: true } };
+  }
+  return undefined;
+}
+
+/** Structured input (the caller's components, or what a parser read from the query). */
+export async function planComponents(store: IndexStore, c: AddressComponents, country?: string): Promise<Plan> {
+  const cc = c.country ?? country;
+  const streetWords = tokens(c.street);
+  const cityWords = tokens(c.city);
+  const [words, cities] = await Promise.all([
+    resolveTerms(store, streetWords, false, cc),
+    resolveTerms(store, cityWords, false, cc),
+  ]);
+  const pcKey = c.postcode ? postcodeKey(c.postcode) : '';
+  const known = pcKey ? (await store.knownPostcodes([pcKey], cc)).has(pcKey) : false;
+  return {
+    words: words.filter((t) => t.alts.length > 0),
+    cityWords: cities.filter((t) => t.alts.length > 0),
+    hn: c.houseNumber ? { key: houseNumberKey(c.houseNumber), base: houseNumberBase(c.houseNumber), prefix: false } : undefined,
+    postcode: pcKey ? { key: pcKey, prefix: false, known } : undefined,
+    country: cc,
+    drill: false,
+    structured: true,
+  };
+}

@@ -1,0 +1,97 @@
+import type { AddressHit, IndexStore } from '../store/store.js';
+import type { AutocompleteInput, GeocodeInput, LocalHit } from '../types.js';
+import { addressToHit, streetToHit } from './hits.js';
+import { planComponents, planText, type Plan } from './plan.js';
+import { scoreHit, scoreStreet } from './score.js';
+import { rankStreets, type RankedStreet } from './streets.js';
+
+/** Hits scoring below this are not the address asked for; returning them would only mislead. */
+const MIN_SCORE = 0.35;
+
+function scoredAddresses(plan: Plan, hits: AddressHit[], ranked: RankedStreet[]): LocalHit[] {
+  const byId = new Map(ranked.map((r) => [r.street.id, r.score]));
+  return hits.map((h) => addressToHit(h, scoreHit(plan, h.street, h, byId.get(h.street.id) ?? scoreStreet(plan, h.street).score)));
+}
+
+function dedupe(hits: LocalHit[]): LocalHit[] {
+  const seen = new Set<string>();
+  return hits.filter((h) => {
+    const key = `${h.precision}|${h.label}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Stable sort by score: ties keep the store's order (house numbers ascending). */
+const byScore = (hits: LocalHit[]) => hits.map((h, i) => ({ h, i })).sort((a, b) => b.h.score - a.h.score || a.i - b.i).map(({ h }) => h);
+
+async function geocodePlan(store: IndexStore, plan: Plan, limit: number): Promise<LocalHit[]> {
+  const streets = (await rankStreets(store, plan)).slice(0, 10);
+  const ids = streets.map((s) => s.street.id);
+  const hits: AddressHit[] = [];
+  if (plan.hn) {
+    hits.push(...(await store.addressesOnStreets(ids, { key: plan.hn.key, prefix: false }, 20)));
+    if (hits.length === 0 && plan.hn.base !== null) hits.push(...(await store.addressesOnStreets(ids, { base: plan.hn.base }, 10)));
+    if (plan.postcode?.known) {
+      hits.push(...(await store.addressesByPostcode({ key: plan.postcode.key, prefix: false }, { key: plan.hn.key, prefix: false }, plan.country, 5)));
+    }
+  }
+  const out = scoredAddresses(plan, hits, streets);
+  // The street itself, where the house number was not found on it (or none was asked for).
+  const exactOn = new Set(hits.filter((h) => h.hnKey === plan.hn?.key).map((h) => h.street.id));
+  for (const s of streets.slice(0, 3)) {
+    if (!exactOn.has(s.street.id)) out.push(streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score)));
+  }
+  return dedupe(byScore(out)).filter((h) => h.score >= MIN_SCORE).slice(0, limit);
+}
+
+/**
+ * Geocode: the caller's components when they name a street or postcode (the engine passes
+ * what its parser read), else the free text read against the index; the text is also the
+ * fallback when the components found nothing.
+ */
+export async function geocode(store: IndexStore, input: GeocodeInput): Promise<LocalHit[]> {
+  const limit = input.limit ?? 5;
+  const c = input.components;
+  if (c && (c.street || c.postcode)) {
+    const hits = await geocodePlan(store, await planComponents(store, c, input.country), limit);
+    if (hits.length > 0 || !input.query) return hits;
+  }
+  if (!input.query) return [];
+  return geocodePlan(store, await planText(store, input.query, false, input.country ?? c?.country), limit);
+}
+
+/**
+ * Autocomplete as the user types. Postcode first (`1012 LG 1`) lists that postcode's
+ * addresses; a street with a number lists matching numbers; a street alone is offered as
+ * a street (filled up with its first numbers), and once the user types past a whole street
+ * name (`Keizersgracht `), it expands into its house numbers: the drill-down.
+ */
+export async function autocomplete(store: IndexStore, input: AutocompleteInput): Promise<LocalHit[]> {
+  const limit = input.limit ?? 5;
+  const plan = await planText(store, input.query, true, input.country);
+  if (!plan.words.some((t) => t.alts.length > 0)) {
+    if (!plan.postcode) return [];
+    const hn = plan.hn ? { key: plan.hn.key, prefix: plan.hn.prefix } : undefined;
+    const hits = await store.addressesByPostcode(plan.postcode, hn, plan.country, limit);
+    return byScore(scoredAddresses(plan, hits, []));
+  }
+  const streets = (await rankStreets(store, plan)).slice(0, 8);
+  const best = streets[0];
+  if (!best) return [];
+  if (plan.hn) {
+    const hits = await store.addressesOnStreets(streets.map((s) => s.street.id), { key: plan.hn.key, prefix: plan.hn.prefix }, limit * 4);
+    if (hits.length > 0) return dedupe(byScore(scoredAddresses(plan, hits, streets))).slice(0, limit);
+    return streets.slice(0, limit).map((s) => streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score)));
+  }
+  const tied = streets.filter((s) => s.exact && s.coverage === 1 && s.score === best.score).length;
+  if (plan.drill && best.exact && best.coverage === 1 && tied === 1) {
+    const hits = await store.addressesOnStreets([best.street.id], undefined, limit);
+    return scoredAddresses(plan, hits, streets);
+  }
+  const offered = streets.slice(0, limit).map((s) => streetToHit(s.street, s.score));
+  const fill = limit - offered.length;
+  const first = fill > 0 ? scoredAddresses(plan, await store.addressesOnStreets([best.street.id], undefined, fill), streets) : [];
+  return [...offered, ...first];
+}

@@ -1,0 +1,46 @@
+import type { IndexStore, StreetHit, WordQuery } from '../store/store.js';
+import type { Plan } from './plan.js';
+import { scoreStreet, type StreetScore } from './score.js';
+
+/** Streets fetched from the full-text index per query before ranking. */
+const POOL = 60;
+
+export interface RankedStreet extends StreetScore {
+  street: StreetHit;
+}
+
+function merge(lists: StreetHit[][]): StreetHit[] {
+  const seen = new Map<number, StreetHit>();
+  for (const s of lists.flat()) if (!seen.has(s.id)) seen.set(s.id, s);
+  return [...seen.values()];
+}
+
+/**
+ * Streets the query's words may name, best first. A word still being typed is searched
+ * both as a whole word and as a prefix, so `Dam` finds the street `Dam` before the pool
+ * of prefix matches (`Damrak`, `Damstraat`, …) fills up. If no street has every word, one
+ * word at a time is left out: it may be noise (a country name) or a typo beyond repair.
+ */
+export async function rankStreets(store: IndexStore, plan: Plan): Promise<RankedStreet[]> {
+  const terms = plan.words.filter((t) => t.alts.length > 0).map((t) => t.alts);
+  if (terms.length === 0) return [];
+  const cities = plan.cityWords.map((t) => t.alts);
+  const run = async (ts: WordQuery[][]): Promise<StreetHit[]> => {
+    const last = ts.at(-1)!;
+    const searches = [store.findStreets(ts, plan.country, POOL)];
+    if (last.some((a) => a.prefix)) {
+      searches.unshift(store.findStreets([...ts.slice(0, -1), last.map((a) => ({ ...a, prefix: false }))], plan.country, POOL));
+    }
+    return merge(await Promise.all(searches));
+  };
+  let streets: StreetHit[] = [];
+  if (cities.length > 0) streets = await run([...terms, ...cities]);
+  if (streets.length === 0) streets = await run(terms);
+  if (streets.length === 0 && terms.length > 1 && !plan.structured) {
+    const without = terms.slice(0, 4).map((_, skip) => run(terms.filter((__, i) => i !== skip)));
+    streets = merge(await Promise.all(without));
+  }
+  return streets
+    .map((street) => ({ street, ...scoreStreet(plan, street) }))
+    .sort((a, b) => b.score - a.score || b.street.n - a.street.n || a.street.street.length - b.street.street.length);
+}

@@ -1,0 +1,123 @@
+import pg from 'pg';
+import { isTypoOf } from '../fuzzy.js';
+import { beginPgImport } from './pg-import.js';
+import { applyPgSchema, ident } from './pg-schema.js';
+import { addressesByPostcodeQuery, addressesOnStreetsQuery, postcodeExistsQuery, streetColumns, type Query } from './queries.js';
+import { toAddressHit, toStreetHit, tsQuery, type AddressRow, type StreetRow } from './rows.js';
+import { PREFIX_END, type IndexStore, type WordQuery, type WordResolution } from './store.js';
+
+/** `?` placeholders (shared SQL) → `$1, $2, …`. */
+function numbered(sql: string): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => `$${++i}`);
+}
+
+/**
+ * Session settings travel in the URL's `options` (which node-postgres lets override its
+ * config): the test schema when given, else whatever search_path the URL already sets, and
+ * low trigram thresholds, since short words with one typo share few trigrams (candidates
+ * are verified in JS anyway).
+ */
+function withSessionOptions(databaseUrl: string, schema: string | undefined): string {
+  const url = new URL(databaseUrl);
+  const options = [
+    url.searchParams.get('options') ?? '',
+    '-c pg_trgm.similarity_threshold=0.2 -c pg_trgm.word_similarity_threshold=0.4',
+    schema ? `-c search_path=${ident(schema).replace(/ /g, '\\ ')},public` : '',
+  ];
+  url.searchParams.set('options', options.filter(Boolean).join(' '));
+  return url.toString();
+}
+
+/**
+ * The PostgreSQL index: tsvector + GIN over streets, pg_trgm over the vocabulary for
+ * typo candidates (then checked with the same edit-distance rule as SQLite).
+ */
+export async function openPgStore(databaseUrl: string, schema?: string): Promise<IndexStore> {
+  const pool = new pg.Pool({ connectionString: withSessionOptions(databaseUrl, schema), max: 8 });
+  const setup = await pool.connect();
+  try {
+    await applyPgSchema(setup, schema);
+  } finally {
+    setup.release();
+  }
+  const all = async <T extends pg.QueryResultRow>(q: Query) => (await pool.query<T>(numbered(q.sql), q.args)).rows;
+
+  return {
+    kind: 'postgres',
+    async version() {
+      return Number((await pool.query<{ value: string }>("SELECT value FROM local_meta WHERE key = 'version'")).rows[0]?.value ?? 0);
+    },
+    async countries() {
+      return (await pool.query<{ country: string }>('SELECT DISTINCT country FROM local_streets WHERE n > 0 ORDER BY country')).rows.map((r) => r.country);
+    },
+    async count() {
+      return Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM local_addresses')).rows[0]!.n);
+    },
+    async beginImport() {
+      const client = await pool.connect();
+      try {
+        return await beginPgImport(client, () => client.release());
+      } catch (err) {
+        client.release();
+        throw err;
+      }
+    },
+    async resolveWords(words: WordQuery[]): Promise<WordResolution[]> {
+      if (words.length === 0) return [];
+      const known = await pool.query<{ i: number }>(
+        `SELECT q.i FROM unnest($1::text[], $2::bool[]) WITH ORDINALITY AS q (word, prefix, i)
+         WHERE EXISTS (SELECT 1 FROM local_words w WHERE CASE WHEN q.prefix
+           THEN w.word >= q.word AND w.word < q.word || $3 ELSE w.word = q.word END)`,
+        [words.map((w) => w.word), words.map((w) => w.prefix), PREFIX_END],
+      );
+      const found = new Set(known.rows.map((r) => Number(r.i) - 1));
+      const missing = words.map((w, i) => ({ ...w, i })).filter((w) => !found.has(w.i));
+      const fuzzy = new Map<number, string[]>();
+      if (missing.length > 0) {
+        const res = await pool.query<{ i: number; word: string }>(
+          `SELECT q.i, c.word FROM unnest($1::text[], $2::bool[], $3::int[]) AS q (word, prefix, i),
+           LATERAL (
+             (SELECT w.word FROM local_words w WHERE NOT q.prefix AND w.word OPERATOR(public.%) q.word
+              ORDER BY public.similarity(w.word, q.word) DESC LIMIT 40)
+             UNION ALL
+             (SELECT w.word FROM local_words w WHERE q.prefix AND q.word OPERATOR(public.<%) w.word
+              ORDER BY public.word_similarity(q.word, w.word) DESC LIMIT 40)
+           ) c`,
+          [missing.map((w) => w.word), missing.map((w) => w.prefix), missing.map((w) => w.i)],
+        );
+        for (const r of res.rows) {
+          const w = words[r.i]!;
+          if (isTypoOf(w.word, r.word, w.prefix)) fuzzy.set(r.i, [...(fuzzy.get(r.i) ?? []), r.word].slice(0, 8));
+        }
+      }
+      return words.map((_, i) => ({ known: found.has(i), fuzzy: fuzzy.get(i) ?? [] }));
+    },
+    async findStreets(terms, country, limit) {
+      if (terms.length === 0) return [];
+      const rows = await all<StreetRow>({
+        sql: `SELECT ${streetColumns} FROM local_streets s
+              WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ?`,
+        args: [tsQuery(terms), country ?? null, country ?? null, limit],
+      });
+      return rows.map(toStreetHit);
+    },
+    async addressesOnStreets(streetIds, hn, limit) {
+      if (streetIds.length === 0) return [];
+      return (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit))).map(toAddressHit);
+    },
+    async addressesByPostcode(pc, hn, country, limit) {
+      return (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit))).map(toAddressHit);
+    },
+    async knownPostcodes(keys, country) {
+      const hits = await Promise.all(keys.map(async (k) => ((await all(postcodeExistsQuery('local_', k, false, country))).length > 0 ? k : undefined)));
+      return new Set(hits.filter((k): k is string => k !== undefined));
+    },
+    async hasPostcodePrefix(prefix, country) {
+      return (await all(postcodeExistsQuery('local_', prefix, true, country))).length > 0;
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { PREFIX_END, type HouseNumberFilter, type PostcodeFilter } from './store.js';
+
+/**
+ * Address look-ups as SQL both backends run (`?` placeholders; the PostgreSQL store
+ * numbers them). `t` is the table prefix: none in SQLite's own file, `local_` in PostgreSQL.
+ */
+export interface Query {
+  sql: string;
+  args: unknown[];
+}
+
+export const streetColumns = 's.id, s.country, s.street, s.city, s.state, s.postcode, s.n, s.lat, s.lng, s.street_words, s.city_words';
+const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng`;
+const countryFilter = '(CAST(? AS TEXT) IS NULL OR s.country = ?)';
+
+/** House-number filter; its order puts the exact key first, then 1, 2, 10 rather than 1, 10, 2. */
+function hnClause(hn: HouseNumberFilter | undefined): { sql: string; args: unknown[]; order: string; orderArgs: unknown[] } {
+  if (!hn) return { sql: '', args: [], order: 'a.hn_base, a.hn_key', orderArgs: [] };
+  if ('base' in hn) return { sql: ' AND a.hn_base = ?', args: [hn.base], order: 'a.hn_key', orderArgs: [] };
+  if (!hn.prefix) return { sql: ' AND a.hn_key = ?', args: [hn.key], order: 'a.id', orderArgs: [] };
+  return {
+    sql: ' AND a.hn_key >= ? AND a.hn_key < ?',
+    args: [hn.key, hn.key + PREFIX_END],
+    order: '(a.hn_key = ?) DESC, a.hn_base, a.hn_key',
+    orderArgs: [hn.key],
+  };
+}
+
+export function addressesOnStreetsQuery(t: string, streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Query {
+  const c = hnClause(hn);
+  return {
+    sql: `SELECT ${addressColumns} FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id
+          WHERE a.street_id IN (${streetIds.map(() => '?').join(', ')})${c.sql} ORDER BY ${c.order} LIMIT ?`,
+    args: [...streetIds, ...c.args, ...c.orderArgs, limit],
+  };
+}
+
+export function addressesByPostcodeQuery(
+  t: string,
+  pc: PostcodeFilter,
+  hn: HouseNumberFilter | undefined,
+  country: string | undefined,
+  limit: number,
+): Query {
+  const c = hnClause(hn);
+  const pcSql = pc.prefix ? 'a.pc_key >= ? AND a.pc_key < ?' : 'a.pc_key = ?';
+  const pcArgs = pc.prefix ? [pc.key, pc.key + PREFIX_END] : [pc.key];
+  const order = hn ? `${c.order}, a.pc_key` : `a.pc_key, ${c.order}`;
+  return {
+    sql: `SELECT ${addressColumns} FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id
+          WHERE ${pcSql}${c.sql} AND ${countryFilter} ORDER BY ${order} LIMIT ?`,
+    args: [...pcArgs, ...c.args, country ?? null, country ?? null, ...c.orderArgs, limit],
+  };
+}
+
+export function postcodeExistsQuery(t: string, key: string, prefix: boolean, country: string | undefined): Query {
+  const pcSql = prefix ? 'a.pc_key >= ? AND a.pc_key < ?' : 'a.pc_key = ?';
+  return {
+    sql: `SELECT 1 AS hit FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id WHERE ${pcSql} AND ${countryFilter} LIMIT 1`,
+    args: [...(prefix ? [key, key + PREFIX_END] : [key]), country ?? null, country ?? null],
+  };
+}
+
+/** Street statistics after an import: size (ranking), centre (street hits), the postcode when it has only one. */
+export function streetStatsSql(t: string, inList: string): string {
+  return `UPDATE ${t}streets SET (n, lat, lng, postcode) = (
+            SELECT count(*), avg(a.lat), avg(a.lng), CASE WHEN min(a.postcode) = max(a.postcode) THEN min(a.postcode) END
+            FROM ${t}addresses a WHERE a.street_id = ${t}streets.id)
+          WHERE country IN (${inList})`;
+}

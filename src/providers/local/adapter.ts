@@ -1,0 +1,38 @@
+import type { LocalHit, LocalIndex } from '../../local-index/index.js';
+import type { AutocompleteQuery, GeocodeQuery, Provider, ProviderCandidate } from '../provider.js';
+
+function toCandidate(hit: LocalHit): ProviderCandidate {
+  return {
+    components: hit.components,
+    location: hit.location,
+    providerConfidence: hit.score,
+    label: hit.label,
+    precision: hit.precision,
+    raw: { score: hit.score, precision: hit.precision },
+  };
+}
+
+/**
+ * The `local` provider: the offline index of imported open address data. It covers exactly
+ * the countries its index holds (none while it is empty). The index is owned, and closed,
+ * by whoever opened it.
+ */
+export function createLocalProvider(index: LocalIndex): Provider {
+  return {
+    id: 'local',
+    covers(country) {
+      const countries = index.knownCountries();
+      return country === undefined ? countries.length > 0 : countries.includes(country.toUpperCase());
+    },
+    async geocode(query: GeocodeQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
+      signal.throwIfAborted();
+      const hits = await index.geocode({ query: query.query, components: query.components, country: query.country, limit: 5 });
+      return hits.map(toCandidate);
+    },
+    async autocomplete(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
+      signal.throwIfAborted();
+      const hits = await index.autocomplete({ query: query.query, country: query.country, limit: query.limit });
+      return hits.map(toCandidate);
+    },
+  };
+}

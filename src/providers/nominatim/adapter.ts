@@ -1,0 +1,61 @@
+import type { HttpClient } from '../http.js';
+import { type GeocodeQuery, type Provider, type ProviderCandidate, ProviderSkipped } from '../provider.js';
+import type { SlotThrottle } from '../throttle.js';
+import { mapNominatimPlace } from './map.js';
+import { NominatimSearchResponse } from './wire.js';
+
+/**
+ * Nominatim (OpenStreetMap, world-wide) `/search`, validate only: its usage policy forbids
+ * autocomplete, so `autocomplete` is absent and the runner reports `unsupported` at no cost.
+ * Free-form `q=` when the caller sent text; structured parameters when it sent components.
+ * On the public instance a SlotThrottle keeps us to 1 request/s (see registry.ts).
+ */
+export interface NominatimOptions {
+  baseUrl: string;
+  http: HttpClient;
+  throttle?: SlotThrottle;
+  limit?: number;
+}
+
+export const PUBLIC_NOMINATIM_HOST = 'nominatim.openstreetmap.org';
+
+export function isPublicNominatim(baseUrl: string): boolean {
+  return new URL(baseUrl).hostname.toLowerCase() === PUBLIC_NOMINATIM_HOST;
+}
+
+/** Search parameters: `q`, or Nominatim's structured fields (`street` is "<number> <name>"). */
+export function nominatimSearchParams(query: GeocodeQuery): [string, string][] {
+  if (query.query?.trim()) return [['q', query.query.trim()]];
+  const c = query.components;
+  const street = [c.houseNumber, c.street].filter(Boolean).join(' ');
+  const params: [string, string][] = [];
+  if (street) params.push(['street', street]);
+  if (c.city) params.push(['city', c.city]);
+  if (c.postcode) params.push(['postalcode', c.postcode]);
+  if (c.state) params.push(['state', c.state]);
+  if (c.country) params.push(['country', c.country]);
+  return params;
+}
+
+export function createNominatimProvider(opts: NominatimOptions): Provider {
+  const base = opts.baseUrl.replace(/\/+$/, '');
+  return {
+    id: 'nominatim',
+    covers: () => true,
+    async geocode(query: GeocodeQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
+      const search = nominatimSearchParams(query);
+      if (search.length === 0) throw new ProviderSkipped('nothing to search for');
+      const url = new URL(`${base}/search`);
+      for (const [k, v] of search) url.searchParams.set(k, v);
+      url.searchParams.set('format', 'jsonv2');
+      url.searchParams.set('addressdetails', '1');
+      url.searchParams.set('limit', String(opts.limit ?? 5));
+      const country = query.country ?? query.components.country;
+      if (country) url.searchParams.set('countrycodes', country.toLowerCase());
+      if (query.language) url.searchParams.set('accept-language', query.language);
+      await opts.throttle?.acquire(signal);
+      const places = await opts.http.getJson(url, NominatimSearchResponse, signal);
+      return places.map(mapNominatimPlace);
+    },
+  };
+}

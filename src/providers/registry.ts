@@ -1,0 +1,81 @@
+import type { Dispatcher } from 'undici';
+import type { Config } from '../config.js';
+import { PROVIDER_IDS, type ProviderId } from '../contract/enums.js';
+import { type Clock, systemClock } from '../lib/clock.js';
+import { HttpClient } from './http.js';
+import { createNominatimProvider, isPublicNominatim } from './nominatim/adapter.js';
+import { createPdokProvider } from './pdok/adapter.js';
+import { createPhotonProvider } from './photon/adapter.js';
+import type { Provider } from './provider.js';
+import { SlotThrottle } from './throttle.js';
+
+/** The configured providers; the runner asks it, never the adapters' modules. */
+export interface ProviderSet {
+  /** PROVIDERS in config order, as configured: may contain unknown ids or duplicates. */
+  enabled: readonly string[];
+  /** Enabled ids that have a provider here (known and available), config order, no duplicates. */
+  active: readonly ProviderId[];
+  get(id: string): Provider | undefined;
+  /** Closes the shared HTTP agent (`local` is closed by whoever opened its index). */
+  close(): Promise<void>;
+}
+
+export interface ProviderExtras {
+  /** Built by the local-index code when an index exists; absent means `local` is unavailable. */
+  local?: Provider;
+  /** Tests inject an undici MockAgent; production uses one keep-alive Agent. */
+  dispatcher?: Dispatcher;
+  /** Time source of the public Nominatim throttle. */
+  clock?: Clock;
+}
+
+interface FactoryContext {
+  config: Config;
+  http: HttpClient;
+  extra: ProviderExtras;
+}
+
+/** The public Nominatim allows 1 request/s (usage policy). */
+const PUBLIC_NOMINATIM_INTERVAL_MS = 1000;
+
+const FACTORIES: Record<ProviderId, (ctx: FactoryContext) => Provider | undefined> = {
+  pdok: ({ config, http }) => createPdokProvider({ baseUrl: config.PDOK_URL, http }),
+  photon: ({ config, http }) => createPhotonProvider({ baseUrl: config.PHOTON_URL, http }),
+  nominatim: ({ config, http, extra }) =>
+    createNominatimProvider({
+      baseUrl: config.NOMINATIM_URL,
+      http,
+      // Waiting longer than half the timeout for a slot leaves too little for the request
+      // itself: such calls are `skipped` at once instead of timing out (and tripping the breaker).
+      ...(isPublicNominatim(config.NOMINATIM_URL)
+        ? {
+            throttle: new SlotThrottle({
+              intervalMs: PUBLIC_NOMINATIM_INTERVAL_MS,
+              maxWaitMs: Math.floor(config.PROVIDER_TIMEOUT_MS / 2),
+              clock: extra.clock ?? systemClock,
+            }),
+          }
+        : {}),
+    }),
+  local: ({ extra }) => extra.local,
+};
+
+function isProviderId(id: string): id is ProviderId {
+  return (PROVIDER_IDS as readonly string[]).includes(id);
+}
+
+export function createProviders(config: Config, extra: ProviderExtras = {}): ProviderSet {
+  const http = new HttpClient({ userAgent: config.USER_AGENT, ...(extra.dispatcher ? { dispatcher: extra.dispatcher } : {}) });
+  const built = new Map<ProviderId, Provider>();
+  for (const id of new Set(config.PROVIDERS)) {
+    if (!isProviderId(id)) continue;
+    const provider = FACTORIES[id]({ config, http, extra });
+    if (provider) built.set(id, provider);
+  }
+  return {
+    enabled: [...config.PROVIDERS],
+    active: [...built.keys()],
+    get: (id) => (isProviderId(id) ? built.get(id) : undefined),
+    close: () => http.close(),
+  };
+}

@@ -1,0 +1,63 @@
+import { html } from 'hono/html';
+import type { DemoSample } from '../demo/samples.js';
+import type { WebAssets } from './assets.js';
+import { type Html, layout } from './layout.js';
+
+const CURL = `curl -X POST https://your-host/v1/validate \\
+  -H "Authorization: Bearer $API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"query": "Damrak 1, 1012 LG Amsterdam", "country": "NL"}'`;
+
+/** `/`: what the service does, and the demo box (its script adds the live part). */
+export function homePage(assets: WebAssets, samples: readonly DemoSample[], freeMonthlyCredits: number): Html {
+  const body = html`
+<h1>Check any address against several geocoders at once</h1>
+<p class="lead">One API call asks PDOK, OpenStreetMap's Photon and Nominatim and your own imported address data,
+compares their answers and returns one verdict, a confidence from 0 to 100 and the standardized address.</p>
+
+<section id="demo" aria-labelledby="demo-title">
+  <h2 id="demo-title">Try it</h2>
+  <form id="demo-form" class="demo">
+    <label for="demo-query">Address</label>
+    <div class="demo-row">
+      <input id="demo-query" name="query" type="text" required maxlength="200" autocomplete="off" spellcheck="false"
+        placeholder="e.g. Damrak 1, 1012 LG Amsterdam" aria-describedby="demo-hint">
+      <button type="submit">Check address</button>
+    </div>
+    <p id="demo-hint" class="hint">Searches the Netherlands; end with a country code for elsewhere, e.g. “Unter den Linden 77, Berlin, DE”.</p>
+    <ul class="samples" aria-label="Samples">
+      <li class="muted">Or try a sample:</li>
+      ${samples.map(
+        (s) => html`<li><button type="button" data-sample="${s.query}">${s.query}<small>${s.label}</small></button></li>`,
+      )}
+    </ul>
+    <noscript><p class="hint">The demo needs JavaScript; the API itself does not.</p></noscript>
+  </form>
+  <div id="demo-result" aria-live="polite"></div>
+</section>
+
+<section aria-labelledby="what-title">
+  <h2 id="what-title">What you get</h2>
+  <ul class="features">
+    <li><strong>A verdict you can act on</strong>valid, correctable or invalid, with the reasons behind it.</li>
+    <li><strong>Part-by-part checks</strong>street, house number, postcode, city and country each marked as matched, corrected or missing.</li>
+    <li><strong>Consensus</strong>the providers' answers are compared; agreement raises the confidence, disagreement lowers it.</li>
+    <li><strong>Autocomplete</strong>for servers, and a hosted widget for checkout forms with publishable tokens.</li>
+  </ul>
+</section>
+
+<section aria-labelledby="api-title">
+  <h2 id="api-title">Use the API</h2>
+  <p>Every endpoint is described in the <a href="/docs">API reference</a> and as an <a href="/openapi.json">OpenAPI 3.1 document</a>.
+  A lookup costs one credit per provider that answered; cached answers are free. A free account includes ${freeMonthlyCredits} credits a month.</p>
+  <pre><code>${CURL}</code></pre>
+</section>
+`;
+  return layout({
+    title: 'addressd: address validation and autocomplete',
+    description: 'Validate and autocomplete postal addresses across several geocoding providers, with one verdict and confidence.',
+    assets,
+    body,
+    scripts: [assets.homeScript.path],
+  });
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { AddressComponents } from '../../src/contract/address.js';
+import { parseAddress } from '../../src/address/parse.js';
+
+type Row = [text: string, country: string | undefined, expected: AddressComponents];
+
+const NL: Row[] = [
+  ['Damrak 1, 1012 LG Amsterdam', undefined, { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam' }],
+  ['Damrak 1 Amsterdam', undefined, { street: 'Damrak', houseNumber: '1', city: 'Amsterdam' }],
+  ['1012LG 1', undefined, { postcode: '1012 LG', houseNumber: '1' }],
+  ['Keizersgr. 123-2', 'NL', { street: 'Keizersgr.', houseNumber: '123-2' }],
+  ['Keizersgracht 123 2, Amsterdam', 'NL', { street: 'Keizersgracht', houseNumber: '123 2', city: 'Amsterdam' }],
+  ['Kalverstraat 12 B Amsterdam', undefined, { street: 'Kalverstraat', houseNumber: '12 B', city: 'Amsterdam' }],
+  ['Kalverstraat 12B, 1012 NX Amsterdam', 'NL', { street: 'Kalverstraat', houseNumber: '12B', postcode: '1012 NX', city: 'Amsterdam' }],
+  ['Laan van Meerdervoort 12 hs, Den Haag', undefined, { street: 'Laan van Meerdervoort', houseNumber: '12 hs', city: 'Den Haag' }],
+  ['3e Binnenvestgracht 23, 2312 NR Leiden', undefined, { street: '3e Binnenvestgracht', houseNumber: '23', postcode: '2312 NR', city: 'Leiden' }],
+  ['Damrak 1, Amsterdam, NL', undefined, { street: 'Damrak', houseNumber: '1', city: 'Amsterdam', country: 'NL' }],
+  ['Damrak 1 Amsterdam Nederland', undefined, { street: 'Damrak', houseNumber: '1', city: 'Amsterdam', country: 'NL' }],
+];
+
+const DE: Row[] = [
+  ['Unter den Linden 77, 10117 Berlin', undefined, { street: 'Unter den Linden', houseNumber: '77', postcode: '10117', city: 'Berlin' }],
+  ['Unter den Linden 77 10117 Berlin', 'DE', { street: 'Unter den Linden', houseNumber: '77', postcode: '10117', city: 'Berlin' }],
+  ['Friedrichstraße 43, 10117 Berlin, DE', undefined, { street: 'Friedrichstraße', houseNumber: '43', postcode: '10117', city: 'Berlin', country: 'DE' }],
+  ['Karl-Marx-Str. 12, 12043 Berlin, Germany', undefined, { street: 'Karl-Marx-Str.', houseNumber: '12', postcode: '12043', city: 'Berlin', country: 'DE' }],
+  ['Hauptstr. 5a 80331 München', undefined, { street: 'Hauptstr.', houseNumber: '5a', postcode: '80331', city: 'München' }],
+  ['10117 Berlin, DE', undefined, { postcode: '10117', city: 'Berlin', country: 'DE' }],
+  ['Straße des 17. Juni 135, Berlin', 'DE', { street: 'Straße des 17. Juni', houseNumber: '135', city: 'Berlin' }],
+];
+
+const FR: Row[] = [
+  ['12 bis Rue de Rivoli, 75001 Paris', undefined, { houseNumber: '12 bis', street: 'Rue de Rivoli', postcode: '75001', city: 'Paris' }],
+  ['8 Av. des Champs-Élysées, 75008 Paris, France', undefined, { houseNumber: '8', street: 'Av. des Champs-Élysées', postcode: '75008', city: 'Paris', country: 'FR' }],
+  ['55 rue du Faubourg Saint-Honoré 75008 Paris', 'FR', { houseNumber: '55', street: 'rue du Faubourg Saint-Honoré', postcode: '75008', city: 'Paris' }],
+  ['12 rue de Rivoli Paris', undefined, { houseNumber: '12', street: 'rue de Rivoli', city: 'Paris' }],
+  ['12 Avenue de France, Paris', undefined, { houseNumber: '12', street: 'Avenue de France', city: 'Paris' }],
+];
+
+const GB: Row[] = [
+  ['10 Downing Street, London SW1A 2AA', undefined, { houseNumber: '10', street: 'Downing Street', postcode: 'SW1A 2AA', city: 'London' }],
+  ['221B Baker Street, London NW1 6XE, United Kingdom', undefined, { houseNumber: '221B', street: 'Baker Street', postcode: 'NW1 6XE', city: 'London', country: 'GB' }],
+  ['Flat 2, 15 High St, Oxford OX1 4AA', 'GB', { houseNumber: '15', street: 'High St', postcode: 'OX1 4AA', city: 'Oxford' }],
+  ['10 Downing Street London sw1a2aa', undefined, { houseNumber: '10', street: 'Downing Street', postcode: 'SW1A 2AA', city: 'London' }],
+];
+
+const US: Row[] = [
+  ['1600 Pennsylvania Ave NW, Washington, DC 20500', undefined, { houseNumber: '1600', street: 'Pennsylvania Ave NW', city: 'Washington', state: 'DC', postcode: '20500' }],
+  ['350 5th Ave Apt 12, New York, NY 10118, US', undefined, { houseNumber: '350', street: '5th Ave', city: 'New York', state: 'NY', postcode: '10118', country: 'US' }],
+  ['123 Main St, Springfield, IL 62701', undefined, { houseNumber: '123', street: 'Main St', city: 'Springfield', state: 'IL', postcode: '62701' }],
+  // `DE` after a US-style address is Delaware, not Germany.
+  ['123 Main St, Dover, DE', undefined, { houseNumber: '123', street: 'Main St', city: 'Dover', state: 'DE' }],
+  ['1 Main St Boston MA', 'US', { houseNumber: '1', street: 'Main St', city: 'Boston', state: 'MA' }],
+  ['12345 Main St, Springfield', 'US', { houseNumber: '12345', street: 'Main St', city: 'Springfield' }],
+  ['2/B Main Street, Springfield', undefined, { houseNumber: '2/B', street: 'Main Street', city: 'Springfield' }],
+];
+
+const NO_NUMBER: Row[] = [
+  ['Amsterdam', undefined, { city: 'Amsterdam' }],
+  ['Unter den Linden, Berlin', undefined, { street: 'Unter den Linden', city: 'Berlin' }],
+  ['Kalverstraat', undefined, { street: 'Kalverstraat' }],
+  ['sw1a2aa', undefined, { postcode: 'SW1A 2AA' }],
+];
+
+describe('parseAddress', () => {
+  it.each([...NL, ...DE, ...FR, ...GB, ...US, ...NO_NUMBER])('%s (hint %s)', (text, country, expected) => {
+    expect(parseAddress(text, country ? { country } : {})).toEqual(expected);
+  });
+
+  it('sets country only when the text names one, never from the hint', () => {
+    expect(parseAddress('Damrak 1, Amsterdam', { country: 'NL' }).country).toBeUndefined();
+  });
+
+  it('returns components within the contract bounds, even for very long text', () => {
+    const parsed = parseAddress(`${'Lange '.repeat(60)}straat 1, ${'Groot '.repeat(30)}dorp`, { country: 'NL' });
+    expect(AddressComponents.safeParse(parsed).success).toBe(true);
+    expect(parsed.houseNumber).toBe('1');
+  });
+
+  it('does not take an invalid Dutch postcode as one', () => {
+    expect(parseAddress('Damrak 1, 0123 AB Amsterdam', { country: 'NL' }).postcode).toBeUndefined();
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { clientIp, UNKNOWN_CLIENT } from '../../src/demo/client-ip.js';
+
+describe('demo client IP', () => {
+  it('uses the socket address and ignores X-Forwarded-For unless the proxy is trusted', () => {
+    expect(clientIp({ remoteAddress: '198.51.100.7', forwardedFor: '203.0.113.9', trustProxy: false })).toBe('198.51.100.7');
+  });
+
+  it('takes the first X-Forwarded-For hop behind a trusted proxy', () => {
+    expect(clientIp({ remoteAddress: '10.0.0.2', forwardedFor: '203.0.113.9, 10.0.0.1', trustProxy: true })).toBe('203.0.113.9');
+    expect(clientIp({ remoteAddress: '10.0.0.2', forwardedFor: undefined, trustProxy: true })).toBe('10.0.0.2');
+    expect(clientIp({ remoteAddress: '10.0.0.2', forwardedFor: ' , ', trustProxy: true })).toBe('10.0.0.2');
+  });
+
+  it('treats an IPv4-mapped IPv6 peer as the same IPv4 visitor', () => {
+    expect(clientIp({ remoteAddress: '::ffff:198.51.100.7', forwardedFor: undefined, trustProxy: false })).toBe('198.51.100.7');
+    expect(clientIp({ remoteAddress: '2001:DB8::1', forwardedFor: undefined, trustProxy: false })).toBe('2001:db8::1');
+  });
+
+  it('puts requests without any address in one shared bucket', () => {
+    expect(clientIp({ remoteAddress: undefined, forwardedFor: '203.0.113.9', trustProxy: false })).toBe(UNKNOWN_CLIENT);
+  });
+});

@@ -1,0 +1,209 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ProviderRunner, type RunnerOptions } from '../../src/engine/fan-out.js';
+import type { GeocodeQuery, Provider } from '../../src/providers/provider.js';
+import { createProviders, type ProviderSet } from '../../src/providers/registry.js';
+import { configFor, type Emulators, startEmulators } from '../providers/harness.js';
+
+const DAMRAK: GeocodeQuery = { query: 'Damrak 1, 1012 LG Amsterdam', components: {}, country: 'NL' };
+
+let emulators: Emulators;
+const sets: ProviderSet[] = [];
+
+beforeAll(async () => {
+  emulators = await startEmulators();
+});
+afterAll(async () => {
+  await Promise.all(sets.map((s) => s.close()));
+  await emulators.close();
+});
+afterEach(() => {
+  for (const e of [emulators.pdok, emulators.photon, emulators.nominatim]) {
+    e.setFault({ mode: 'none' });
+    e.requests.length = 0;
+  }
+});
+
+function runner(env: Record<string, string> = {}, opts: Partial<RunnerOptions> = {}): ProviderRunner {
+  const providers = createProviders(configFor(emulators, env));
+  sets.push(providers);
+  return new ProviderRunner(providers, { timeoutMs: 1000, ...opts });
+}
+
+const statuses = (attempts: { step: { provider: string; status: string } }[]) => attempts.map((a) => [a.step.provider, a.step.status]);
+
+describe('ProviderRunner planning', () => {
+  it('reports one step per enabled provider, in config order, for every reason not to call', async () => {
+    const r = runner({ PROVIDERS: 'nominatim,bogus,pdok,photon,local,photon' });
+    const attempts = await r.run('geocode', { query: 'Unter den Linden 77 Berlin', components: {}, country: 'DE' });
+    expect(statuses(attempts)).toEqual([
+      ['nominatim', 'ok'],
+      ['bogus', 'unknown-provider'],
+      ['pdok', 'no-coverage'],
+      ['photon', 'ok'],
+      ['local', 'skipped'], // enabled, but no local index was handed in
+    ]);
+    expect(emulators.pdok.requests).toHaveLength(0);
+    expect(attempts.filter((a) => a.answered).map((a) => a.provider)).toEqual(['nominatim', 'photon']);
+  });
+
+  it('lists as eligible exactly the providers it would call', () => {
+    const r = runner({ PROVIDERS: 'pdok,photon,nominatim,bogus,local' });
+    expect(r.eligible('geocode', 'NL')).toEqual(['pdok', 'photon', 'nominatim']);
+    expect(r.eligible('geocode', 'DE')).toEqual(['photon', 'nominatim']);
+    expect(r.eligible('geocode', undefined)).toEqual(['pdok', 'photon', 'nominatim']);
+    expect(r.eligible('autocomplete', 'NL')).toEqual(['pdok', 'photon']);
+    expect(r.active()).toEqual(['pdok', 'photon', 'nominatim']);
+  });
+
+  it('marks nominatim unsupported for autocomplete and does not call it', async () => {
+    const attempts = await runner().run('autocomplete', { query: 'Damrak', limit: 5, country: 'NL' });
+    expect(statuses(attempts)).toEqual([
+      ['pdok', 'ok'],
+      ['photon', 'ok'],
+      ['nominatim', 'unsupported'],
+    ]);
+    expect(emulators.nominatim.requests).toHaveLength(0);
+    expect(attempts[0]?.candidates.length).toBeGreaterThan(0);
+  });
+
+  it('skips eligible providers outside `only` (the credits reserved) without calling them', async () => {
+    const attempts = await runner().run('geocode', DAMRAK, undefined, { only: ['photon'] });
+    expect(statuses(attempts)).toEqual([
+      ['pdok', 'skipped'],
+      ['photon', 'ok'],
+      ['nominatim', 'skipped'],
+    ]);
+    expect(emulators.pdok.requests.length + emulators.nominatim.requests.length).toBe(0);
+  });
+});
+
+describe('ProviderRunner calls', () => {
+  it('returns candidates, result counts and latency for answering providers', async () => {
+    const attempts = await runner().run('geocode', DAMRAK);
+    for (const a of attempts) {
+      expect(a).toMatchObject({ answered: true, step: { status: 'ok', resultCount: a.candidates.length } });
+      expect(Number.isInteger(a.step.latencyMs)).toBe(true);
+      expect(a.candidates[0]?.components).toMatchObject({ street: 'Damrak', houseNumber: '1' });
+    }
+  });
+
+  it('calls the providers in parallel', async () => {
+    // Each stub waits until all three have started: sequential calls would all time out.
+    let started = 0;
+    let release!: () => void;
+    const allStarted = new Promise<void>((resolve) => (release = resolve));
+    const stub = (id: 'pdok' | 'photon' | 'nominatim'): Provider => ({
+      id,
+      covers: () => true,
+      geocode: async () => {
+        if (++started === 3) release();
+        await allStarted;
+        return [];
+      },
+    });
+    const stubs = new Map([stub('pdok'), stub('photon'), stub('nominatim')].map((p) => [p.id as string, p]));
+    const set: ProviderSet = { enabled: [...stubs.keys()], active: ['pdok', 'photon', 'nominatim'], get: (id) => stubs.get(id), close: async () => {} };
+    const attempts = await new ProviderRunner(set, { timeoutMs: 2000 }).run('geocode', DAMRAK);
+    expect(attempts.map((a) => a.step.status)).toEqual(['ok', 'ok', 'ok']);
+  });
+
+  it('never fails the request when one provider fails', async () => {
+    emulators.pdok.setFault({ mode: 'status', status: 500 });
+    const attempts = await runner().run('geocode', DAMRAK);
+    expect(attempts[0]).toMatchObject({ answered: false, candidates: [], step: { provider: 'pdok', status: 'error', error: 'HTTP 500' } });
+    expect(attempts.slice(1).map((a) => a.step.status)).toEqual(['ok', 'ok']);
+  });
+
+  it.each([
+    [{ mode: 'malformed' as const }, /malformed JSON/],
+    [{ mode: 'wrong-content-type' as const }, /content type/],
+    [{ mode: 'wrong-shape' as const }, /unexpected response shape/],
+    [{ mode: 'status' as const, status: 429 as const }, /HTTP 429/],
+  ])('reports %o as an error step', async (fault, message) => {
+    emulators.photon.setFault(fault);
+    const [, photon] = await runner().run('geocode', DAMRAK);
+    expect(photon?.step).toMatchObject({ status: 'error', error: expect.stringMatching(message) });
+    expect(photon?.answered).toBe(false);
+  });
+
+  it('gives up on a provider at its timeout and returns within a small margin', async () => {
+    emulators.pdok.setFault({ mode: 'hang' });
+    const started = Date.now();
+    const attempts = await runner({}, { timeoutMs: 300 }).run('geocode', DAMRAK);
+    const elapsed = Date.now() - started;
+    expect(attempts[0]?.step).toMatchObject({ provider: 'pdok', status: 'timeout' });
+    expect(attempts[0]?.step.latencyMs).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(300 + 1000);
+    expect(attempts.slice(1).map((a) => a.step.status)).toEqual(['ok', 'ok']);
+  });
+
+  it('reports a slow answer past the timeout as timeout, and within it as ok', async () => {
+    emulators.photon.setFault({ mode: 'slow', delayMs: 500 });
+    const [, late] = await runner({}, { timeoutMs: 200 }).run('geocode', DAMRAK);
+    const [, inTime] = await runner({}, { timeoutMs: 2000 }).run('geocode', DAMRAK);
+    expect([late?.step.status, inTime?.step.status]).toEqual(['timeout', 'ok']);
+  });
+});
+
+describe('ProviderRunner cancellation', () => {
+  it('marks calls in flight as aborted when the caller aborts', async () => {
+    emulators.pdok.setFault({ mode: 'hang' });
+    emulators.photon.setFault({ mode: 'hang' });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const attempts = await runner({ PROVIDERS: 'pdok,photon' }, { timeoutMs: 5000 }).run('geocode', DAMRAK, controller.signal);
+    expect(attempts.map((a) => a.step.status)).toEqual(['aborted', 'aborted']);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('calls nobody when the signal is already aborted', async () => {
+    const attempts = await runner().run('geocode', DAMRAK, AbortSignal.abort());
+    expect(attempts.map((a) => a.step.status)).toEqual(['aborted', 'aborted', 'aborted']);
+    expect(emulators.pdok.requests.length + emulators.photon.requests.length + emulators.nominatim.requests.length).toBe(0);
+  });
+
+  it('does not count caller aborts against the circuit breaker', async () => {
+    emulators.photon.setFault({ mode: 'hang' });
+    const r = runner({ PROVIDERS: 'photon' }, { timeoutMs: 5000, breaker: { failures: 2, halfOpenAfterMs: 60_000 } });
+    for (let i = 0; i < 3; i++) await r.run('geocode', DAMRAK, AbortSignal.timeout(30));
+    emulators.photon.setFault({ mode: 'none' });
+    expect((await r.run('geocode', DAMRAK))[0]?.step.status).toBe('ok');
+  });
+});
+
+describe('ProviderRunner circuit breaker', () => {
+  it('opens after 5 consecutive failures, stops calling, then recovers through half-open', async () => {
+    const r = runner({ PROVIDERS: 'pdok' }, { breaker: { failures: 5, halfOpenAfterMs: 200 } });
+    emulators.pdok.setFault({ mode: 'status', status: 503 });
+    for (let i = 0; i < 5; i++) expect((await r.run('geocode', DAMRAK))[0]?.step.status).toBe('error');
+    const [open] = await r.run('geocode', DAMRAK);
+    expect(open).toMatchObject({ answered: false, step: { status: 'circuit-open' } });
+    expect(emulators.pdok.requests).toHaveLength(5);
+    expect(r.eligible('geocode', 'NL')).toEqual(['pdok']); // still reserved: it may half-open
+
+    // Half-open: one trial call; a failure opens the circuit again at once.
+    await sleep(250);
+    expect((await r.run('geocode', DAMRAK))[0]?.step.status).toBe('error');
+    expect((await r.run('geocode', DAMRAK))[0]?.step.status).toBe('circuit-open');
+
+    // A successful trial closes it.
+    emulators.pdok.setFault({ mode: 'none' });
+    await sleep(250);
+    expect((await r.run('geocode', DAMRAK))[0]?.step.status).toBe('ok');
+    expect((await r.run('geocode', DAMRAK))[0]?.step.status).toBe('ok');
+    expect(emulators.pdok.requests).toHaveLength(8);
+  });
+
+  it('counts timeouts as failures and keeps breakers per provider', async () => {
+    const r = runner({ PROVIDERS: 'pdok,photon' }, { timeoutMs: 100, breaker: { failures: 2, halfOpenAfterMs: 60_000 } });
+    emulators.pdok.setFault({ mode: 'hang' });
+    await r.run('geocode', DAMRAK);
+    await r.run('geocode', DAMRAK);
+    expect(statuses(await r.run('geocode', DAMRAK))).toEqual([
+      ['pdok', 'circuit-open'],
+      ['photon', 'ok'],
+    ]);
+  });
+});

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { parseAddress } from '../../src/address/parse.js';
+import type { AddressComponents } from '../../src/contract/address.js';
+import type { ProviderId, Reason, Verdict } from '../../src/contract/enums.js';
+import { buildConsensus } from '../../src/engine/consensus.js';
+import { scoreCandidate } from '../../src/engine/score.js';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../../src/engine/types.js';
+import { decideVerdict } from '../../src/engine/verdict.js';
+import type { Precision } from '../../src/providers/provider.js';
+
+/**
+ * End-to-end table of the pure pipeline: input (free text through parseAddress, or components) and one
+ * provider result → score → consensus → verdict, pinning verdict, confidence band and every reason.
+ */
+type Band = '>=80' | '50-79' | '<50';
+interface Result {
+  components: AddressComponents;
+  precision?: Precision;
+  providerConfidence?: number;
+}
+interface Row {
+  name: string;
+  country: string;
+  input: string | AddressComponents;
+  result: Result | null;
+  verdict: Verdict;
+  band: Band;
+  reasons: Reason[];
+  thresholds?: Thresholds;
+}
+
+const AMS = { lat: 52.3746, lng: 4.8964 };
+const damrak = { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' };
+const linden = { street: 'Unter den Linden', houseNumber: '77', postcode: '10117', city: 'Berlin', country: 'DE' };
+const rivoli = { street: 'Rue de Rivoli', houseNumber: '12bis', postcode: '75001', city: 'Paris', country: 'FR' };
+const downing = { street: 'Downing Street', houseNumber: '10', postcode: 'SW1A 2AA', city: 'London', country: 'GB' };
+const main = { street: 'Main Street', houseNumber: '123', postcode: '62701', city: 'Springfield', state: 'Illinois', country: 'US' };
+
+const rows: Row[] = [
+  // NL
+  { name: 'NL exact', country: 'NL', input: 'Damrak 1, 1012 LG Amsterdam', result: { components: damrak }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'NL 1012LG without space', country: 'NL', input: 'Damrak 1, 1012LG Amsterdam', result: { components: damrak }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'NL no postcode: completed', country: 'NL', input: 'Damrak 1 Amsterdam', result: { components: damrak }, verdict: 'correctable', band: '>=80', reasons: ['components_incomplete'] },
+  { name: 'NL postcode + number only', country: 'NL', input: '1012LG 1', result: { components: damrak }, verdict: 'correctable', band: '50-79', reasons: ['low_confidence', 'components_incomplete'] },
+  { name: 'NL toevoeging Keizersgr. 123-2', country: 'NL', input: 'Keizersgr. 123-2, 1015 CJ Amsterdam', result: { components: { street: 'Keizersgracht', houseNumber: '123-2', postcode: '1015 CJ', city: 'Amsterdam', country: 'NL' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'NL other toevoeging', country: 'NL', input: 'Keizersgracht 123-2, 1015 CJ Amsterdam', result: { components: { street: 'Keizersgracht', houseNumber: '123-3', postcode: '1015 CJ', city: 'Amsterdam', country: 'NL' } }, verdict: 'invalid', band: '50-79', reasons: ['low_confidence', 'no_house_number_match'] },
+  { name: 'NL huisletter written apart', country: 'NL', input: 'Kalverstraat 12 b, 1012 NX Amsterdam', result: { components: { street: 'Kalverstraat', houseNumber: '12B', postcode: '1012 NX', city: 'Amsterdam', country: 'NL' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'NL huisletter not supplied', country: 'NL', input: 'Kalverstraat 12, 1012 NX Amsterdam', result: { components: { street: 'Kalverstraat', houseNumber: '12B', postcode: '1012 NX', city: 'Amsterdam', country: 'NL' } }, verdict: 'invalid', band: '50-79', reasons: ['low_confidence', 'no_house_number_match'] },
+  { name: 'NL street typo', country: 'NL', input: 'Damrk 1, 1012 LG Amsterdam', result: { components: damrak }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
+  { name: 'NL alternative city name', country: 'NL', input: 'Laan van Meerdervoort 12, 2517 AJ Den Haag', result: { components: { street: 'Laan van Meerdervoort', houseNumber: '12', postcode: '2517 AJ', city: "'s-Gravenhage", country: 'NL' }, providerConfidence: 0.9 }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
+  { name: 'NL wrong city', country: 'NL', input: 'Damrak 1, 1012 LG Rotterdam', result: { components: damrak }, verdict: 'correctable', band: '>=80', reasons: [] },
+  { name: 'NL street-level result only', country: 'NL', input: 'Damrak 1, Amsterdam', result: { components: { street: 'Damrak', city: 'Amsterdam', country: 'NL' }, precision: 'street' }, verdict: 'invalid', band: '50-79', reasons: ['low_confidence', 'no_house_number_match'] },
+  { name: 'NL street without number, address result', country: 'NL', input: 'Damrak, Amsterdam', result: { components: damrak }, verdict: 'correctable', band: '50-79', reasons: ['low_confidence', 'components_incomplete'] },
+  { name: 'NL no result', country: 'NL', input: 'Nergensstraat 999, Nergenshuizen', result: null, verdict: 'invalid', band: '<50', reasons: ['no_results', 'low_confidence'] },
+  // DE
+  { name: 'DE Unter den Linden exact', country: 'DE', input: 'Unter den Linden 77, 10117 Berlin', result: { components: linden }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'DE Str. = Straße', country: 'DE', input: 'Friedrichstr. 43, 10117 Berlin', result: { components: { street: 'Friedrichstraße', houseNumber: '43', postcode: '10117', city: 'Berlin', country: 'DE' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'DE Straße = Str.', country: 'DE', input: 'Karl-Marx-Straße 12, 12043 Berlin', result: { components: { street: 'Karl-Marx-Str.', houseNumber: '12', postcode: '12043', city: 'Berlin', country: 'DE' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'DE letter suffix + exonym', country: 'DE', input: 'Hauptstraße 5a, 80331 Munich', result: { components: { street: 'Hauptstraße', houseNumber: '5 a', postcode: '80331', city: 'München', country: 'DE' } }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
+  { name: 'DE other house number', country: 'DE', input: 'Unter den Linden 77, 10117 Berlin', result: { components: { ...linden, houseNumber: '79' } }, verdict: 'invalid', band: '50-79', reasons: ['low_confidence', 'no_house_number_match'] },
+  { name: 'DE postcode typo', country: 'DE', input: 'Unter den Linden 77, 10177 Berlin', result: { components: linden }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
+  // FR
+  { name: 'FR 12 bis', country: 'FR', input: '12 bis Rue de Rivoli, 75001 Paris', result: { components: rivoli }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'FR bis not supplied', country: 'FR', input: '12 Rue de Rivoli, 75001 Paris', result: { components: rivoli }, verdict: 'invalid', band: '50-79', reasons: ['low_confidence', 'no_house_number_match'] },
+  { name: 'FR Av. = Avenue', country: 'FR', input: '8 Av. des Champs-Élysées, 75008 Paris', result: { components: { street: 'Avenue des Champs-Élysées', houseNumber: '8', postcode: '75008', city: 'Paris', country: 'FR' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'FR street type left out', country: 'FR', input: '8 Champs-Élysées, 75008 Paris', result: { components: { street: 'Avenue des Champs-Élysées', houseNumber: '8', postcode: '75008', city: 'Paris', country: 'FR' } }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
+  { name: 'FR St = Saint', country: 'FR', input: '55 Rue du Faubourg St-Honoré, 75008 Paris', result: { components: { street: 'Rue du Faubourg Saint-Honoré', houseNumber: '55', postcode: '75008', city: 'Paris', country: 'FR' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  // GB
+  { name: 'GB postcode without space', country: 'GB', input: '10 Downing Street, London SW1A 2AA', result: { components: { ...downing, postcode: 'SW1A2AA' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'GB St, lower-case postcode', country: 'GB', input: '10 Downing St, London sw1a 2aa', result: { components: downing }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'GB 221B', country: 'GB', input: '221B Baker Street, London NW1 6XE', result: { components: { street: 'Baker Street', houseNumber: '221b', postcode: 'NW1 6XE', city: 'London', country: 'GB' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'GB 221 vs 221B', country: 'GB', input: '221 Baker Street, London NW1 6XE', result: { components: { street: 'Baker Street', houseNumber: '221B', postcode: 'NW1 6XE', city: 'London', country: 'GB' } }, verdict: 'invalid', band: '50-79', reasons: ['low_confidence', 'no_house_number_match'] },
+  { name: 'GB partial postcode completed', country: 'GB', input: { street: 'Downing Street', houseNumber: '10', postcode: 'SW1A', city: 'London', country: 'GB' }, result: { components: downing }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
+  { name: 'GB town only', country: 'GB', input: 'London', result: { components: { city: 'London', country: 'GB' }, precision: 'locality' }, verdict: 'invalid', band: '<50', reasons: ['low_confidence'] },
+  // US
+  { name: 'US Ave NW = Avenue Northwest, ZIP+4', country: 'US', input: '1600 Pennsylvania Ave NW, Washington, DC 20500', result: { components: { street: 'Pennsylvania Avenue Northwest', houseNumber: '1600', postcode: '20500-0003', city: 'Washington', state: 'District of Columbia', country: 'US' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'US Apt dropped, 5th Ave', country: 'US', input: '350 5th Ave Apt 12, New York, NY 10118', result: { components: { street: '5th Avenue', houseNumber: '350', postcode: '10118', city: 'New York', state: 'New York', country: 'US' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'US St = Street', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'US street typo', country: 'US', input: '123 Mian St, Springfield, IL 62701', result: { components: main }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
+  { name: 'US wrong street and city', country: 'US', input: '123 Oak Ave, Chicago, IL 60601', result: { components: main }, verdict: 'invalid', band: '<50', reasons: ['low_confidence'] },
+  { name: 'US weak provider confidence', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main, providerConfidence: 0.2 }, verdict: 'valid', band: '>=80', reasons: [] },
+  // per-account thresholds
+  { name: 'strict account: 84 is not valid', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main, providerConfidence: 0.2 }, thresholds: { valid: 90, correctable: 60 }, verdict: 'correctable', band: '>=80', reasons: ['low_confidence'] },
+  { name: 'lenient account: 78 is valid-range but incomplete', country: 'NL', input: '1012LG 1', result: { components: damrak }, thresholds: { valid: 70, correctable: 40 }, verdict: 'correctable', band: '50-79', reasons: ['components_incomplete'] },
+  { name: 'strict account: street-level below correctable', country: 'NL', input: 'Damrak, Amsterdam', result: { components: { street: 'Damrak', city: 'Amsterdam', country: 'NL' }, precision: 'street' }, thresholds: { valid: 90, correctable: 80 }, verdict: 'invalid', band: '50-79', reasons: ['low_confidence'] },
+];
+
+function band(confidence: number): Band {
+  return confidence >= 80 ? '>=80' : confidence >= 50 ? '50-79' : '<50';
+}
+
+function run(row: Row) {
+  const parsed = typeof row.input === 'string' ? parseAddress(row.input, { country: row.country }) : row.input;
+  const input: AddressComponents = { ...parsed, country: row.country };
+  const scored = row.result
+    ? [
+        scoreCandidate(
+          input,
+          {
+            provider: 'local' as ProviderId,
+            components: row.result.components,
+            location: AMS,
+            precision: row.result.precision ?? 'address',
+            ...(row.result.providerConfidence !== undefined ? { providerConfidence: row.result.providerConfidence } : {}),
+          },
+          { country: row.country },
+        ),
+      ]
+    : [];
+  const { selected, confidence } = buildConsensus(scored);
+  return { confidence, ...decideVerdict({ input, selected, confidence, thresholds: row.thresholds ?? DEFAULT_THRESHOLDS }) };
+}
+
+describe('verdict, confidence band and reasons for input/result pairs', () => {
+  it('covers at least 30 pairs across NL, DE, FR, GB and US', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(30);
+    for (const c of ['NL', 'DE', 'FR', 'GB', 'US']) expect(rows.filter((r) => r.country === c).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each(rows)('$name', (row) => {
+    const out = run(row);
+    expect({ verdict: out.verdict, band: band(out.confidence), reasons: out.reasons }).toEqual({
+      verdict: row.verdict,
+      band: row.band,
+      reasons: row.reasons,
+    });
+  });
+});

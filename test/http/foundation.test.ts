@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const KEYED = [
+  ['POST', '/v1/validate', { query: 'Damrak 1, Amsterdam' }],
+  ['POST', '/v1/autocomplete', { query: 'Damrak' }],
+  ['GET', '/v1/usage', undefined],
+] as const;
+
+describe('HTTP foundation', () => {
+  let server: TestServer;
+  const clock = new ManualClock(Date.now());
+  let key: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ clock });
+    ({ key } = await server.createAccount({ plan: 'starter' }));
+  });
+  afterAll(async () => server.close());
+
+  const call = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  it('answers /healthz with the active providers', async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', providers: ['pdok', 'photon', 'nominatim'] });
+  });
+
+  it('answers unknown paths with a JSON 404', async () => {
+    const res = await fetch(`${server.url}/v1/nothing-here`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await res.json()).toEqual({ message: 'Not found' });
+  });
+
+  describe.each(KEYED)('%s %s authentication', (method, path, body) => {
+    it('401 when the key is missing, naming the header to send', async () => {
+      const res = await call(method, path, body);
+      expect(res.status).toBe(401);
+      const json = (await res.json()) as { message: string };
+      expect(Object.keys(json)).toEqual(['message']);
+      expect(json.message).toContain('Authorization: Bearer <API_KEY>');
+    });
+    it('401 Malformed API key', async () => {
+      const res = await call(method, path, body, { authorization: 'Bearer sk_live_abc' });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ message: 'Malformed API key' });
+    });
+    it('401 Unknown or revoked API key', async () => {
+      const res = await call(method, path, body, { authorization: `Bearer ak_live_${'x'.repeat(43)}` });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ message: 'Unknown or revoked API key' });
+    });
+    it('401 after revocation', async () => {
+      const { keyId, key: doomed } = await server.createAccount();
+      await server.services.secretKeys.revoke(keyId);
+      const res = await call(method, path, body, { authorization: `Bearer ${doomed}` });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ message: 'Unknown or revoked API key' });
+    });
+    it('rejects publishable tokens', async () => {
+      const { accountId } = await server.createAccount();
+      const { token } = await server.createToken(accountId, ['https://shop.example']);
+      const res = await call(method, path, body, { authorization: `Bearer ${token}` });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ message: 'Malformed API key' });
+    });
+  });
+
+  it('400 with Zod issues as they are', async () => {
+    const res = await call('POST', '/v1/validate', { query: '', country: 'NLD', components: { houseNumber: 'x'.repeat(21) } }, { authorization: `Bearer ${key}` });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { message: string; issues: { code: string; path: (string | number)[]; message: string; minimum?: number }[] };
+    expect(body.message).toBe('Validation failed');
+    expect(body.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'too_small', path: ['query'], minimum: 1, message: expect.any(String) }),
+        expect.objectContaining({ code: 'too_big', path: ['country'] }),
+        expect.objectContaining({ code: 'too_big', path: ['components', 'houseNumber'], maximum: 20 }),
+      ]),
+    );
+  });
+
+  it('400 with one custom issue when neither query nor components is sent', async () => {
+    const res = await call('POST', '/v1/validate', { country: 'NL' }, { authorization: `Bearer ${key}` });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      message: 'Validation failed',
+      issues: [{ code: 'custom', path: [], message: 'Provide query or components' }],
+    });
+  });
+
+  it('400 in the same shape for malformed JSON and a missing body', async () => {
+    const bad = await fetch(`${server.url}/v1/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: '{"query": "Dam',
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ message: 'Validation failed', issues: [expect.objectContaining({ path: [] })] });
+    const empty = await fetch(`${server.url}/v1/autocomplete`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ message: 'Validation failed', issues: expect.any(Array) });
+  });
+
+  it('413 for a body over the limit', async () => {
+    const res = await call('POST', '/v1/validate', { query: 'x'.repeat(100_000) }, { authorization: `Bearer ${key}` });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ message: 'Request body too large' });
+  });
+
+  it('sends permissive CORS on secret-key routes, preflight included', async () => {
+    const pre = await fetch(`${server.url}/v1/validate`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    const res = await call('POST', '/v1/validate', {}, { origin: 'https://anywhere.example' });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('limits ak_test_ keys to 60 requests per minute, per key', async () => {
+    const { key: testKey } = await server.createAccount({ env: 'test', plan: 'growth' });
+    const { key: otherTestKey } = await server.createAccount({ env: 'test', plan: 'growth' });
+    const auth = { authorization: `Bearer ${testKey}` };
+    for (let i = 0; i < 60; i += 1) {
+      const res = await call('POST', '/v1/validate', { query: 'Damrak 1 Amsterdam', country: 'NL' }, auth);
+      expect(res.status, `request ${i + 1}`).toBe(200);
+    }
+    const limited = await call('POST', '/v1/validate', { query: 'Damrak 1 Amsterdam', country: 'NL' }, auth);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await limited.json()) as { message: string }).message).toMatch(/60 requests per minute/);
+    expect((await call('POST', '/v1/validate', { query: 'Damrak 1 Amsterdam', country: 'NL' }, { authorization: `Bearer ${otherTestKey}` })).status).toBe(200);
+    clock.advance(61_000);
+    expect((await call('POST', '/v1/validate', { query: 'Damrak 1 Amsterdam', country: 'NL' }, auth)).status).toBe(200);
+  });
+});

@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/program.js';
+import { openLocalIndex } from '../../src/local-index/index.js';
+import { createSandbox, STORAGE_BACKENDS, type Sandbox } from '../support/backends.js';
+import { fixture } from './support/local-sandbox.js';
+
+async function cli(sandbox: Sandbox, ...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: sandbox.env });
+  return { code, stdout, stderr };
+}
+
+describe.each(STORAGE_BACKENDS)('cli import (%s)', (backend) => {
+  let sandbox: Sandbox;
+  beforeEach(async () => {
+    sandbox = await createSandbox(backend);
+  });
+  afterEach(async () => {
+    await sandbox.cleanup();
+  });
+
+  const indexCount = async () => {
+    const index = await openLocalIndex({ dataDir: sandbox.dataDir, ...(sandbox.databaseUrl ? { databaseUrl: sandbox.databaseUrl } : {}) });
+    try {
+      return await index.count();
+    } finally {
+      await index.close();
+    }
+  };
+
+  it('--json prints exactly one JSON object: the summary', async () => {
+    const res = await cli(sandbox, 'import', fixture('amsterdam.oa.csv'), '--format', 'openaddresses', '--country', 'NL', '--json');
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(res.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(res.stdout)).toMatchObject({ format: 'openaddresses', imported: 26, updated: 0, skipped: {}, countries: ['NL'] });
+    expect(await indexCount()).toBe(26);
+  });
+
+  it('reports a malformed file row by row and still imports its good rows (format guessed from the header)', async () => {
+    const res = await cli(sandbox, 'import', fixture('malformed.oa.csv'), '--country', 'NL');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('imported 2');
+    expect(res.stdout).toContain('skipped by reason: missing_coordinates 1, invalid_coordinates 3, missing_house_number 1, missing_street 1, duplicate 1');
+    for (const line of ['row 3: missing_coordinates', 'row 4: invalid_coordinates', 'row 5: missing_house_number', 'row 6: missing_street', 'row 9: duplicate']) {
+      expect(res.stdout).toContain(line);
+    }
+    expect(await indexCount()).toBe(2);
+  });
+
+  it('fails with a clear message for a file that is not of the format, and changes nothing', async () => {
+    await cli(sandbox, 'import', fixture('berlin.csv'), '--country', 'DE');
+    const res = await cli(sandbox, 'import', fixture('berlin.csv'), '--format', 'osm', '--json');
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/^error: Not an OpenStreetMap PBF file/);
+    const bad = await cli(sandbox, 'import', fixture('berlin.csv'), '--format', 'gpx');
+    expect(bad.stderr).toMatch(/--format must be one of openaddresses, osm, csv/);
+    expect(await indexCount()).toBe(4);
+  });
+});

@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWidget, type WidgetBuildFile } from '../../scripts/build-widget.js';
+import { widgetAssetApp, WidgetAccessResponse } from '../../src/http/routes/widget-assets.js';
+
+// Contract limit from the issue: the widget (script + stylesheet) at most 10 KB minified and gzipped.
+const MAX_GZIP_BYTES = 10 * 1024;
+
+let dir: string;
+let files: WidgetBuildFile[];
+let app: ReturnType<typeof widgetAssetApp>;
+const checks: [string, string][] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'widget-build-'));
+  files = await buildWidget(dir);
+  app = widgetAssetApp({
+    dir,
+    checkAccess: async (token, origin) => {
+      checks.push([token, origin]);
+      return token === 'svc_pk_live_good' && origin === 'https://shop.example';
+    },
+  });
+  // Read once at start: the directory can vanish and the files are still served.
+  rmSync(dir, { recursive: true, force: true });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const file = (name: string) => files.find((f) => f.name === name) as WidgetBuildFile;
+
+describe('widget bundle', () => {
+  it('is at most 10 KB minified and gzipped, script and stylesheet together', () => {
+    for (const script of ['widget.js', 'widget.mjs']) {
+      expect(file(script).gzipBytes + file('widget.css').gzipBytes).toBeLessThanOrEqual(MAX_GZIP_BYTES);
+    }
+  });
+});
+
+describe('GET /widget/v1/*', () => {
+  it.each([
+    ['widget.js', 'text/javascript; charset=utf-8'],
+    ['widget.mjs', 'text/javascript; charset=utf-8'],
+    ['widget.css', 'text/css; charset=utf-8'],
+  ])('serves %s with its content type, a revalidating day of cache and CORS for module imports', async (name, type) => {
+    const res = await app.request(`/${name}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(type);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=86400, stale-while-revalidate=86400');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await res.arrayBuffer()).byteLength).toBe(file(name).bytes);
+  });
+
+  it('serves the content-hashed names as immutable for a year', async () => {
+    for (const f of files) {
+      const res = await app.request(`/${f.hashedName}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+    const manifest = (await (await app.request('/manifest.json')).json()) as Record<string, string>;
+    expect(manifest['widget.js']).toBe(file('widget.js').hashedName);
+  });
+
+  it('points the script at the hashed stylesheet, so the page caches it for good', async () => {
+    const js = await (await app.request('/widget.js')).text();
+    expect(js).toContain(file('widget.css').hashedName);
+  });
+
+  it('answers a matching If-None-Match with 304 and no body', async () => {
+    const first = await app.request('/widget.js');
+    const etag = first.headers.get('etag') as string;
+    const again = await app.request('/widget.js', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+  });
+
+  it('sends gzip to clients that accept it, decoding to the same bytes', async () => {
+    const plain = new Uint8Array(await (await app.request('/widget.mjs')).arrayBuffer());
+    const res = await app.request('/widget.mjs', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('vary')).toContain('Accept-Encoding');
+    expect(new Uint8Array(gunzipSync(new Uint8Array(await res.arrayBuffer())))).toEqual(plain);
+  });
+
+  it('answers HEAD like GET without a body, and 404 for anything else', async () => {
+    const head = await app.request('/widget.css', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const missing = await app.request('/../package.json');
+    expect(missing.status).toBe(404);
+    expect((await app.request('/widget.ts')).status).toBe(404);
+  });
+});
+
+describe('GET /widget/v1/access (origin probe)', () => {
+  const probe = async (token: string, origin?: string) => {
+    const res = await app.request(`/access?token=${encodeURIComponent(token)}`, { headers: origin ? { Origin: origin } : {} });
+    // Always 200 and readable from any page: a refused page must not see a CORS failure.
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    return WidgetAccessResponse.parse(await res.json()).allowed;
+  };
+
+  it('says yes only for a token allowed on the calling origin', async () => {
+    expect(await probe('svc_pk_live_good', 'https://shop.example')).toBe(true);
+    expect(await probe('svc_pk_live_good', 'https://evil.example')).toBe(false);
+    expect(await probe('svc_pk_live_other', 'https://shop.example')).toBe(false);
+    expect(checks).toContainEqual(['svc_pk_live_good', 'https://evil.example']);
+  });
+
+  it('says no without asking when the origin is missing or not HTTPS', async () => {
+    checks.length = 0;
+    expect(await probe('svc_pk_live_good')).toBe(false);
+    expect(await probe('svc_pk_live_good', 'http://shop.example')).toBe(false);
+    expect(checks).toEqual([]);
+  });
+});

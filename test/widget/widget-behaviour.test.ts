@@ -1,0 +1,239 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildWidget } from '../../scripts/build-widget.js';
+import { launchBrowser, recordConsole, type ConsoleLog, type TestBrowser } from '../support/browser.js';
+import { startHttpsPageServer, type HttpsPageServer } from '../support/https-page-server.js';
+import { checkoutPage } from './checkout-page.js';
+import { installFakeWidgetApi, SUGGESTIONS, type FakeWidgetApi } from './fake-widget-api.js';
+
+// The widget in real Chromium against a scripted API on the page's origin: the behaviour the real
+// server rarely shows on demand (429, failures, slow answers). widget-e2e.test.ts uses the real server.
+const TOKEN = 'svc_pk_test_behaviourbehaviourbehaviour00';
+let dir: string;
+let browser: TestBrowser;
+let server: HttpsPageServer;
+let api: FakeWidgetApi;
+let page: Page;
+let consoleLog: ConsoleLog;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'widget-behaviour-'));
+  await buildWidget(dir);
+  server = await startHttpsPageServer();
+  api = installFakeWidgetApi(server, dir);
+  server.page('/checkout', checkoutPage({ scriptSrc: server.url('/widget/v1/widget.js'), token: TOKEN }));
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  Object.assign(api, { requests: [], aborted: [], mode: 'ok', allowed: true, holdQueriesContaining: null });
+  page = await browser.newPage();
+  consoleLog = recordConsole(page);
+  await page.goto(server.url('/checkout'));
+});
+afterEach(async () => {
+  api.release();
+  await page.close();
+});
+
+const combobox = () => page.locator('#address');
+const options = () => page.locator('[role=listbox] [role=option]');
+const expanded = () => combobox().getAttribute('aria-expanded');
+const activeLabel = () =>
+  page.evaluate(() => {
+    const id = document.getElementById('address')?.getAttribute('aria-activedescendant');
+    return id ? (document.getElementById(id)?.textContent ?? null) : null;
+  });
+const value = (sel: string) => page.locator(sel).inputValue();
+
+async function typeAndWaitForList(text: string): Promise<void> {
+  await combobox().focus();
+  await page.keyboard.type(text);
+  await options().first().waitFor({ state: 'visible' });
+}
+
+describe('keyboard (WAI-ARIA 1.2 combobox)', () => {
+  it('Down/Up move through the options and wrap around', async () => {
+    await typeAndWaitForList('Damrak');
+    expect(await activeLabel()).toBeNull();
+    await page.keyboard.press('ArrowDown');
+    expect(await activeLabel()).toBe(SUGGESTIONS[0]?.label);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await activeLabel()).toBe(SUGGESTIONS[2]?.label);
+    await page.keyboard.press('ArrowDown');
+    expect(await activeLabel()).toBe(SUGGESTIONS[0]?.label);
+    await page.keyboard.press('ArrowUp');
+    expect(await activeLabel()).toBe(SUGGESTIONS[2]?.label);
+    expect(await options().nth(2).getAttribute('aria-selected')).toBe('true');
+    expect(await value('#address')).toBe('Damrak');
+  });
+
+  it('Home and End move the caret in the text, not through the list', async () => {
+    await typeAndWaitForList('Damrak');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Home');
+    expect(await activeLabel()).toBeNull();
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).selectionStart)).toBe(0);
+    await page.keyboard.press('End');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).selectionStart)).toBe(6);
+    expect(await value('#address')).toBe('Damrak');
+    expect(await expanded()).toBe('true');
+  });
+
+  it('Escape first closes the list, then clears the text', async () => {
+    await typeAndWaitForList('Damrak');
+    await page.keyboard.press('Escape');
+    expect(await expanded()).toBe('false');
+    expect(await options().first().isVisible()).toBe(false);
+    expect(await value('#address')).toBe('Damrak');
+    await page.keyboard.press('Escape');
+    expect(await value('#address')).toBe('');
+  });
+
+  it('Tab leaves the field without selecting or submitting', async () => {
+    await typeAndWaitForList('Damrak');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('street');
+    expect(await value('#address')).toBe('Damrak');
+    expect(await value('#street')).toBe('');
+    expect(await expanded()).toBe('false');
+    expect(await page.evaluate(() => (window as unknown as { submitted: number }).submitted)).toBe(0);
+  });
+
+  it('Enter selects the active option without submitting the form', async () => {
+    await typeAndWaitForList('Damrak 1');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await value('#address')).toBe('Damrak 1, 1012 LG Amsterdam');
+    expect(await expanded()).toBe('false');
+    expect(await page.evaluate(() => (window as unknown as { submitted: number }).submitted)).toBe(0);
+  });
+});
+
+describe('filling the form', () => {
+  it('fills the separate fields by mapping and autocomplete attributes, keeping the typed addition and apartment', async () => {
+    await typeAndWaitForList('Damrak 1-3 apt 4');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await value('#address')).toBe('Damrak 1-3 apt 4, 1012 LG Amsterdam');
+    expect(await value('#street')).toBe('Damrak');
+    expect(await value('#house-number')).toBe('1-3');
+    expect(await value('#line2')).toBe('apt 4');
+    expect(await value('#postcode')).toBe('1012 LG');
+    expect(await value('#city')).toBe('Amsterdam');
+    expect(await page.locator('#country').inputValue()).toBe('NL');
+    const detail = await page.evaluate(() => (window as unknown as { selected: unknown[] }).selected);
+    expect(detail).toEqual([
+      expect.objectContaining({ id: 'svc_s_1', address: SUGGESTIONS[0]?.address, houseNumber: '1-3', extra: 'apt 4', value: 'Damrak 1-3 apt 4, 1012 LG Amsterdam' }),
+    ]);
+  });
+
+  it('leaves what the user entered when the suggestion lacks it', async () => {
+    await page.locator('#postcode').fill('1012 JS');
+    await typeAndWaitForList('Damrakpassage 5');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    expect(await value('#postcode')).toBe('1012 JS');
+    expect(await value('#house-number')).toBe('5');
+    expect(await value('#street')).toBe('Damrakpassage');
+    expect(await value('#address')).toBe('Damrakpassage 5, Amsterdam');
+  });
+
+  it('selects with the mouse', async () => {
+    await typeAndWaitForList('Damrak');
+    await options().nth(1).hover();
+    expect(await activeLabel()).toBe(SUGGESTIONS[1]?.label);
+    await options().nth(1).click();
+    expect(await value('#address')).toBe('Damrak 10, 1012 LK Amsterdam');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
+  });
+});
+
+describe('talking to the service', () => {
+  it('waits for the minimum characters and debounces typing into one request', async () => {
+    await combobox().focus();
+    await page.keyboard.type('Da');
+    await page.waitForTimeout(400);
+    expect(api.requests).toEqual([]);
+    await page.keyboard.type('mrak 1');
+    await options().first().waitFor({ state: 'visible' });
+    expect(api.requests.map((r) => r.query)).toEqual(['Damrak 1']);
+    expect(api.requests[0]?.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('aborts a stale request and shows only the answer to the latest text', async () => {
+    api.holdQueriesContaining = 'Damr';
+    await combobox().focus();
+    await page.keyboard.type('Damr');
+    await expect.poll(() => api.requests.length).toBe(1);
+    api.holdQueriesContaining = null;
+    await page.keyboard.type('ak 10');
+    await options().first().waitFor({ state: 'visible' });
+    await expect.poll(() => api.aborted).toEqual(['Damr']);
+    expect(api.requests.map((r) => r.query)).toEqual(['Damr', 'Damrak 10']);
+  });
+
+  it('uses one sessionToken per focus session', async () => {
+    await typeAndWaitForList('Damrak');
+    await page.keyboard.type(' 1');
+    await expect.poll(() => api.requests.length).toBe(2);
+    await page.locator('#street').focus();
+    await combobox().focus();
+    await page.keyboard.type('0');
+    await expect.poll(() => api.requests.length).toBe(3);
+    const [a, b, c] = api.requests.map((r) => r.sessionToken);
+    expect(a).toMatch(/^[\w-]{1,64}$/);
+    expect(b).toBe(a);
+    expect(c).not.toBe(a);
+  });
+
+  it.each(['rate-limited', 'error', 'garbage'] as const)('shows nothing broken when the service answers %s', async (mode) => {
+    api.mode = mode;
+    await combobox().focus();
+    await page.keyboard.type('Damrak');
+    await expect.poll(() => api.requests.length).toBe(1);
+    await page.waitForTimeout(300);
+    expect(await expanded()).toBe('false');
+    expect(await options().count()).toBe(0);
+    expect(await value('#address')).toBe('Damrak');
+    // Only the browser's own network line may appear; the widget throws and logs nothing.
+    expect(consoleLog.errors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([]);
+  });
+
+  it('stays a plain input, without any request, when its origin is not allowed', async () => {
+    api.allowed = false;
+    await combobox().focus();
+    await page.keyboard.type('Damrak 1');
+    await page.waitForTimeout(500);
+    expect(api.requests).toEqual([]);
+    expect(await options().count()).toBe(0);
+    expect(consoleLog.errors).toEqual([]);
+    expect(consoleLog.warnings).toEqual([expect.stringContaining('not on this publishable token')]);
+  });
+});
+
+describe('touch', () => {
+  it('selects an address with a tap', async () => {
+    const touch = await launchBrowser({ hasTouch: true });
+    try {
+      const p = await touch.newPage();
+      await p.goto(server.url('/checkout'));
+      await p.locator('#address').tap();
+      await p.keyboard.type('Damrak');
+      await p.locator('[role=option]').nth(1).tap();
+      expect(await p.locator('#address').inputValue()).toBe('Damrak 10, 1012 LK Amsterdam');
+      expect(await p.locator('#house-number').inputValue()).toBe('10');
+    } finally {
+      await touch.close();
+    }
+  });
+});

@@ -1,0 +1,166 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWidget } from '../../scripts/build-widget.js';
+import { describeViolations, launchBrowser, recordConsole, runAxe, type TestBrowser } from '../support/browser.js';
+import { startHttpsPageServer, type HttpsPageServer } from '../support/https-page-server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { checkoutPage } from './checkout-page.js';
+
+// Issue 5 part 5: the hosted widget in headless Chromium, loaded cross-origin from the real service,
+// on HTTPS test pages, one origin on the token's allowlist and one not.
+let service: TestServer;
+let shop: HttpsPageServer;
+let stranger: HttpsPageServer;
+let browser: TestBrowser;
+let token: string;
+
+beforeAll(async () => {
+  // The service reads the bundle once at start, so build it first (npm test does this in pretest too).
+  await buildWidget();
+  service = await startTestServer();
+  [shop, stranger] = await Promise.all([startHttpsPageServer(), startHttpsPageServer()]);
+  const { accountId } = await service.createAccount();
+  ({ token } = await service.createToken(accountId, [shop.origin]));
+  const scriptSrc = `${service.url}/widget/v1/widget.js`;
+  for (const site of [shop, stranger]) site.page('/checkout', checkoutPage({ scriptSrc, token }));
+  shop.page('/module', checkoutPage({ scriptSrc: `${service.url}/widget/v1/widget.mjs`, token, module: { fields: { street: '#street', houseNumber: '#house-number' } } }));
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([shop?.close(), stranger?.close()]);
+  await service?.close();
+});
+
+async function openCheckout(url: string, b: TestBrowser = browser): Promise<Page> {
+  const page = await b.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => document.getElementById('address')?.getAttribute('role') === 'combobox');
+  return page;
+}
+
+const optionTexts = (page: Page) => page.locator('[role=listbox] [role=option]').allTextContents();
+
+async function typeAndWaitForList(page: Page, text: string): Promise<void> {
+  await page.locator('#address').focus();
+  await page.keyboard.type(text);
+  await page.locator('[role=option]').first().waitFor({ state: 'visible' });
+}
+
+describe('widget on an allowed HTTPS origin, loaded from the real service', () => {
+  it('shows suggestions while typing, as a WAI-ARIA combobox with a polite count', async () => {
+    const page = await openCheckout(shop.url('/checkout'));
+    const log = recordConsole(page);
+    await typeAndWaitForList(page, 'Damrak');
+    const texts = await optionTexts(page);
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.every((t) => /damrak/i.test(t))).toBe(true);
+
+    const input = page.locator('#address');
+    expect(await input.getAttribute('role')).toBe('combobox');
+    expect(await input.getAttribute('aria-expanded')).toBe('true');
+    const listId = (await input.getAttribute('aria-controls')) as string;
+    expect(await page.locator(`[id="${listId}"]`).getAttribute('role')).toBe('listbox');
+    await page.keyboard.press('ArrowDown');
+    const active = (await input.getAttribute('aria-activedescendant')) as string;
+    expect(await page.locator(`[id="${listId}"] [id="${active}"]`).getAttribute('role')).toBe('option');
+    const status = page.locator('[role=status][aria-live=polite]');
+    expect(await status.textContent()).toContain(`${texts.length} address`);
+    expect(log.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('selects an address with the keyboard alone and fills the separate fields', async () => {
+    const page = await openCheckout(shop.url('/checkout'));
+    // Tab from the top of the page into the address field: no mouse anywhere.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
+    await page.keyboard.type('Damrak 1');
+    await page.locator('[role=option]').first().waitFor({ state: 'visible' });
+    const texts = await optionTexts(page);
+    const wanted = texts.findIndex((t) => /^Damrak 1\b(?!\d)/.test(t));
+    expect(wanted).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i <= wanted; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+
+    const values = await page.evaluate(() =>
+      Object.fromEntries(['address', 'street', 'house-number', 'postcode', 'city', 'country'].map((id) => [id, (document.getElementById(id) as HTMLInputElement).value])),
+    );
+    expect(values).toMatchObject({ street: 'Damrak', 'house-number': '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' });
+    expect(values.address).toMatch(/^Damrak 1\b/);
+    expect(await page.locator('#address').getAttribute('aria-expanded')).toBe('false');
+    // Tab moves on to the next field; nothing was submitted along the way.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('street');
+    expect(await page.evaluate(() => (window as unknown as { submitted: number }).submitted)).toBe(0);
+    await page.close();
+  });
+
+  it('has no axe-core violations with the list closed and open', async () => {
+    const page = await openCheckout(shop.url('/checkout'));
+    const closed = await runAxe(page);
+    expect(describeViolations(closed)).toEqual([]);
+    await typeAndWaitForList(page, 'Damrak');
+    await page.keyboard.press('ArrowDown');
+    const open = await runAxe(page);
+    expect(describeViolations(open)).toEqual([]);
+    // The open list was really part of what axe checked.
+    expect(open.passes.some((rule) => rule.nodes.some((n) => n.target.join(' ').includes('svc-ac')))).toBe(true);
+    await page.close();
+  });
+
+  it('works the same when imported as an ES module', async () => {
+    const page = await openCheckout(shop.url('/module'));
+    await typeAndWaitForList(page, 'Coolsingel 40');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#street').inputValue()).toBe('Coolsingel');
+    expect(await page.locator('#house-number').inputValue()).toBe('40');
+    expect(await page.locator('#city').inputValue()).toBe('Rotterdam');
+    await page.close();
+  });
+
+  it('is legible in light and dark themes (screenshots under /tmp/widget-*.png)', async () => {
+    const light = await openCheckout(shop.url('/checkout'));
+    await typeAndWaitForList(light, 'Damrak');
+    await light.keyboard.press('ArrowDown');
+    await light.screenshot({ path: '/tmp/widget-light.png' });
+    const lightBg = await light.locator('.svc-ac-popup').evaluate((el) => getComputedStyle(el).backgroundColor);
+    await light.close();
+
+    const darkBrowser = await launchBrowser({ colorScheme: 'dark' });
+    try {
+      shop.page('/checkout-dark', checkoutPage({ scriptSrc: `${service.url}/widget/v1/widget.js`, token, colorScheme: 'dark' }));
+      const dark = await openCheckout(shop.url('/checkout-dark'), darkBrowser);
+      await typeAndWaitForList(dark, 'Damrak');
+      await dark.keyboard.press('ArrowDown');
+      await dark.screenshot({ path: '/tmp/widget-dark.png' });
+      const darkBg = await dark.locator('.svc-ac-popup').evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(darkBg).not.toBe(lightBg);
+      expect(describeViolations(await runAxe(dark))).toEqual([]);
+    } finally {
+      await darkBrowser.close();
+    }
+  });
+});
+
+describe('widget on an origin not in the allowlist', () => {
+  it('gets no suggestions, sends no autocomplete request and leaves no error in the console', async () => {
+    const page = await browser.newPage();
+    const log = recordConsole(page);
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/v1/widget/autocomplete')) calls.push(r.method());
+    });
+    await page.goto(stranger.url('/checkout'));
+    await page.locator('#address').focus();
+    await page.keyboard.type('Damrak 1');
+    // Give a would-be request time to happen (debounce + round trip), then check nothing did.
+    await page.waitForTimeout(1500);
+    expect(await page.locator('[role=option]').count()).toBe(0);
+    expect(calls).toEqual([]);
+    expect(log.errors).toEqual([]);
+    expect(await page.locator('#address').inputValue()).toBe('Damrak 1');
+    await page.close();
+  });
+});
