@@ -15,6 +15,12 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const countryList = z
+  .string()
+  .regex(/^\*$|^[A-Za-z]{2}(\s*,\s*[A-Za-z]{2})*$/, 'must be * or a comma list of ISO 3166-1 alpha-2 codes')
+  .default('*')
+  .transform((v): '*' | string[] => (v === '*' ? '*' : csv(v).map((c) => c.toUpperCase())));
+
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -34,6 +40,11 @@ const ConfigSchema = z.object({
   PDOK_URL: z.url().default('https://api.pdok.nl/bzk/locatieserver/search/v3_1'),
   PHOTON_URL: z.url().default('https://photon.komoot.io'),
   NOMINATIM_URL: z.url().default('https://nominatim.openstreetmap.org'),
+  // Coverage per provider: `*` (what the provider itself covers) or a comma list of ISO codes that
+  // narrows it, e.g. a self-hosted Photon with only a European extract.
+  PDOK_COUNTRIES: countryList,
+  PHOTON_COUNTRIES: countryList,
+  NOMINATIM_COUNTRIES: countryList,
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
   MASTER_KEY: z
     .string()

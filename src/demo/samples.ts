@@ -12,7 +12,8 @@ export interface DemoSample {
 /*
  * The homepage's three one-click samples. Their answers are written down here, not fetched, so the
  * homepage works (and shows each verdict) without spending provider calls or visitor allowance.
- * Real addresses and BAG rooftop coordinates (WGS 84); confidences as the engine scores such input.
+ * Real Amsterdam addresses with their coordinates (WGS 84, five decimals, about a metre);
+ * confidences and consensus as the engine scores such input.
  */
 const VALID: DemoValidateResponse = {
   verdict: 'valid',

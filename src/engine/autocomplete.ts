@@ -61,7 +61,7 @@ export class AutocompleteEngine {
         signal,
         { only: eligible.slice(0, allowed) },
       );
-      const suggestions = mergeSuggestions(attempts, request.limit);
+      const suggestions = mergeSuggestions(attempts, request.limit, country);
       if (everyoneAnswered(attempts, eligible)) await cache.set(key, suggestions, this.deps.cacheTtlMs);
       return {
         value: { suggestions, cached: false },

@@ -5,13 +5,15 @@ import type { ProviderAttempt } from './fan-out.js';
 /**
  * Merges provider suggestion lists: round-robin by rank in provider order (each provider's own
  * order is kept, and no single provider crowds out the others), first occurrence of a label wins
- * (labels compared after normalization), cut at `limit`.
+ * (labels compared after normalization), cut at `limit`. Labels are written one way for every
+ * provider (`Damrak 1, 1012 LG Amsterdam`), so the same address from two providers is one
+ * suggestion and the list reads consistently; the country is added only when none was asked for.
  */
-export function mergeSuggestions(attempts: ProviderAttempt[], limit: number): Suggestion[] {
+export function mergeSuggestions(attempts: ProviderAttempt[], limit: number, country?: string): Suggestion[] {
   const lists = attempts.map((attempt) =>
     attempt.candidates.map(
       (c): Suggestion => ({
-        label: c.label ?? formatLabel(c.components),
+        label: formatLabel(c.components, country === undefined) || c.label || '',
         components: c.components,
         ...(c.location ? { location: c.location } : {}),
         provider: attempt.provider,
@@ -35,9 +37,14 @@ export function mergeSuggestions(attempts: ProviderAttempt[], limit: number): Su
   return merged;
 }
 
-/** A display label for providers that send none: `Street 1, 1012 AB City`. */
-export function formatLabel(c: Suggestion['components']): string {
-  const street = [c.street, c.houseNumber].filter(Boolean).join(' ');
+/** Countries that write the house number before the street (`221B Baker Street`). */
+const NUMBER_FIRST = new Set(['GB', 'US', 'FR', 'IE', 'CA', 'AU', 'NZ', 'LU', 'IL', 'ZA']);
+
+/** One display label for every provider: `Street 1, 1012 AB City[, CC]`, in the country's order. */
+export function formatLabel(c: Suggestion['components'], withCountry: boolean): string {
+  const numberFirst = c.country !== undefined && NUMBER_FIRST.has(c.country.toUpperCase());
+  const street = (numberFirst ? [c.houseNumber, c.street] : [c.street, c.houseNumber]).filter(Boolean).join(' ');
   const place = [c.postcode, c.city].filter(Boolean).join(' ');
-  return [street, place, c.country].filter(Boolean).join(', ');
+  if (!street && !place) return '';
+  return [street, place, withCountry ? c.country : undefined].filter(Boolean).join(', ');
 }

@@ -3,6 +3,7 @@ import { CreditsExhaustedError } from '../engine/errors.js';
 import type { Services } from '../services.js';
 import type { AppEnv } from './context.js';
 import { creditsExhausted, HttpError, Messages } from './errors.js';
+import { enforceLimit } from './rate-limit.js';
 
 const TEST_KEY_WINDOW = [{ name: 'minute', max: 60, periodSeconds: 60 }] as const;
 
@@ -22,11 +23,7 @@ export function secretKeyAuth(services: Services): MiddlewareHandler<AppEnv> {
     c.set('key', check.key);
     c.set('account', account);
     if (check.key.env === 'test') {
-      const limit = await services.limiter.hit(`testkey:${check.key.keyId}`, TEST_KEY_WINDOW, services.clock.now());
-      if (!limit.allowed) {
-        const retry = Math.max(...limit.exhausted.map((w) => w.retryAfterSeconds));
-        throw new HttpError(429, Messages.testKeyRate, undefined, { 'Retry-After': String(retry) });
-      }
+      await enforceLimit(services, `testkey:${check.key.keyId}`, TEST_KEY_WINDOW, Messages.testKeyRate);
     }
     try {
       await services.biller.ensureCredits(account.id);

@@ -4,6 +4,7 @@ import { CreditsExhaustedError } from '../engine/errors.js';
 import type { Services } from '../services.js';
 import type { AppEnv } from './context.js';
 import { HttpError, Messages } from './errors.js';
+import { enforceLimit } from './rate-limit.js';
 
 /** SPEC limits: 120/min per live token and per origin; 60/min for test tokens. */
 const windowFor = (max: number) => [{ name: 'minute', max, periodSeconds: 60 }] as const;
@@ -26,13 +27,8 @@ export function widgetAuth(services: Services): MiddlewareHandler<AppEnv> {
     c.header('Access-Control-Allow-Origin', origin);
     c.header('Vary', 'Origin');
 
-    const now = services.clock.now();
-    const perToken = await services.limiter.hit(`widget:token:${token.tokenId}`, windowFor(token.env === 'live' ? 120 : 60), now);
-    const perOrigin = perToken.allowed ? await services.limiter.hit(`widget:origin:${origin}`, windowFor(120), now) : perToken;
-    if (!perOrigin.allowed) {
-      const retry = Math.max(...perOrigin.exhausted.map((w) => w.retryAfterSeconds));
-      throw new HttpError(429, Messages.widgetRate, undefined, { 'Retry-After': String(retry) });
-    }
+    await enforceLimit(services, `widget:token:${token.tokenId}`, windowFor(token.env === 'live' ? 120 : 60), Messages.widgetRate);
+    await enforceLimit(services, `widget:origin:${origin}`, windowFor(120), Messages.widgetRate);
     try {
       await services.biller.ensureCredits(token.accountId);
     } catch (error) {

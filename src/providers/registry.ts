@@ -60,6 +60,22 @@ const FACTORIES: Record<ProviderId, (ctx: FactoryContext) => Provider | undefine
   local: ({ extra }) => extra.local,
 };
 
+const COVERAGE: Partial<Record<ProviderId, (config: Config) => '*' | string[]>> = {
+  pdok: (config) => config.PDOK_COUNTRIES,
+  photon: (config) => config.PHOTON_COUNTRIES,
+  nominatim: (config) => config.NOMINATIM_COUNTRIES,
+};
+
+/** Configured coverage can only narrow what the provider itself covers. */
+function narrowCoverage(provider: Provider, countries: '*' | string[]): Provider {
+  if (countries === '*') return provider;
+  const inner = provider.covers.bind(provider);
+  return Object.assign(Object.create(provider) as Provider, {
+    covers: (country: string | undefined) =>
+      inner(country) && (country === undefined || countries.includes(country.toUpperCase())),
+  });
+}
+
 function isProviderId(id: string): id is ProviderId {
   return (PROVIDER_IDS as readonly string[]).includes(id);
 }
@@ -70,7 +86,7 @@ export function createProviders(config: Config, extra: ProviderExtras = {}): Pro
   for (const id of new Set(config.PROVIDERS)) {
     if (!isProviderId(id)) continue;
     const provider = FACTORIES[id]({ config, http, extra });
-    if (provider) built.set(id, provider);
+    if (provider) built.set(id, narrowCoverage(provider, COVERAGE[id]?.(config) ?? '*'));
   }
   return {
     enabled: [...config.PROVIDERS],

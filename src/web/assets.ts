@@ -23,6 +23,7 @@ export interface WebAssets {
   byPath: ReadonlyMap<string, WebAsset>;
 }
 
+const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const TARGET = ['es2020'];
 
@@ -56,8 +57,10 @@ async function load(): Promise<WebAssets> {
   const css = await transform(await readFile(`${HERE}site.css`, 'utf8'), { loader: 'css', minify: true, target: TARGET });
   // Redoc's standalone bundle from node_modules: the docs page needs no CDN.
   const redocFile = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
-  const [home, docs, redoc] = await Promise.all([bundle('home.ts'), bundle('docs.ts'), readFile(redocFile)]);
+  const [home, docs, redocSource] = await Promise.all([bundle('home.ts'), bundle('docs.ts'), readFile(redocFile, 'utf8')]);
   const text = (s: string) => new TextEncoder().encode(s);
+  // Redoc's sidebar credit loads its logo from Redocly's CDN; an empty data URL makes its onError hide it.
+  const redoc = text(redocSource.replaceAll(REDOC_CDN_LOGO, 'data:,'));
   const assets = {
     homeScript: asset('home.js', 'text/javascript; charset=utf-8', home),
     docsScript: asset('docs.js', 'text/javascript; charset=utf-8', docs),

@@ -10,7 +10,7 @@ const CURL = `curl -X POST https://your-host/v1/validate \\
 
 /** `/`: what the service does, and the demo box (its script adds the live part). */
 export function homePage(assets: WebAssets, samples: readonly DemoSample[], freeMonthlyCredits: number): Html {
-  const body = html`
+  const body = html`<div class="home">
 <h1>Check any address against several geocoders at once</h1>
 <p class="lead">One API call asks PDOK, OpenStreetMap's Photon and Nominatim and your own imported address data,
 compares their answers and returns one verdict, a confidence from 0 to 100 and the standardized address.</p>
@@ -52,6 +52,7 @@ compares their answers and returns one verdict, a confidence from 0 to 100 and t
   A lookup costs one credit per provider that answered; cached answers are free. A free account includes ${freeMonthlyCredits} credits a month.</p>
   <pre><code>${CURL}</code></pre>
 </section>
+</div>
 `;
   return layout({
     title: 'addressd: address validation and autocomplete',

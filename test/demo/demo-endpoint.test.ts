@@ -64,6 +64,7 @@ describe('POST /demo/validate', () => {
   it.each([
     ['a missing query', {}],
     ['an empty query', { query: '' }],
+    ['a query of only spaces', { query: '   ' }],
     ['a query over 200 characters', { query: 'x'.repeat(201) }],
     ['a query that is not text', { query: 42 }],
     ['malformed JSON', '{"query": '],

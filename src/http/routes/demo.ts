@@ -35,6 +35,7 @@ export const demoRoutes: RouteModule = (app, services) => {
     demoValidateRoute,
     async (c) => {
       const { query } = c.req.valid('json');
+      if (query.trim() === '') return prompt(c);
       const ip = clientIp({
         remoteAddress: remoteAddress(c),
         forwardedFor: c.req.header('x-forwarded-for'),

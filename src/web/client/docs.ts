@@ -11,7 +11,8 @@ const darkTheme = {
     primary: { main: '#8ab4ff' },
     text: { primary: '#e8eaed', secondary: '#bdc1c6' },
     border: { dark: '#5f6368', light: '#3c4043' },
-    http: { get: '#6fcf97', post: '#8ab4ff', options: '#d7aefb' },
+    // Method badges keep white text: darker fills than the light theme's keep it readable.
+    http: { get: '#1e6b34', post: '#1a4fa8', options: '#6a2c91' },
   },
   schema: { nestedBackground: '#202124', typeNameColor: '#bdc1c6', typeTitleColor: '#e8eaed', linesColor: '#5f6368' },
   sidebar: { backgroundColor: '#181a1d', textColor: '#e8eaed' },

@@ -1,0 +1,16 @@
+/**
+ * `npm run bench -- NAME [args]`: one entry per benchmark; add yours to BENCHES.
+ * Benchmarks measure speed; tests never assert on it.
+ */
+const BENCHES: Record<string, (args: string[]) => Promise<void>> = {
+  local: async (args) => (await import('./local.js')).benchLocal(args),
+};
+
+const [name, ...args] = process.argv.slice(2);
+const bench = name ? BENCHES[name] : undefined;
+if (!bench) {
+  console.error(`usage: npm run bench -- <${Object.keys(BENCHES).join('|')}> [args]`);
+  process.exitCode = 2;
+} else {
+  await bench(args);
+}
