@@ -11,6 +11,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { pageRoutes } from './http/routes/pages.js';
 import { usageRoutes } from './http/routes/usage.js';
 import { validateRoutes } from './http/routes/validate.js';
+import { widgetAssetRoutes } from './http/routes/widget-assets.js';
 import { widgetAutocompleteRoutes } from './http/routes/widget-autocomplete.js';
 import { secretKeyAuth } from './http/secret-key-auth.js';
 import { widgetAuth } from './http/widget-auth.js';
@@ -49,6 +50,8 @@ export function buildApp(services: Services): App {
   for (const register of [healthRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes]) {
     register(app, services);
   }
+  // The hosted widget; its access check lets the script stay silent on origins no token allows.
+  widgetAssetRoutes(app, { checkAccess: async (token, origin) => (await services.tokens.verify(token, origin)) !== null });
 
   const document = openApiDocument(app, services.config.PUBLIC_BASE_URL);
   app.get('/openapi.json', (c) => c.json(document));

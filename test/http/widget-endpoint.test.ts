@@ -137,14 +137,15 @@ describe('widget endpoint and preflight', () => {
     const { accountId: acc } = await server.createAccount();
     const { tokenId } = await server.createToken(acc, ['https://gone.example']);
     await server.services.tokens.revoke(tokenId);
-    for (const headers of [
+    const cases: Record<string, string>[] = [
       { 'access-control-request-method': 'POST' },
       { origin: 'http://shop.example', 'access-control-request-method': 'POST' },
       { origin: 'https://unknown.example', 'access-control-request-method': 'POST' },
       { origin: 'https://gone.example', 'access-control-request-method': 'POST' },
       { origin: ORIGIN, 'access-control-request-method': 'DELETE' },
       { origin: ORIGIN },
-    ]) {
+    ];
+    for (const headers of cases) {
       const res = await preflight(headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(await res.text()).toBe('');

@@ -18,6 +18,8 @@ beforeAll(async () => {
   // The service reads the bundle once at start, so build it first (npm test does this in pretest too).
   await buildWidget();
   service = await startTestServer();
+  const script = await fetch(`${service.url}/widget/v1/widget.js`);
+  expect(script.status, 'buildApp must mount widgetAssetRoutes(app, { checkAccess }) from src/http/routes/widget-assets.ts').toBe(200);
   [shop, stranger] = await Promise.all([startHttpsPageServer(), startHttpsPageServer()]);
   const { accountId } = await service.createAccount();
   ({ token } = await service.createToken(accountId, [shop.origin]));
@@ -35,7 +37,7 @@ afterAll(async () => {
 async function openCheckout(url: string, b: TestBrowser = browser): Promise<Page> {
   const page = await b.newPage();
   await page.goto(url);
-  await page.waitForFunction(() => document.getElementById('address')?.getAttribute('role') === 'combobox');
+  await page.waitForFunction(() => document.getElementById('address')?.getAttribute('role') === 'combobox', undefined, { timeout: 10_000 });
   return page;
 }
 

@@ -4,8 +4,9 @@ import { cityTokens, displayPostcode, houseNumberBase, houseNumberKey, postcodeK
 import type { RawAddress } from '../types.js';
 
 export interface KeyedAddress {
-  /** Identity: the OSM element, else street + city + house number. */
-  key: string;
+  /** Identity within a file: the OSM element, else street + city + house number. */
+  identity: string;
+  sourceId: string | null;
   street: StreetInput;
   hn: string;
   hnKey: string;
@@ -24,6 +25,7 @@ export interface KeyedAddress {
 export class AddressKeyer {
   private readonly streets = new Map<string, { key: string; words: string }>();
   private readonly cities = new Map<string, { key: string; words: string }>();
+  private readonly streetInputs = new Map<string, StreetInput>();
 
   private memo(map: Map<string, { key: string; words: string }>, raw: string, make: () => { key: string; words: string }) {
     let v = map.get(raw);
@@ -48,17 +50,16 @@ export class AddressKeyer {
     if (!hnKey) return 'missing_house_number';
     const streetKey = `${country}|${s.key || s.words}|${c.key}`;
     const postcode = a.postcode ? displayPostcode(a.postcode, country) : null;
+    let street = this.streetInputs.get(streetKey);
+    if (!street) {
+      if (this.streetInputs.size > 200_000) this.streetInputs.clear();
+      street = { key: streetKey, country, street: a.street, city: a.city ?? null, state: a.state ?? null, streetWords: s.words, cityWords: c.words };
+      this.streetInputs.set(streetKey, street);
+    }
     return {
-      key: a.sourceId ?? `${streetKey}|${hnKey}`,
-      street: {
-        key: streetKey,
-        country,
-        street: a.street,
-        city: a.city ?? null,
-        state: a.state ?? null,
-        streetWords: s.words,
-        cityWords: c.words,
-      },
+      identity: a.sourceId ?? `${streetKey}|${hnKey}`,
+      sourceId: a.sourceId ?? null,
+      street,
       hn: a.houseNumber,
       hnKey,
       hnBase: houseNumberBase(a.houseNumber),

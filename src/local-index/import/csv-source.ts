@@ -1,4 +1,4 @@
-import { parse, type CsvError } from 'csv-parse';
+import { parse, type CsvError, type Parser } from 'csv-parse';
 import { createReadStream } from 'node:fs';
 import { ImportFormatError } from '../types.js';
 
@@ -13,50 +13,94 @@ export interface CsvSourceOptions {
   onBytes?: (bytesRead: number) => void;
 }
 
+const BATCH = 2000;
+
+/** Resolves when the parser has records to read or has ended; rejects on its error. */
+function readable(parser: Parser, state: { ended: boolean; error?: unknown }): Promise<void> {
+  if (state.error) return Promise.reject(state.error);
+  if (state.ended) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      parser.off('readable', done);
+      parser.off('end', done);
+      parser.off('error', done);
+      if (state.error) reject(state.error);
+      else resolve();
+    };
+    parser.on('readable', done);
+    parser.on('end', done);
+    parser.on('error', done);
+  });
+}
+
 /**
- * Streams the records of a CSV file with a header row. Quoting and column-count variants
- * are tolerated; a record the parser cannot read is yielded as an error and skipped, while
- * a header that does not fit the format aborts before any row is used.
+ * Streams the records of a CSV file with a header row, a few thousand at a time (one
+ * await per batch, not per row: a million rows must not cost a million promises). Quoting
+ * and column-count variants are tolerated; a record the parser cannot read is yielded as
+ * an error and skipped, while a header that does not fit the format aborts before any row.
+ * Records are parsed as arrays and line numbers counted here: csv-parse's per-record
+ * `info` objects and column objects cost more than the rest of the import together. A
+ * quoted field that spans lines shifts the numbers that follow it.
  */
-export async function* csvRecords(path: string, opts: CsvSourceOptions): AsyncGenerator<CsvItem> {
+export async function* csvRecords(path: string, opts: CsvSourceOptions): AsyncGenerator<CsvItem[]> {
   const input = createReadStream(path, { highWaterMark: 1 << 20 });
-  let headerSeen = false;
-  const skipped: CsvItem[] = [];
-  const parser = parse({
-    bom: true,
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    info: true,
-    columns: (header: string[]) => {
-      const names = header.map(opts.mapHeader);
-      const problem = opts.checkHeader(names);
-      if (problem) throw new ImportFormatError(`Not ${opts.formatName}: ${problem} (header: ${header.join(',').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?').slice(0, 120)})`);
-      headerSeen = true;
-      return names;
-    },
-  });
-  parser.on('skip', (err: CsvError & { lines?: number }) => {
-    skipped.push({ line: err.lines ?? 0, error: err.message });
-  });
+  const state: { ended: boolean; error?: unknown } = { ended: false };
+  // Unreadable records, with the number of records the parser had produced before each.
+  const skips: { before: number; message: string }[] = [];
+  const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_records_with_error: true });
+  parser.on('skip', (err: CsvError) => skips.push({ before: parser.info.records, message: err.message }));
+  parser.on('end', () => (state.ended = true));
+  parser.on('error', (err: unknown) => (state.error ??= err));
   input.on('error', (err) => parser.destroy(err));
   input.pipe(parser);
+  let names: string[] | undefined;
+  let records = 0;
+  let line = 0;
+  const takeSkips = (batch: CsvItem[]) => {
+    while (skips.length > 0 && skips[0]!.before <= records) batch.push({ line: ++line, error: skips.shift()!.message });
+  };
   try {
-    for await (const chunk of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-      while (skipped.length > 0) yield skipped.shift()!;
-      yield { line: chunk.info.lines, record: chunk.record };
-      opts.onBytes?.(input.bytesRead);
+    for (;;) {
+      const batch: CsvItem[] = [];
+      let values: string[] | null;
+      while (batch.length < BATCH && (values = parser.read() as string[] | null) !== null) {
+        takeSkips(batch);
+        records++;
+        line++;
+        if (values.length === 1 && values[0] === '') continue; // blank line
+        if (!names) {
+          names = header(values, opts);
+          continue;
+        }
+        const record: Record<string, string> = {};
+        for (let i = 0; i < names.length && i < values.length; i++) record[names[i]!] = values[i]!;
+        batch.push({ line, record });
+      }
+      if (batch.length > 0) {
+        yield batch;
+        opts.onBytes?.(input.bytesRead);
+        continue;
+      }
+      if (state.ended) break;
+      await readable(parser, state);
     }
   } catch (err) {
     if (err instanceof ImportFormatError) throw err;
-    const cause = (err as { cause?: unknown }).cause;
-    if (cause instanceof ImportFormatError) throw cause;
     throw new ImportFormatError(`Cannot read ${path} as ${opts.formatName}: ${(err as Error).message}`);
   } finally {
     input.destroy();
   }
-  while (skipped.length > 0) yield skipped.shift()!;
-  if (!headerSeen) throw new ImportFormatError(`Not ${opts.formatName}: the file has no header row`);
-  opts.onBytes?.(input.bytesRead);
+  const rest: CsvItem[] = [];
+  records = Number.MAX_SAFE_INTEGER;
+  takeSkips(rest);
+  if (rest.length > 0) yield rest;
+  if (!names) throw new ImportFormatError(`Not ${opts.formatName}: the file has no header row`);
+}
+
+function header(values: string[], opts: CsvSourceOptions): string[] {
+  const names = values.map(opts.mapHeader);
+  const problem = opts.checkHeader(names);
+  const shown = values.join(',').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?').slice(0, 120);
+  if (problem) throw new ImportFormatError(`Not ${opts.formatName}: ${problem} (header: ${shown})`);
+  return names;
 }

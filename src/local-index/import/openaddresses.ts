@@ -9,7 +9,7 @@ const REQUIRED = ['LON', 'LAT', 'NUMBER', 'STREET'];
  * in any order, names in any case and padded with spaces; extra columns are ignored. The
  * files carry no country: the caller passes one. DISTRICT stands in for an empty CITY.
  */
-export async function* readOpenAddresses(path: string, country: string, onBytes?: (n: number) => void): AsyncGenerator<ReaderItem> {
+export async function* readOpenAddresses(path: string, country: string, onBytes?: (n: number) => void): AsyncGenerator<ReaderItem[]> {
   const records = csvRecords(path, {
     formatName: 'an OpenAddresses CSV',
     mapHeader: (name) => name.trim().toUpperCase(),
@@ -19,22 +19,21 @@ export async function* readOpenAddresses(path: string, country: string, onBytes?
     },
     onBytes,
   });
-  for await (const item of records) {
-    if ('error' in item) {
-      yield { kind: 'bad', row: item.line, reason: 'malformed_row', detail: item.error };
-      continue;
-    }
-    const r = item.record;
-    yield buildAddress(item.line, {
-      lng: r.LON,
-      lat: r.LAT,
-      houseNumber: r.NUMBER,
-      street: r.STREET,
-      unit: r.UNIT,
-      city: r.CITY || r.DISTRICT,
-      state: r.REGION,
-      postcode: r.POSTCODE,
-      country,
+  for await (const batch of records) {
+    yield batch.map((item) => {
+      if ('error' in item) return { kind: 'bad', row: item.line, reason: 'malformed_row', detail: item.error } as const;
+      const r = item.record;
+      return buildAddress(item.line, {
+        lng: r.LON,
+        lat: r.LAT,
+        houseNumber: r.NUMBER,
+        street: r.STREET,
+        unit: r.UNIT,
+        city: r.CITY || r.DISTRICT,
+        state: r.REGION,
+        postcode: r.POSTCODE,
+        country,
+      });
     });
   }
 }

@@ -41,7 +41,7 @@ class NodeFilter {
  * hold every node in memory, pass 1 stages address ways and the ids of their nodes in a
  * temporary SQLite file, and pass 2 picks up just those nodes' coordinates.
  */
-export async function* readOsmPbf(path: string, country: string | undefined, onBytes?: (n: number) => void): AsyncGenerator<ReaderItem> {
+export async function* readOsmPbf(path: string, country: string | undefined, onBytes?: (n: number) => void): AsyncGenerator<ReaderItem[]> {
   await checkPbfHeader(path);
   const dir = mkdtempSync(join(tmpdir(), 'local-index-osm-'));
   const stage = new Database(join(dir, 'ways.sqlite'));
@@ -60,10 +60,11 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
 
     stage.exec('BEGIN');
     for await (const items of pbfElements(path, progress(0))) {
+      const batch: ReaderItem[] = [];
       for (const item of items) {
         if (!item.tags['addr:housenumber'] || item.type === 'relation') continue;
         if (item.type === 'node') {
-          yield buildAddress(`n${item.id}`, fields(item.tags, item.lat, item.lon, `osm:n${item.id}`, country));
+          batch.push(buildAddress(`n${item.id}`, fields(item.tags, item.lat, item.lon, `osm:n${item.id}`, country)));
         } else {
           addWay.run(item.id, JSON.stringify(item.tags), JSON.stringify(item.refs));
           for (const ref of item.refs) {
@@ -72,6 +73,7 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
           }
         }
       }
+      if (batch.length > 0) yield batch;
     }
     stage.exec('COMMIT');
     if ((stage.prepare('SELECT count(*) FROM ways').pluck().get() as number) === 0) return;
@@ -87,15 +89,21 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     const centre = stage.prepare(
       'SELECT avg(lat) AS lat, avg(lng) AS lng FROM need WHERE lat IS NOT NULL AND node_id IN (SELECT value FROM json_each(?))',
     );
+    let batch: ReaderItem[] = [];
     for (const way of stage.prepare('SELECT id, tags, refs FROM ways ORDER BY id').iterate() as Iterable<{ id: number; tags: string; refs: string }>) {
       const c = centre.get(way.refs) as { lat: number | null; lng: number | null };
       const row = `w${way.id}`;
-      if (c.lat === null || c.lng === null) {
-        yield { kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' };
-        continue;
+      batch.push(
+        c.lat === null || c.lng === null
+          ? { kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' }
+          : buildAddress(row, fields(JSON.parse(way.tags) as Tags, c.lat, c.lng, `osm:w${way.id}`, country)),
+      );
+      if (batch.length >= 2000) {
+        yield batch;
+        batch = [];
       }
-      yield buildAddress(row, fields(JSON.parse(way.tags) as Tags, c.lat, c.lng, `osm:w${way.id}`, country));
     }
+    if (batch.length > 0) yield batch;
   } finally {
     stage.close();
     rmSync(dir, { recursive: true, force: true });

@@ -22,7 +22,7 @@ const ALIASES: Record<string, string> = {
 const REQUIRED = ['street', 'houseNumber', 'lat', 'lng'];
 
 /** Plain CSV with named columns matching AddressComponents (street, houseNumber, postcode, city, state, country) plus lat, lng. */
-export async function* readPlainCsv(path: string, country: string | undefined, onBytes?: (n: number) => void): AsyncGenerator<ReaderItem> {
+export async function* readPlainCsv(path: string, country: string | undefined, onBytes?: (n: number) => void): AsyncGenerator<ReaderItem[]> {
   const records = csvRecords(path, {
     formatName: 'an address CSV (columns street, houseNumber, postcode, city, state, country, lat, lng)',
     mapHeader: (name) => {
@@ -35,21 +35,20 @@ export async function* readPlainCsv(path: string, country: string | undefined, o
     },
     onBytes,
   });
-  for await (const item of records) {
-    if ('error' in item) {
-      yield { kind: 'bad', row: item.line, reason: 'malformed_row', detail: item.error };
-      continue;
-    }
-    const r = item.record;
-    yield buildAddress(item.line, {
-      lat: r.lat,
-      lng: r.lng,
-      street: r.street,
-      houseNumber: r.houseNumber,
-      postcode: r.postcode,
-      city: r.city,
-      state: r.state,
-      country: r.country || country,
+  for await (const batch of records) {
+    yield batch.map((item) => {
+      if ('error' in item) return { kind: 'bad', row: item.line, reason: 'malformed_row', detail: item.error } as const;
+      const r = item.record;
+      return buildAddress(item.line, {
+        lat: r.lat,
+        lng: r.lng,
+        street: r.street,
+        houseNumber: r.houseNumber,
+        postcode: r.postcode,
+        city: r.city,
+        state: r.state,
+        country: r.country || country,
+      });
     });
   }
 }

@@ -9,7 +9,7 @@ import { SummaryBuilder } from './summary.js';
 
 const BATCH = 5000;
 
-function reader(path: string, opts: ImportOptions, onBytes: (n: number) => void): AsyncGenerator<ReaderItem> {
+function reader(path: string, opts: ImportOptions, onBytes: (n: number) => void): AsyncGenerator<ReaderItem[]> {
   switch (opts.format) {
     case 'openaddresses':
       if (!opts.country) throw new ImportFormatError('OpenAddresses files carry no country: pass --country CC');
@@ -42,28 +42,12 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
   const session = await store.beginImport();
   let batch: { row: number | string; a: KeyedAddress }[] = [];
   try {
-    for await (const item of items) {
-      summary.rows++;
-      if (item.kind === 'bad') {
-        summary.skip(item.row, item.reason, item.detail);
-        continue;
+    for await (const chunk of items) {
+      for (const item of chunk) {
+        summary.rows++;
+        const keyed = accept(item, keyer, summary);
+        if (keyed) batch.push({ row: item.row, a: keyed });
       }
-      const code = item.address.country?.toUpperCase();
-      if (!code) {
-        summary.skip(item.row, 'missing_country', 'no country in the row and no --country');
-        continue;
-      }
-      if (!/^[A-Z]{2}$/.test(code)) {
-        summary.skip(item.row, 'invalid_country', item.address.country);
-        continue;
-      }
-      const keyed = keyer.key(item.address, code);
-      if (typeof keyed === 'string') {
-        summary.skip(item.row, keyed);
-        continue;
-      }
-      summary.country(code);
-      batch.push({ row: item.row, a: keyed });
       if (batch.length >= BATCH) {
         await writeBatch(session, batch, streetIds, summary);
         batch = [];
@@ -76,6 +60,30 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
     await session.abort();
     throw err;
   }
+}
+
+/** Country check and index keys for one row; a row that cannot be used is counted and reported. */
+function accept(item: ReaderItem, keyer: AddressKeyer, summary: SummaryBuilder): KeyedAddress | undefined {
+  if (item.kind === 'bad') {
+    summary.skip(item.row, item.reason, item.detail);
+    return undefined;
+  }
+  const code = item.address.country?.toUpperCase();
+  if (!code) {
+    summary.skip(item.row, 'missing_country', 'no country in the row and no --country');
+    return undefined;
+  }
+  if (!/^[A-Z]{2}$/.test(code)) {
+    summary.skip(item.row, 'invalid_country', item.address.country);
+    return undefined;
+  }
+  const keyed = keyer.key(item.address, code);
+  if (typeof keyed === 'string') {
+    summary.skip(item.row, keyed);
+    return undefined;
+  }
+  summary.country(code);
+  return keyed;
 }
 
 async function writeBatch(
@@ -93,19 +101,20 @@ async function writeBatch(
   }
   const unique = new Map<string, { line: number | string; row: AddressInput }>();
   for (const { row: line, a } of batch) {
-    if (unique.has(a.key)) {
+    if (unique.has(a.identity)) {
       summary.skip(line, 'duplicate', 'same address earlier in the file');
       continue;
     }
-    const { street, ...rest } = a;
-    unique.set(a.key, { line, row: { ...rest, streetId: streetIds.get(street.key)! } });
+    const { street, identity: _, ...rest } = a;
+    unique.set(a.identity, { line, row: { ...rest, streetId: streetIds.get(street.key)! } });
   }
-  const existing = await session.existing([...unique.keys()]);
+  const rows = [...unique.values()];
+  const existing = await session.existing(rows.map((r) => r.row));
   const inserts: AddressInput[] = [];
-  const updates: AddressInput[] = [];
-  const touches: string[] = [];
-  for (const [key, { line, row }] of unique) {
-    const old = existing.get(key);
+  const updates: { id: number; row: AddressInput }[] = [];
+  const touches: number[] = [];
+  rows.forEach(({ line, row }, i) => {
+    const old = existing[i];
     if (!old) inserts.push(row);
     else if (old.importId === session.importId) summary.skip(line, 'duplicate', 'same address earlier in the file');
     else if (
@@ -115,9 +124,9 @@ async function writeBatch(
       !sameCoordinate(old.lat, row.lat) ||
       !sameCoordinate(old.lng, row.lng)
     )
-      updates.push(row);
-    else touches.push(key);
-  }
+      updates.push({ id: old.id, row });
+    else touches.push(old.id);
+  });
   await session.insert(inserts);
   await session.update(updates);
   await session.touch(touches);

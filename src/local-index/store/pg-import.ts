@@ -6,7 +6,7 @@ const ADDRESS_ARRAYS = 'unnest($1::text[], $2::bigint[], $3::text[], $4::text[],
 
 function addressArrays(rows: AddressInput[]): unknown[] {
   return [
-    rows.map((r) => r.key),
+    rows.map((r) => r.sourceId),
     rows.map((r) => r.streetId),
     rows.map((r) => r.hn),
     rows.map((r) => r.hnKey),
@@ -57,38 +57,54 @@ export async function beginPgImport(client: pg.PoolClient, release: () => void):
       const ids = new Map(res.rows.map((r) => [r.skey, Number(r.id)]));
       return streets.map((s) => ids.get(s.key)!);
     },
-    async existing(keys: string[]) {
-      const res = await client.query<{ akey: string; import_id: string; street_id: string; hn: string; postcode: string | null; lat: number; lng: number }>(
-        'SELECT akey, import_id, street_id, hn, postcode, lat, lng FROM local_addresses WHERE akey = ANY($1::text[])',
-        [keys],
+    async existing(rows: AddressInput[]) {
+      // One round trip for the batch: each input row finds its stored twin by source id, else by street + number.
+      const res = await client.query<{ i: string; id: string; import_id: string; street_id: string; hn: string; postcode: string | null; lat: number; lng: number }>(
+        `SELECT q.i, a.id, a.import_id, a.street_id, a.hn, a.postcode, a.lat, a.lng
+         FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS q (source_id, street_id, hn_key, i)
+         JOIN LATERAL (
+           SELECT * FROM local_addresses a WHERE CASE WHEN q.source_id IS NOT NULL THEN a.source_id = q.source_id
+             ELSE a.street_id = q.street_id AND a.hn_key = q.hn_key AND a.source_id IS NULL END
+           LIMIT 1
+         ) a ON true`,
+        [rows.map((r) => r.sourceId), rows.map((r) => r.streetId), rows.map((r) => r.hnKey)],
       );
-      const out = new Map<string, ExistingAddress>();
+      const out: (ExistingAddress | undefined)[] = rows.map(() => undefined);
       for (const r of res.rows) {
-        out.set(r.akey, { importId: Number(r.import_id), streetId: Number(r.street_id), hn: r.hn, postcode: r.postcode, lat: r.lat, lng: r.lng });
+        out[Number(r.i) - 1] = {
+          id: Number(r.id),
+          importId: Number(r.import_id),
+          streetId: Number(r.street_id),
+          hn: r.hn,
+          postcode: r.postcode,
+          lat: r.lat,
+          lng: r.lng,
+        };
       }
       return out;
     },
     async insert(rows: AddressInput[]) {
       if (rows.length === 0) return;
       await client.query(
-        `INSERT INTO local_addresses (akey, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id)
+        `INSERT INTO local_addresses (source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id)
          SELECT *, $10::bigint FROM ${ADDRESS_ARRAYS}`,
         [...addressArrays(rows), importId],
       );
     },
-    async update(rows: AddressInput[]) {
+    async update(rows: { id: number; row: AddressInput }[]) {
       if (rows.length === 0) return;
       await client.query(
         `UPDATE local_addresses a SET street_id = u.street_id, hn = u.hn, hn_key = u.hn_key, hn_base = u.hn_base,
            postcode = u.postcode, pc_key = u.pc_key, lat = u.lat, lng = u.lng, import_id = $10::bigint
-         FROM ${ADDRESS_ARRAYS} AS u (akey, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng)
-         WHERE a.akey = u.akey`,
-        [...addressArrays(rows), importId],
+         FROM ${ADDRESS_ARRAYS} WITH ORDINALITY AS u (source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, i)
+         JOIN unnest($11::bigint[]) WITH ORDINALITY AS ids (id, i) ON ids.i = u.i
+         WHERE a.id = ids.id`,
+        [...addressArrays(rows.map((r) => r.row)), importId, rows.map((r) => r.id)],
       );
     },
-    async touch(keys: string[]) {
-      if (keys.length === 0) return;
-      await client.query('UPDATE local_addresses SET import_id = $1 WHERE akey = ANY($2::text[])', [importId, keys]);
+    async touch(ids: number[]) {
+      if (ids.length === 0) return;
+      await client.query('UPDATE local_addresses SET import_id = $1 WHERE id = ANY($2::bigint[])', [importId, ids]);
     },
     async finish(countries: string[], replace: boolean) {
       let removed = 0;

@@ -42,7 +42,7 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
       CREATE INDEX IF NOT EXISTS local_words_trgm ON local_words USING gin (word public.gin_trgm_ops);
       CREATE TABLE IF NOT EXISTS local_addresses (
         id BIGSERIAL PRIMARY KEY,
-        akey TEXT NOT NULL UNIQUE,
+        source_id TEXT,
         street_id BIGINT NOT NULL,
         hn TEXT NOT NULL,
         hn_key TEXT COLLATE "C" NOT NULL,
@@ -54,6 +54,7 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
         import_id BIGINT NOT NULL
       );
       CREATE INDEX IF NOT EXISTS local_addresses_street ON local_addresses (street_id, hn_key);
+      CREATE UNIQUE INDEX IF NOT EXISTS local_addresses_source ON local_addresses (source_id) WHERE source_id IS NOT NULL;
       CREATE INDEX IF NOT EXISTS local_addresses_postcode ON local_addresses (pc_key, hn_key) WHERE pc_key IS NOT NULL;
     `);
     await client.query('COMMIT');

@@ -12,14 +12,16 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
     `INSERT INTO streets (skey, country, street, city, state, street_words, city_words) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (skey) DO UPDATE SET state = coalesce(streets.state, excluded.state) RETURNING id`,
   );
-  const selectExisting = db.prepare('SELECT import_id, street_id, hn, postcode, lat, lng FROM addresses WHERE akey = ?');
+  const columns = 'id, import_id AS importId, street_id AS streetId, hn, postcode, lat, lng';
+  const bySource = db.prepare(`SELECT ${columns} FROM addresses WHERE source_id = ?`);
+  const byAddress = db.prepare(`SELECT ${columns} FROM addresses WHERE street_id = ? AND hn_key = ? AND source_id IS NULL LIMIT 1`);
   const insert = db.prepare(
-    'INSERT INTO addresses (akey, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO addresses (source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const update = db.prepare(
-    'UPDATE addresses SET street_id = ?, hn = ?, hn_key = ?, hn_base = ?, postcode = ?, pc_key = ?, lat = ?, lng = ?, import_id = ? WHERE akey = ?',
+    'UPDATE addresses SET street_id = ?, hn = ?, hn_key = ?, hn_base = ?, postcode = ?, pc_key = ?, lat = ?, lng = ?, import_id = ? WHERE id = ?',
   );
-  const touch = db.prepare('UPDATE addresses SET import_id = ? WHERE akey = ?');
+  const touch = db.prepare('UPDATE addresses SET import_id = ? WHERE id = ?');
   let open = true;
 
   return {
@@ -29,24 +31,19 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
         (s) => (upsertStreet.get(s.key, s.country, s.street, s.city, s.state, s.streetWords, s.cityWords) as { id: number }).id,
       );
     },
-    async existing(keys: string[]) {
-      const out = new Map<string, ExistingAddress>();
-      for (const key of keys) {
-        const r = selectExisting.get(key) as
-          | { import_id: number; street_id: number; hn: string; postcode: string | null; lat: number; lng: number }
-          | undefined;
-        if (r) out.set(key, { importId: r.import_id, streetId: r.street_id, hn: r.hn, postcode: r.postcode, lat: r.lat, lng: r.lng });
-      }
-      return out;
+    async existing(rows: AddressInput[]) {
+      return rows.map(
+        (r) => (r.sourceId ? bySource.get(r.sourceId) : byAddress.get(r.streetId, r.hnKey)) as ExistingAddress | undefined,
+      );
     },
     async insert(rows: AddressInput[]) {
-      for (const r of rows) insert.run(r.key, r.streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId);
+      for (const r of rows) insert.run(r.sourceId, r.streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId);
     },
-    async update(rows: AddressInput[]) {
-      for (const r of rows) update.run(r.streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId, r.key);
+    async update(rows: { id: number; row: AddressInput }[]) {
+      for (const { id, row: r } of rows) update.run(r.streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId, id);
     },
-    async touch(keys: string[]) {
-      for (const key of keys) touch.run(importId, key);
+    async touch(ids: number[]) {
+      for (const id of ids) touch.run(importId, id);
     },
     async finish(countries: string[], replace: boolean) {
       let removed = 0;

@@ -49,7 +49,7 @@ export function applySqliteSchema(db: Database.Database): void {
     END;
     CREATE TABLE IF NOT EXISTS addresses (
       id INTEGER PRIMARY KEY,
-      akey TEXT NOT NULL UNIQUE,
+      source_id TEXT,
       street_id INTEGER NOT NULL,
       hn TEXT NOT NULL,
       hn_key TEXT NOT NULL,
@@ -61,6 +61,7 @@ export function applySqliteSchema(db: Database.Database): void {
       import_id INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS addresses_street ON addresses (street_id, hn_key);
+    CREATE UNIQUE INDEX IF NOT EXISTS addresses_source ON addresses (source_id) WHERE source_id IS NOT NULL;
     CREATE INDEX IF NOT EXISTS addresses_postcode ON addresses (pc_key, hn_key) WHERE pc_key IS NOT NULL;
   `);
 }

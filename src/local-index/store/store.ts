@@ -18,7 +18,8 @@ export interface StreetInput {
 }
 
 export interface AddressInput {
-  key: string;
+  /** Source identity (an OSM element); null when the address itself is the identity (street + house number). */
+  sourceId: string | null;
   streetId: number;
   hn: string;
   hnKey: string;
@@ -30,6 +31,7 @@ export interface AddressInput {
 }
 
 export interface ExistingAddress {
+  id: number;
   importId: number;
   streetId: number;
   hn: string;
@@ -42,11 +44,12 @@ export interface ExistingAddress {
 export interface ImportSession {
   readonly importId: number;
   streetIds(streets: StreetInput[]): Promise<number[]>;
-  existing(keys: string[]): Promise<Map<string, ExistingAddress>>;
+  /** The stored rows with the same identity as `rows`, by position. */
+  existing(rows: AddressInput[]): Promise<(ExistingAddress | undefined)[]>;
   insert(rows: AddressInput[]): Promise<void>;
-  update(rows: AddressInput[]): Promise<void>;
+  update(rows: { id: number; row: AddressInput }[]): Promise<void>;
   /** Marks unchanged rows as seen by this import (duplicate detection, `--replace`). */
-  touch(keys: string[]): Promise<void>;
+  touch(ids: number[]): Promise<void>;
   /** Refreshes street statistics, applies `replace`, commits. Returns the number of removed addresses. */
   finish(countries: string[], replace: boolean): Promise<number>;
   abort(): Promise<void>;
