@@ -33,6 +33,8 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  /** Key prefix in Redis, so several deployments (or test runs) can share one server. */
+  REDIS_PREFIX: z.string().min(1).max(64).default('addressd:'),
   PROVIDERS: z
     .string()
     .default('pdok,photon,nominatim,local')

@@ -61,8 +61,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   };
   const database = await openDatabase(dbOptions);
   const onError = (error: unknown) => logger.warn({ err: error }, 'cache error');
-  const cache = await createResponseCache({ ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}), onError });
-  const limiter = await createRateLimiter({ ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}) });
+  const redis = config.REDIS_URL ? { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX } : {};
+  const cache = await createResponseCache({ ...redis, onError });
+  const limiter = await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') });
   const localIndex = config.PROVIDERS.includes('local') ? await openLocalIndex(dbOptions) : undefined;
   const providers = createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {});
   const runner = new ProviderRunner(providers, { timeoutMs: config.PROVIDER_TIMEOUT_MS });

@@ -15,6 +15,8 @@ export const STORAGE_BACKENDS: StorageBackend[] = ['sqlite', 'postgres'];
 /** A throw-away place to store things: a temp DATA_DIR always, plus a fresh PostgreSQL schema. */
 export interface Sandbox {
   backend: StorageBackend;
+  /** Unique per sandbox: names Redis prefixes and the like. */
+  id: string;
   dataDir: string;
   databaseUrl?: string;
   schema?: string;
@@ -29,6 +31,7 @@ export async function createSandbox(backend: StorageBackend): Promise<Sandbox> {
   if (backend === 'sqlite') {
     return {
       backend,
+      id: path.basename(dataDir),
       dataDir,
       env: { DATA_DIR: dataDir, MASTER_KEY: masterKey },
       cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
@@ -43,6 +46,7 @@ export async function createSandbox(backend: StorageBackend): Promise<Sandbox> {
   const databaseUrl = `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     backend,
+    id: schema,
     dataDir,
     databaseUrl,
     schema,

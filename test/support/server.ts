@@ -14,12 +14,30 @@ import {
   startPdokEmulator,
   startPhotonEmulator,
 } from '../emulators/index.js';
+import { Redis } from 'ioredis';
 import { createSandbox, REDIS_URL, type Sandbox, type StorageBackend } from './backends.js';
+
+/** Removes every key a test deployment wrote to the shared Redis. */
+async function deleteRedisPrefix(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
 
 export interface TestServerOptions {
   backend?: StorageBackend;
-  /** Use the real Redis for cache and limits (else in-process). */
+  /** Use the real Redis for cache and limits (else in-process), under a prefix of this sandbox. */
   redis?: boolean;
+  /** Share another server's storage (a second instance of the same deployment). */
+  sandbox?: Sandbox;
   /** PROVIDERS; default all three HTTP providers against their emulators. */
   providers?: string;
   dataset?: EmulatorAddress[];
@@ -43,7 +61,8 @@ export interface TestServer {
 
 /** The real app on a real port, real storage (SQLite or PostgreSQL), provider emulators on 127.0.0.1. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const sandbox = await createSandbox(options.backend ?? 'sqlite');
+  const ownSandbox = !options.sandbox;
+  const sandbox = options.sandbox ?? (await createSandbox(options.backend ?? 'sqlite'));
   const dataset = options.dataset ? { dataset: options.dataset } : {};
   const [pdok, photon, nominatim] = await Promise.all([
     startPdokEmulator(dataset),
@@ -60,7 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     NOMINATIM_URL: nominatim.url,
     PROVIDER_TIMEOUT_MS: '1000',
     LOG_LEVEL: 'silent',
-    ...(options.redis ? { REDIS_URL } : {}),
+    ...(options.redis ? { REDIS_URL, REDIS_PREFIX: `test:${sandbox.id}:` } : {}),
     ...options.env,
   });
   const services = await createServices(config, {
@@ -102,7 +121,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.close();
       await Promise.all([pdok.close(), photon.close(), nominatim.close()]);
-      await sandbox.cleanup();
+      if (ownSandbox && options.redis) await deleteRedisPrefix(`test:${sandbox.id}:`);
+      if (ownSandbox) await sandbox.cleanup();
     },
   };
 }
