@@ -10,8 +10,9 @@ import type { ScoredCandidate, Thresholds } from './types.js';
  * - low_confidence: confidence below the valid threshold (so also with no result, where it is 0);
  * - no_house_number_match: the input has a house number and the best result lacks it or has another;
  * - components_incomplete: some component is `missing` (the result completed the input);
- * - components_corrected: some component is `corrected`. A `mismatch` elsewhere than the house number
- *   adds no reason of its own (SPEC has none); it shows in `components` and keeps the verdict from valid.
+ * - components_corrected: some component is `corrected`, or a component other than the house number is a
+ *   `mismatch` that the standardized address replaces (a wrong postcode): SPEC has no reason of its own
+ *   for that, and a `correctable` answer must say what was fixed.
  *
  * Verdict:
  * - invalid: no result, confidence below the correctable threshold, or no_house_number_match;
@@ -37,7 +38,10 @@ export function decideVerdict(args: {
   if (confidence < thresholds.valid) reasons.push('low_confidence');
   if (houseNumberUnmatched) reasons.push('no_house_number_match');
   if (values.includes('missing')) reasons.push('components_incomplete');
-  if (values.includes('corrected')) reasons.push('components_corrected');
+  const replaced = (Object.entries(verdicts) as [string, string][]).some(
+    ([field, v]) => v === 'corrected' || (v === 'mismatch' && field !== 'houseNumber'),
+  );
+  if (replaced) reasons.push('components_corrected');
 
   let verdict: Verdict = 'correctable';
   if (confidence < thresholds.correctable || houseNumberUnmatched) verdict = 'invalid';

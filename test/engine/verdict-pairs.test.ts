@@ -48,7 +48,7 @@ const rows: Row[] = [
   { name: 'NL huisletter not supplied', country: 'NL', input: 'Kalverstraat 12, 1012 NX Amsterdam', result: { components: { street: 'Kalverstraat', houseNumber: '12B', postcode: '1012 NX', city: 'Amsterdam', country: 'NL' } }, verdict: 'invalid', band: '50-79', reasons: ['low_confidence', 'no_house_number_match'] },
   { name: 'NL street typo', country: 'NL', input: 'Damrk 1, 1012 LG Amsterdam', result: { components: damrak }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
   { name: 'NL alternative city name', country: 'NL', input: 'Laan van Meerdervoort 12, 2517 AJ Den Haag', result: { components: { street: 'Laan van Meerdervoort', houseNumber: '12', postcode: '2517 AJ', city: "'s-Gravenhage", country: 'NL' }, providerConfidence: 0.9 }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
-  { name: 'NL wrong city', country: 'NL', input: 'Damrak 1, 1012 LG Rotterdam', result: { components: damrak }, verdict: 'correctable', band: '>=80', reasons: [] },
+  { name: 'NL wrong city', country: 'NL', input: 'Damrak 1, 1012 LG Rotterdam', result: { components: damrak }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
   { name: 'NL street-level result only', country: 'NL', input: 'Damrak 1, Amsterdam', result: { components: { street: 'Damrak', city: 'Amsterdam', country: 'NL' }, precision: 'street' }, verdict: 'invalid', band: '50-79', reasons: ['low_confidence', 'no_house_number_match'] },
   { name: 'NL street without number, address result', country: 'NL', input: 'Damrak, Amsterdam', result: { components: damrak }, verdict: 'correctable', band: '50-79', reasons: ['low_confidence', 'components_incomplete'] },
   { name: 'NL no result', country: 'NL', input: 'Nergensstraat 999, Nergenshuizen', result: null, verdict: 'invalid', band: '<50', reasons: ['no_results', 'low_confidence'] },
@@ -77,7 +77,7 @@ const rows: Row[] = [
   { name: 'US Apt dropped, 5th Ave', country: 'US', input: '350 5th Ave Apt 12, New York, NY 10118', result: { components: { street: '5th Avenue', houseNumber: '350', postcode: '10118', city: 'New York', state: 'New York', country: 'US' } }, verdict: 'valid', band: '>=80', reasons: [] },
   { name: 'US St = Street', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main }, verdict: 'valid', band: '>=80', reasons: [] },
   { name: 'US street typo', country: 'US', input: '123 Mian St, Springfield, IL 62701', result: { components: main }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
-  { name: 'US wrong street and city', country: 'US', input: '123 Oak Ave, Chicago, IL 60601', result: { components: main }, verdict: 'invalid', band: '<50', reasons: ['low_confidence'] },
+  { name: 'US wrong street and city', country: 'US', input: '123 Oak Ave, Chicago, IL 60601', result: { components: main }, verdict: 'invalid', band: '<50', reasons: ['low_confidence', 'components_corrected'] },
   { name: 'US weak provider confidence', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main, providerConfidence: 0.2 }, verdict: 'valid', band: '>=80', reasons: [] },
   // per-account thresholds
   { name: 'strict account: 84 is not valid', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main, providerConfidence: 0.2 }, thresholds: { valid: 90, correctable: 60 }, verdict: 'correctable', band: '>=80', reasons: ['low_confidence'] },

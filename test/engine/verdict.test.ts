@@ -22,7 +22,7 @@ const rows: Row[] = [
   ['not-checked does not count against valid', { ...allMatch, city: 'not-checked' }, 90, 'valid', []],
   ['missing counts against valid', { ...allMatch, postcode: 'missing' }, 95, 'correctable', ['components_incomplete']],
   ['corrected counts against valid', { ...allMatch, street: 'corrected' }, 95, 'correctable', ['components_corrected']],
-  ['mismatch elsewhere counts against valid', { ...allMatch, city: 'mismatch' }, 90, 'correctable', []],
+  ['a replaced mismatch elsewhere is a correction, never valid', { ...allMatch, city: 'mismatch' }, 90, 'correctable', ['components_corrected']],
   ['house number different → invalid', { ...allMatch, houseNumber: 'mismatch' }, 90, 'invalid', ['no_house_number_match']],
   ['house number absent from result → invalid', { ...allMatch, houseNumber: 'not-checked' }, 90, 'invalid', ['no_house_number_match']],
   ['every reason that applies, in order', { street: 'corrected', houseNumber: 'mismatch', postcode: 'missing', city: 'match' }, 60, 'invalid', ['low_confidence', 'no_house_number_match', 'components_incomplete', 'components_corrected']],
