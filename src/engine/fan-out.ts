@@ -40,9 +40,9 @@ export class ProviderRunner {
     private readonly opts: RunnerOptions,
   ) {}
 
-  /** Enabled providers that exist (known and available): what /healthz reports and cache keys include. */
+  /** Enabled providers that exist and can answer now: what /healthz reports and cache keys include. */
   active(): string[] {
-    return [...this.providers.active];
+    return this.providers.active.filter((id) => this.providers.get(id)?.available?.() ?? true);
   }
 
   /**

@@ -53,7 +53,8 @@ export interface Provider {
   geocode(query: GeocodeQuery, signal: AbortSignal): Promise<ProviderCandidate[]>;
   /** Absent when the provider does not autocomplete (nominatim's usage policy forbids it). */
   autocomplete?(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]>;
-  /** Countries served, for providers whose coverage is data-driven (local); optional. */
+  /** False while the provider has nothing to answer from (local with an empty index); absent means always. */
+  available?(): boolean;
   close?(): Promise<void>;
 }
 

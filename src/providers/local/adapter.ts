@@ -20,6 +20,8 @@ function toCandidate(hit: LocalHit): ProviderCandidate {
 export function createLocalProvider(index: LocalIndex): Provider {
   return {
     id: 'local',
+    // Listed by /healthz only once the index holds data.
+    available: () => index.knownCountries().length > 0,
     covers(country) {
       const countries = index.knownCountries();
       return country === undefined ? countries.length > 0 : countries.includes(country.toUpperCase());
