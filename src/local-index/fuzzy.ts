@@ -45,6 +45,11 @@ export function prefixDistance(typed: string, word: string, limit: number): numb
   return best;
 }
 
+/** Whether a typed word is worth a typo search at all: long enough, and not a bare number. */
+export function mayHaveTypo(typed: string): boolean {
+  return maxEdits(typed.length) > 0 && /\p{L}/u.test(typed);
+}
+
 /** Accepts `candidate` as a typo of `typed` (whole word, or prefix while typing). */
 export function isTypoOf(typed: string, candidate: string, prefix: boolean): boolean {
   const limit = maxEdits(typed.length);

@@ -17,11 +17,13 @@ describe.each(STORAGE_BACKENDS)('local provider (%s)', (backend) => {
     expect(provider.id).toBe('local');
     expect(provider.covers(undefined)).toBe(false);
     expect(provider.covers('NL')).toBe(false);
+    expect(provider.available?.()).toBe(false);
     await box.index.importFile(fixture('amsterdam.oa.csv'), { format: 'openaddresses', country: 'NL' });
     expect(provider.covers(undefined)).toBe(true);
     expect(provider.covers('NL')).toBe(true);
     expect(provider.covers('nl')).toBe(true);
     expect(provider.covers('DE')).toBe(false);
+    expect(provider.available?.()).toBe(true);
   });
 
   it('maps hits to candidates: address precision for house numbers, street precision otherwise, a 0-1 confidence', async () => {

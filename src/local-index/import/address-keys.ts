@@ -26,30 +26,39 @@ export class AddressKeyer {
   private readonly streets = new Map<string, { key: string; words: string }>();
   private readonly cities = new Map<string, { key: string; words: string }>();
   private readonly streetInputs = new Map<string, StreetInput>();
+  private readonly postcodes = new Map<string, { display: string; key: string | null }>();
+  private readonly numbers = new Map<string, { key: string; base: number | null }>();
 
-  private memo(map: Map<string, { key: string; words: string }>, raw: string, make: () => { key: string; words: string }) {
+  /** Memoised `f(raw)`, the map cleared when it grows large. */
+  private cached<T>(map: Map<string, T>, raw: string, f: () => T): T {
     let v = map.get(raw);
-    if (!v) {
+    if (v === undefined) {
       if (map.size > 200_000) map.clear();
-      map.set(raw, (v = make()));
+      map.set(raw, (v = f()));
     }
     return v;
   }
 
   /** Returns the keyed address, or undefined when the street or number has no usable token. */
   key(a: RawAddress, country: string): KeyedAddress | 'missing_street' | 'missing_house_number' {
-    const s = this.memo(this.streets, `${country}|${a.street}`, () => ({
+    const s = this.cached(this.streets, `${country}|${a.street}`, () => ({
       key: tokens(normalizeStreet(a.street, country)).join(' '),
       words: streetTokens(a.street, country).join(' '),
     }));
     if (!s.key && !s.words) return 'missing_street';
     const c = a.city
-      ? this.memo(this.cities, a.city, () => ({ key: tokens(normalizeCity(a.city!)).join(' '), words: cityTokens(a.city).join(' ') }))
+      ? this.cached(this.cities, a.city, () => ({ key: tokens(normalizeCity(a.city!)).join(' '), words: cityTokens(a.city).join(' ') }))
       : { key: '', words: '' };
-    const hnKey = houseNumberKey(a.houseNumber);
+    const hn = this.cached(this.numbers, a.houseNumber, () => ({ key: houseNumberKey(a.houseNumber), base: houseNumberBase(a.houseNumber) }));
+    const hnKey = hn.key;
     if (!hnKey) return 'missing_house_number';
     const streetKey = `${country}|${s.key || s.words}|${c.key}`;
-    const postcode = a.postcode ? displayPostcode(a.postcode, country) : null;
+    const pc = a.postcode
+      ? this.cached(this.postcodes, `${country}|${a.postcode}`, () => {
+          const display = displayPostcode(a.postcode!, country);
+          return { display, key: postcodeKey(display) || null };
+        })
+      : undefined;
     let street = this.streetInputs.get(streetKey);
     if (!street) {
       if (this.streetInputs.size > 200_000) this.streetInputs.clear();
@@ -62,9 +71,9 @@ export class AddressKeyer {
       street,
       hn: a.houseNumber,
       hnKey,
-      hnBase: houseNumberBase(a.houseNumber),
-      postcode,
-      pcKey: postcode ? postcodeKey(postcode) || null : null,
+      hnBase: hn.base,
+      postcode: pc?.display ?? null,
+      pcKey: pc?.key ?? null,
       lat: a.lat,
       lng: a.lng,
     };

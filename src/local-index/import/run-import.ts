@@ -41,6 +41,9 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
   const streetIds = new Map<string, number>();
   const session = await store.beginImport();
   let batch: { row: number | string; a: KeyedAddress }[] = [];
+  // One batch is written while the next is read: PostgreSQL works while we parse. Batches
+  // still go in order, so each one sees every row the previous ones wrote.
+  let writing: Promise<void> = Promise.resolve();
   try {
     for await (const chunk of items) {
       for (const item of chunk) {
@@ -49,14 +52,18 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
         if (keyed) batch.push({ row: item.row, a: keyed });
       }
       if (batch.length >= BATCH) {
-        await writeBatch(session, batch, streetIds, summary);
+        await writing;
+        writing = writeBatch(session, batch, streetIds, summary);
+        writing.catch(() => undefined); // awaited (and rethrown) before the next batch or at the end
         batch = [];
       }
     }
+    await writing;
     await writeBatch(session, batch, streetIds, summary);
     const removed = await session.finish(summary.countryList, opts.replace ?? false);
     return summary.build(removed);
   } catch (err) {
+    await writing.catch(() => undefined);
     await session.abort();
     throw err;
   }

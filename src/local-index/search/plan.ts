@@ -44,7 +44,8 @@ async function resolveTerms(store: IndexStore, words: string[], lastIsPrefix: bo
   const queries: { term: number; abbrev: boolean; q: WordQuery }[] = [];
   words.forEach((typed, i) => {
     const prefix = lastIsPrefix && i === words.length - 1;
-    for (const word of wordForms(typed, country)) {
+    // A number is only ever itself (the street normalizer would spell `17` as `seventeen`).
+    for (const word of /\p{L}/u.test(typed) ? wordForms(typed, country) : [typed]) {
       queries.push({ term: i, abbrev: false, q: { word, prefix } });
       if (!prefix && word.length >= 4 && /\p{L}/u.test(word)) queries.push({ term: i, abbrev: true, q: { word, prefix: true } });
     }
@@ -69,13 +70,17 @@ async function resolveTerms(store: IndexStore, words: string[], lastIsPrefix: bo
 export async function planText(store: IndexStore, text: string, typing: boolean, country?: string): Promise<Plan> {
   const ends = /[\s,;]$/.test(text);
   const raw = text.split(/[\s,;]+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
-  const used = new Set<number>();
-  const postcode = await findPostcode(store, raw, typing && !ends, country);
-  postcode?.at.forEach((i) => used.add(i));
-  const rest = raw.map((t, i) => ({ t, i })).filter(({ i }) => !used.has(i));
-  const wordish = rest.flatMap(({ t, i }) => (HN_TOKEN.test(t) ? [{ t: tokens(t).join(''), i, num: true }] : tokens(t).map((w) => ({ t: w, i, num: false }))));
   const lastIndex = raw.length - 1;
-  const terms = await resolveTerms(store, wordish.map((w) => w.t), typing && !ends && wordish.at(-1)?.i === lastIndex, country);
+  const all = raw.flatMap((t, i) => (HN_TOKEN.test(t) ? [{ t: tokens(t).join(''), i, num: true }] : tokens(t).map((w) => ({ t: w, i, num: false }))));
+  // Postcode and words are looked up at once (one wait, not two); postcode tokens are then dropped.
+  const [postcode, allTerms] = await Promise.all([
+    findPostcode(store, raw, typing && !ends, country),
+    resolveTerms(store, all.map((w) => w.t), typing && !ends && all.at(-1)?.i === lastIndex, country),
+  ]);
+  const used = new Set<number>(postcode?.at ?? []);
+  const kept = all.map((w, k) => ({ w, term: allTerms[k]! })).filter(({ w }) => !used.has(w.i));
+  const wordish = kept.map((k) => k.w);
+  const terms = kept.map((k) => k.term);
 
   let hn: HouseNumberPart | undefined;
   const words: Term[] = [];
@@ -120,19 +125,20 @@ async function findPostcode(
     if (/\d/.test(t) && postcodeKey(t).length >= 3) candidates.push({ at: [i], key: postcodeKey(t) });
   });
   const keys = [...new Set(candidates.filter((c) => allowed(c.at, c.key)).map((c) => c.key))];
-  const known = keys.length > 0 ? await store.knownPostcodes(keys, country) : new Set<string>();
+  // A postcode being typed at the end: `1012 L`, `1012`, `SW1A 1`. Checked alongside the exact ones.
+  const n = raw.length;
+  const typed = (!typingLast || n === 0 ? [] : n >= 2 ? [[n - 2, n - 1], [n - 1]] : [[n - 1]])
+    .map((at) => ({ at, key: postcodeKey(at.map((i) => raw[i]).join('')) }))
+    .filter(({ at, key }) => /^\d|^\p{L}{1,2}\d/u.test(raw[at[0]!]!) && allowed(at, key) && key.length >= 2)
+    .filter(({ at }) => at.length === 1 || /^[\p{L}\p{N}]{1,4}$/u.test(raw[n - 1]!));
+  const [known, ...prefixes] = await Promise.all([
+    keys.length > 0 ? store.knownPostcodes(keys, country) : new Set<string>(),
+    ...typed.map(({ key }) => store.hasPostcodePrefix(key, country)),
+  ]);
   const exact = candidates.find((c) => known.has(c.key) && allowed(c.at, c.key));
   if (exact) return { at: exact.at, part: { key: exact.key, prefix: false, known: true } };
-  if (!typingLast || raw.length === 0) return undefined;
-  // A postcode being typed at the end: `1012 L`, `1012`, `SW1A 1`.
-  const n = raw.length;
-  for (const at of n >= 2 ? [[n - 2, n - 1], [n - 1]] : [[n - 1]]) {
-    const key = postcodeKey(at.map((i) => raw[i]).join(''));
-    if (!/^\d|^\p{L}{1,2}\d/u.test(raw[at[0]!]!) || !allowed(at, key) || key.length < 2) continue;
-    if (at.length === 2 && !/^[\p{L}\p{N}]{1,4}$/u.test(raw[n - 1]!)) continue;
-    if (await store.hasPostcodePrefix(key, country)) return { at, part: { key, prefix: true, known: true } };
-  }
-  return undefined;
+  const partial = typed.find((_, i) => prefixes[i]);
+  return partial ? { at: partial.at, part: { key: partial.key, prefix: true, known: true } } : undefined;
 }
 
 /** Structured input (the caller's components, or what a parser read from the query). */
@@ -140,12 +146,13 @@ export async function planComponents(store: IndexStore, c: AddressComponents, co
   const cc = c.country ?? country;
   const streetWords = tokens(c.street);
   const cityWords = tokens(c.city);
-  const [words, cities] = await Promise.all([
+  const pcKey = c.postcode ? postcodeKey(c.postcode) : '';
+  const [words, cities, postcodes] = await Promise.all([
     resolveTerms(store, streetWords, false, cc),
     resolveTerms(store, cityWords, false, cc),
+    pcKey ? store.knownPostcodes([pcKey], cc) : new Set<string>(),
   ]);
-  const pcKey = c.postcode ? postcodeKey(c.postcode) : '';
-  const known = pcKey ? (await store.knownPostcodes([pcKey], cc)).has(pcKey) : false;
+  const known = postcodes.has(pcKey);
   return {
     words: words.filter((t) => t.alts.length > 0),
     cityWords: cities.filter((t) => t.alts.length > 0),

@@ -81,7 +81,15 @@ export async function autocomplete(store: IndexStore, input: AutocompleteInput):
   const best = streets[0];
   if (!best) return [];
   if (plan.hn) {
-    const hits = await store.addressesOnStreets(streets.map((s) => s.street.id), { key: plan.hn.key, prefix: plan.hn.prefix }, limit * 4);
+    const hn = { key: plan.hn.key, prefix: plan.hn.prefix };
+    // A typed postcode picks the right one of many same-named streets, even beyond the top few;
+    // a short postcode prefix (`72`) names too many addresses to fetch, it only ranks.
+    const specific = plan.postcode && (!plan.postcode.prefix || plan.postcode.key.length >= 5);
+    const [onStreets, inPostcode] = await Promise.all([
+      store.addressesOnStreets(streets.map((s) => s.street.id), hn, limit * 4),
+      specific ? store.addressesByPostcode(plan.postcode!, hn, plan.country, limit * 4) : [],
+    ]);
+    const hits = [...onStreets, ...inPostcode];
     if (hits.length > 0) return dedupe(byScore(scoredAddresses(plan, hits, streets))).slice(0, limit);
     return streets.slice(0, limit).map((s) => streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score)));
   }

@@ -58,15 +58,17 @@ export async function beginPgImport(client: pg.PoolClient, release: () => void):
       return streets.map((s) => ids.get(s.key)!);
     },
     async existing(rows: AddressInput[]) {
-      // One round trip for the batch: each input row finds its stored twin by source id, else by street + number.
+      // One round trip for the batch; two index joins: by source id (OSM), else by street + number.
       const res = await client.query<{ i: string; id: string; import_id: string; street_id: string; hn: string; postcode: string | null; lat: number; lng: number }>(
-        `SELECT q.i, a.id, a.import_id, a.street_id, a.hn, a.postcode, a.lat, a.lng
-         FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS q (source_id, street_id, hn_key, i)
-         JOIN LATERAL (
-           SELECT * FROM local_addresses a WHERE CASE WHEN q.source_id IS NOT NULL THEN a.source_id = q.source_id
-             ELSE a.street_id = q.street_id AND a.hn_key = q.hn_key AND a.source_id IS NULL END
-           LIMIT 1
-         ) a ON true`,
+        `WITH q AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS q (source_id, street_id, hn_key, i))
+         SELECT DISTINCT ON (q.i) q.i, a.id, a.import_id, a.street_id, a.hn, a.postcode, a.lat, a.lng
+         FROM q JOIN local_addresses a ON a.source_id = q.source_id WHERE q.source_id IS NOT NULL
+         UNION ALL
+         SELECT * FROM (
+           SELECT DISTINCT ON (q.i) q.i, a.id, a.import_id, a.street_id, a.hn, a.postcode, a.lat, a.lng
+           FROM q JOIN local_addresses a ON a.street_id = q.street_id AND a.hn_key = q.hn_key AND a.source_id IS NULL
+           WHERE q.source_id IS NULL ORDER BY q.i, a.id
+         ) by_address`,
         [rows.map((r) => r.sourceId), rows.map((r) => r.streetId), rows.map((r) => r.hnKey)],
       );
       const out: (ExistingAddress | undefined)[] = rows.map(() => undefined);
@@ -130,6 +132,8 @@ export async function beginPgImport(client: pg.PoolClient, release: () => void):
           replace ? [] : countries,
         );
       }
+      // Fresh statistics, or the planner guesses sequential scans over the new rows.
+      await client.query('ANALYZE local_streets, local_words, local_addresses');
       await client.query("UPDATE local_meta SET value = value + 1 WHERE key = 'version'");
       await end('COMMIT');
       return removed;

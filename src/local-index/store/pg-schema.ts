@@ -9,7 +9,8 @@ export function ident(name: string): string {
  * Schema of the PostgreSQL index, tables prefixed `local_`. Streets carry a tsvector built
  * from their index tokens taken literally (array_to_tsvector: no stemming, no stop words),
  * the vocabulary carries a pg_trgm GIN index for typo candidates, and the key columns use
- * the "C" collation so prefix ranges compare bytes, as SQLite does.
+ * the "C" collation so prefix ranges compare bytes, as SQLite does. The GIN indexes skip
+ * the pending list (fastupdate off): after a bulk import every search would scan it.
  */
 export async function applyPgSchema(client: pg.PoolClient, schema: string | undefined): Promise<void> {
   await client.query('BEGIN');
@@ -36,10 +37,10 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
         postcode TEXT,
         tsv TSVECTOR GENERATED ALWAYS AS (array_to_tsvector(array_remove(string_to_array(street_words || ' ' || city_words, ' '), ''))) STORED
       );
-      CREATE INDEX IF NOT EXISTS local_streets_tsv ON local_streets USING gin (tsv);
+      CREATE INDEX IF NOT EXISTS local_streets_tsv ON local_streets USING gin (tsv) WITH (fastupdate = off);
       CREATE INDEX IF NOT EXISTS local_streets_country ON local_streets (country);
       CREATE TABLE IF NOT EXISTS local_words (word TEXT COLLATE "C" PRIMARY KEY);
-      CREATE INDEX IF NOT EXISTS local_words_trgm ON local_words USING gin (word public.gin_trgm_ops);
+      CREATE INDEX IF NOT EXISTS local_words_trgm ON local_words USING gin (word public.gin_trgm_ops) WITH (fastupdate = off);
       CREATE TABLE IF NOT EXISTS local_addresses (
         id BIGSERIAL PRIMARY KEY,
         source_id TEXT,

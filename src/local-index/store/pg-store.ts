@@ -1,5 +1,6 @@
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
-import { isTypoOf } from '../fuzzy.js';
+import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
 import { applyPgSchema, ident } from './pg-schema.js';
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, postcodeExistsQuery, streetColumns, type Query } from './queries.js';
@@ -34,19 +35,75 @@ function withSessionOptions(databaseUrl: string, schema: string | undefined): st
  * typo candidates (then checked with the same edit-distance rule as SQLite).
  */
 export async function openPgStore(databaseUrl: string, schema?: string): Promise<IndexStore> {
-  const pool = new pg.Pool({ connectionString: withSessionOptions(databaseUrl, schema), max: 8 });
+  // A query fans out to up to four parallel look-ups; opening a connection costs more than a
+  // whole search, so connections are opened up front and kept (allowExitOnIdle: no hang at exit).
+  const pool = new pg.Pool({ connectionString: withSessionOptions(databaseUrl, schema), max: 8, idleTimeoutMillis: 0, allowExitOnIdle: true });
   const setup = await pool.connect();
   try {
     await applyPgSchema(setup, schema);
   } finally {
     setup.release();
   }
+  const warm = await Promise.all(Array.from({ length: 4 }, () => pool.connect()));
+  for (const client of warm) client.release();
   const all = async <T extends pg.QueryResultRow>(q: Query) => (await pool.query<T>(numbered(q.sql), q.args)).rows;
+  // Word and postcode look-ups repeat keystroke after keystroke; they only change with an import.
+  // The index polls version() every few seconds, which clears them after another process imported.
+  const words = new LRUCache<string, WordResolution>({ max: 50_000 });
+  const postcodes = new LRUCache<string, boolean>({ max: 50_000 });
+  let seenVersion = -1;
+  const invalidate = () => {
+    words.clear();
+    postcodes.clear();
+  };
+  const postcodeExists = async (key: string, prefix: boolean, country: string | undefined) => {
+    const id = `${prefix ? 'p' : 'e'}|${country ?? ''}|${key}`;
+    let hit = postcodes.get(id);
+    if (hit === undefined) {
+      hit = (await all(postcodeExistsQuery('local_', key, prefix, country))).length > 0;
+      postcodes.set(id, hit);
+    }
+    return hit;
+  };
+
+  /** Exact or prefix existence in one query; typo candidates (pg_trgm) in a second one, only for the misses. */
+  const lookUpWords = async (words: WordQuery[]): Promise<WordResolution[]> => {
+    const known = await pool.query<{ i: number }>(
+      `SELECT q.i FROM unnest($1::text[], $2::bool[]) WITH ORDINALITY AS q (word, prefix, i)
+       WHERE (NOT q.prefix AND EXISTS (SELECT 1 FROM local_words w WHERE w.word = q.word))
+          OR (q.prefix AND EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $3))`,
+      [words.map((w) => w.word), words.map((w) => w.prefix), PREFIX_END],
+    );
+    const found = new Set(known.rows.map((r) => Number(r.i) - 1));
+    const missing = words.map((w, i) => ({ ...w, i })).filter((w) => !found.has(w.i) && mayHaveTypo(w.word));
+    const fuzzy = new Map<number, string[]>();
+    if (missing.length > 0) {
+      const res = await pool.query<{ i: number; word: string }>(
+        `SELECT q.i, c.word FROM unnest($1::text[], $2::bool[], $3::int[]) AS q (word, prefix, i),
+         LATERAL (
+           (SELECT w.word FROM local_words w WHERE NOT q.prefix AND w.word OPERATOR(public.%) q.word
+            ORDER BY public.similarity(w.word, q.word) DESC LIMIT 40)
+           UNION ALL
+           (SELECT w.word FROM local_words w WHERE q.prefix AND q.word OPERATOR(public.<%) w.word
+            ORDER BY public.word_similarity(q.word, w.word) DESC LIMIT 40)
+         ) c`,
+        [missing.map((w) => w.word), missing.map((w) => w.prefix), missing.map((w) => w.i)],
+      );
+      for (const r of res.rows) {
+        const w = words[r.i]!;
+        if (isTypoOf(w.word, r.word, w.prefix)) fuzzy.set(r.i, [...(fuzzy.get(r.i) ?? []), r.word].slice(0, 8));
+      }
+    }
+    return words.map((_, i) => ({ known: found.has(i), fuzzy: fuzzy.get(i) ?? [] }));
+  };
 
   return {
     kind: 'postgres',
     async version() {
-      return Number((await pool.query<{ value: string }>("SELECT value FROM local_meta WHERE key = 'version'")).rows[0]?.value ?? 0);
+      const v = Number((await pool.query<{ value: string }>("SELECT value FROM local_meta WHERE key = 'version'")).rows[0]?.value ?? 0);
+      if (v !== seenVersion) invalidate();
+      seenVersion = v;
+      return v;
     },
     async countries() {
       return (await pool.query<{ country: string }>('SELECT DISTINCT country FROM local_streets WHERE n > 0 ORDER BY country')).rows.map((r) => r.country);
@@ -57,42 +114,25 @@ export async function openPgStore(databaseUrl: string, schema?: string): Promise
     async beginImport() {
       const client = await pool.connect();
       try {
-        return await beginPgImport(client, () => client.release());
+        return await beginPgImport(client, () => {
+          client.release();
+          invalidate();
+        });
       } catch (err) {
         client.release();
         throw err;
       }
     },
-    async resolveWords(words: WordQuery[]): Promise<WordResolution[]> {
-      if (words.length === 0) return [];
-      const known = await pool.query<{ i: number }>(
-        `SELECT q.i FROM unnest($1::text[], $2::bool[]) WITH ORDINALITY AS q (word, prefix, i)
-         WHERE EXISTS (SELECT 1 FROM local_words w WHERE CASE WHEN q.prefix
-           THEN w.word >= q.word AND w.word < q.word || $3 ELSE w.word = q.word END)`,
-        [words.map((w) => w.word), words.map((w) => w.prefix), PREFIX_END],
-      );
-      const found = new Set(known.rows.map((r) => Number(r.i) - 1));
-      const missing = words.map((w, i) => ({ ...w, i })).filter((w) => !found.has(w.i));
-      const fuzzy = new Map<number, string[]>();
-      if (missing.length > 0) {
-        const res = await pool.query<{ i: number; word: string }>(
-          `SELECT q.i, c.word FROM unnest($1::text[], $2::bool[], $3::int[]) AS q (word, prefix, i),
-           LATERAL (
-             (SELECT w.word FROM local_words w WHERE NOT q.prefix AND w.word OPERATOR(public.%) q.word
-              ORDER BY public.similarity(w.word, q.word) DESC LIMIT 40)
-             UNION ALL
-             (SELECT w.word FROM local_words w WHERE q.prefix AND q.word OPERATOR(public.<%) w.word
-              ORDER BY public.word_similarity(q.word, w.word) DESC LIMIT 40)
-           ) c`,
-          [missing.map((w) => w.word), missing.map((w) => w.prefix), missing.map((w) => w.i)],
-        );
-        for (const r of res.rows) {
-          const w = words[r.i]!;
-          if (isTypoOf(w.word, r.word, w.prefix)) fuzzy.set(r.i, [...(fuzzy.get(r.i) ?? []), r.word].slice(0, 8));
-        }
+    async resolveWords(queries: WordQuery[]): Promise<WordResolution[]> {
+      const id = (q: WordQuery) => `${q.prefix ? 'p' : 'e'}|${q.word}`;
+      const todo = queries.filter((q) => !words.has(id(q)));
+      if (todo.length > 0) {
+        const fresh = await lookUpWords(todo);
+        todo.forEach((q, i) => words.set(id(q), fresh[i]!));
       }
-      return words.map((_, i) => ({ known: found.has(i), fuzzy: fuzzy.get(i) ?? [] }));
+      return queries.map((q) => words.get(id(q)) ?? { known: false, fuzzy: [] });
     },
+
     async findStreets(terms, country, limit) {
       if (terms.length === 0) return [];
       const rows = await all<StreetRow>({
@@ -110,11 +150,11 @@ export async function openPgStore(databaseUrl: string, schema?: string): Promise
       return (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit))).map(toAddressHit);
     },
     async knownPostcodes(keys, country) {
-      const hits = await Promise.all(keys.map(async (k) => ((await all(postcodeExistsQuery('local_', k, false, country))).length > 0 ? k : undefined)));
+      const hits = await Promise.all(keys.map(async (k) => ((await postcodeExists(k, false, country)) ? k : undefined)));
       return new Set(hits.filter((k): k is string => k !== undefined));
     },
     async hasPostcodePrefix(prefix, country) {
-      return (await all(postcodeExistsQuery('local_', prefix, true, country))).length > 0;
+      return postcodeExists(prefix, true, country);
     },
     async close() {
       await pool.end();

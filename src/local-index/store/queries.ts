@@ -55,9 +55,11 @@ export function addressesByPostcodeQuery(
 
 export function postcodeExistsQuery(t: string, key: string, prefix: boolean, country: string | undefined): Query {
   const pcSql = prefix ? 'a.pc_key >= ? AND a.pc_key < ?' : 'a.pc_key = ?';
+  const pcArgs = prefix ? [key, key + PREFIX_END] : [key];
+  if (country === undefined) return { sql: `SELECT 1 AS hit FROM ${t}addresses a WHERE ${pcSql} LIMIT 1`, args: pcArgs };
   return {
-    sql: `SELECT 1 AS hit FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id WHERE ${pcSql} AND ${countryFilter} LIMIT 1`,
-    args: [...(prefix ? [key, key + PREFIX_END] : [key]), country ?? null, country ?? null],
+    sql: `SELECT 1 AS hit FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id WHERE ${pcSql} AND s.country = ? LIMIT 1`,
+    args: [...pcArgs, country],
   };
 }
 

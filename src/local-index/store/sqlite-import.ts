@@ -65,6 +65,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
       }
       db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'version'").run();
       db.exec('COMMIT');
+      db.pragma('optimize');
       open = false;
       onCommit();
       return removed;

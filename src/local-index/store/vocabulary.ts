@@ -1,4 +1,4 @@
-import { isTypoOf, trigrams } from '../fuzzy.js';
+import { isTypoOf, mayHaveTypo, trigrams } from '../fuzzy.js';
 
 /**
  * In-memory vocabulary of the SQLite index (every token of every street and city), with a
@@ -43,6 +43,7 @@ export class Vocabulary {
 
   /** Words within the edit budget of `typed`, best trigram overlap first. */
   fuzzy(typed: string, prefix: boolean, limit = 8): string[] {
+    if (!mayHaveTypo(typed)) return [];
     const grams = trigrams(typed).filter((g) => !prefix || !g.endsWith(' '));
     const counts = new Map<number, number>();
     for (const g of grams) {
