@@ -7,8 +7,8 @@ export type CsvItem = { line: number; record: Record<string, string> } | { line:
 export interface CsvSourceOptions {
   /** Maps a raw header name to the name the reader uses (trimmed, case folded, aliases resolved). */
   mapHeader: (name: string) => string;
-  /** Returns what is wrong with the mapped header, or undefined when it is usable. */
-  checkHeader: (names: string[]) => string | undefined;
+  /** Columns (after mapHeader) a usable header must have. */
+  requiredColumns: readonly string[];
   formatName: string;
   onBytes?: (bytesRead: number) => void;
 }
@@ -99,7 +99,8 @@ export async function* csvRecords(path: string, opts: CsvSourceOptions): AsyncGe
 
 function header(values: string[], opts: CsvSourceOptions): string[] {
   const names = values.map(opts.mapHeader);
-  const problem = opts.checkHeader(names);
+  const missing = opts.requiredColumns.filter((c) => !names.includes(c));
+  const problem = missing.length > 0 ? `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` : undefined;
   const shown = values.join(',').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?').slice(0, 120);
   if (problem) throw new ImportFormatError(`Not ${opts.formatName}: ${problem} (header: ${shown})`);
   return names;

@@ -13,10 +13,7 @@ export async function* readOpenAddresses(path: string, country: string, onBytes?
   const records = csvRecords(path, {
     formatName: 'an OpenAddresses CSV',
     mapHeader: (name) => name.trim().toUpperCase(),
-    checkHeader: (names) => {
-      const missing = REQUIRED.filter((c) => !names.includes(c));
-      return missing.length > 0 ? `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` : undefined;
-    },
+    requiredColumns: REQUIRED,
     onBytes,
   });
   for await (const batch of records) {

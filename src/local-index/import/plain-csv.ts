@@ -29,10 +29,7 @@ export async function* readPlainCsv(path: string, country: string | undefined, o
       const folded = name.trim().toLowerCase().replace(/[\s_-]/g, '');
       return ALIASES[folded] ?? `?${name.trim()}`;
     },
-    checkHeader: (names) => {
-      const missing = REQUIRED.filter((c) => !names.includes(c));
-      return missing.length > 0 ? `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` : undefined;
-    },
+    requiredColumns: REQUIRED,
     onBytes,
   });
   for await (const batch of records) {
