@@ -65,7 +65,8 @@ export async function benchLocal(args: string[]): Promise<void> {
       const schema = `bench_local_${randomBytes(4).toString('hex')}`;
       const extra = backend === 'postgres' ? [pgUrl, schema] : [];
       try {
-        const { stdout } = await run(process.execPath, [...process.execArgv, runner, csv, samplePath, backend, dataDir, ...extra], {
+        // The same V8 flag as the CLI that imports (package.json `cli`, bin/addressd.js).
+        const { stdout } = await run(process.execPath, [...process.execArgv, '--max-semi-space-size=64', runner, csv, samplePath, backend, dataDir, ...extra], {
           maxBuffer: 1 << 24,
         });
         const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as Result;

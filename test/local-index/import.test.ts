@@ -85,6 +85,33 @@ describe.each(STORAGE_BACKENDS)('local index import (%s)', (backend) => {
     expect(dam?.location.lat).toBe(52.3732);
   });
 
+  it('finds repeats across batches of a large file, and completes a stored street\'s state', async () => {
+    // 25 000 rows: several write batches, so repeats must be found in what earlier batches stored.
+    const lines = ['LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH'];
+    for (let s = 0; s < 500; s++)
+      for (let n = 1; n <= 50; n++) lines.push(`${(4 + s / 1000).toFixed(4)},${(52 + n / 10000).toFixed(4)},${n},Proefstraat ${s},,Testdorp,,,,,`);
+    lines.push('4.9999,52.9999,1,Proefstraat 0,,Testdorp,,,,,'); // repeats line 2, from the first batch
+    lines.push('4.0000,52.0051,51,Proefstraat 0,,Testdorp,,,,,'); // a new number on a street of the first batch
+    const path = box.file('large.oa.csv', lines.join('\n'));
+    const summary = await box.index.importFile(path, { format: 'openaddresses', country: 'NL' });
+    expect(summary).toMatchObject({ rows: 25_002, imported: 25_001, skipped: { duplicate: 1 } });
+    expect(summary.problems).toEqual([expect.objectContaining({ row: 25_002, reason: 'duplicate' })]);
+    const [first] = await box.index.geocode({ components: { street: 'Proefstraat 0', houseNumber: '1', city: 'Testdorp' } });
+    expect(first?.location).toEqual({ lat: 52.0001, lng: 4 }); // the first occurrence is kept
+    expect(first?.components.state).toBeUndefined();
+    const [added] = await box.index.geocode({ components: { street: 'Proefstraat 0', houseNumber: '51', city: 'Testdorp' } });
+    expect(added?.components.houseNumber).toBe('51');
+
+    // Again: every row is found in the index (unchanged), and the repeat is still a repeat.
+    const again = await box.index.importFile(path, { format: 'openaddresses', country: 'NL' });
+    expect(again).toMatchObject({ imported: 0, updated: 0, unchanged: 25_001, skipped: { duplicate: 1 } });
+    // A later file that names the region completes the stored street.
+    const regional = box.file('regional.oa.csv', `${lines[0]}\n4.0000,52.0001,1,Proefstraat 0,,Testdorp,,Zuid-Holland,,,`);
+    expect(await box.index.importFile(regional, { format: 'openaddresses', country: 'NL' })).toMatchObject({ imported: 0, unchanged: 1 });
+    const [stated] = await box.index.geocode({ components: { street: 'Proefstraat 0', houseNumber: '1', city: 'Testdorp' } });
+    expect(stated?.components.state).toBe('Zuid-Holland');
+  });
+
   it('imports a plain CSV with named columns, the country from the row or --country', async () => {
     const withFallback = await box.index.importFile(fixture('berlin.csv'), { format: 'csv', country: 'DE' });
     expect(withFallback).toMatchObject({ imported: 4, countries: ['DE'], skipped: { invalid_coordinates: 1 } });

@@ -1,20 +1,11 @@
 import { normalizeCity, normalizeStreet } from '../../address/normalize.js';
-import type { StreetInput } from '../store/store.js';
+import type { AddressInput, StreetInput } from '../store/store.js';
 import { cityTokens, displayPostcode, houseNumberBase, houseNumberKey, postcodeKey, streetTokens, tokens } from '../text.js';
 import type { RawAddress } from '../types.js';
 
-export interface KeyedAddress {
+export interface KeyedAddress extends AddressInput {
   /** Identity within a file: the OSM element, else street + city + house number. */
   identity: string;
-  sourceId: string | null;
-  street: StreetInput;
-  hn: string;
-  hnKey: string;
-  hnBase: number | null;
-  postcode: string | null;
-  pcKey: string | null;
-  lat: number;
-  lng: number;
 }
 
 /**

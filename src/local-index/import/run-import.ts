@@ -7,7 +7,7 @@ import { readOsmPbf } from './osm-pbf.js';
 import { readPlainCsv } from './plain-csv.js';
 import { SummaryBuilder } from './summary.js';
 
-const BATCH = 5000;
+const BATCH = 10000;
 
 function reader(path: string, opts: ImportOptions, onBytes: (n: number) => void): AsyncGenerator<ReaderItem[]> {
   switch (opts.format) {
@@ -21,13 +21,11 @@ function reader(path: string, opts: ImportOptions, onBytes: (n: number) => void)
   }
 }
 
-const sameCoordinate = (a: number, b: number) => Math.abs(a - b) < 1e-7;
-
 /**
- * Streams a file into the index in one transaction. Rows are processed in batches: street
- * ids are resolved (cached), each address is classified against what the index holds
- * (new, changed, unchanged, or a duplicate of a row this same import already wrote),
- * then written. Any error before commit leaves the index as it was.
+ * Streams a file into the index in one transaction, in batches: repeats inside a batch are
+ * dropped here, and the store classifies the rest against what the index holds (new,
+ * changed, unchanged, or a duplicate of a row this same import already wrote) and writes
+ * them. Any error before commit leaves the index as it was.
  */
 export async function runImport(store: IndexStore, path: string, opts: ImportOptions): Promise<ImportSummary> {
   if (opts.country && !/^[A-Za-z]{2}$/.test(opts.country)) throw new ImportFormatError(`--country must be an ISO 3166-1 alpha-2 code, not "${opts.country}"`);
@@ -38,7 +36,6 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
   const report = (bytesRead: number) => opts.onProgress?.({ bytesRead, totalBytes: info.size, rows: summary.rows });
   const items = reader(path, { ...opts, country }, report);
   const keyer = new AddressKeyer();
-  const streetIds = new Map<string, number>();
   const session = await store.beginImport();
   let batch: { row: number | string; a: KeyedAddress }[] = [];
   // One batch is written while the next is read: PostgreSQL works while we parse. Batches
@@ -53,13 +50,13 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
       }
       if (batch.length >= BATCH) {
         await writing;
-        writing = writeBatch(session, batch, streetIds, summary);
+        writing = writeBatch(session, batch, summary);
         writing.catch(() => undefined); // awaited (and rethrown) before the next batch or at the end
         batch = [];
       }
     }
     await writing;
-    await writeBatch(session, batch, streetIds, summary);
+    await writeBatch(session, batch, summary);
     const removed = await session.finish(summary.countryList, opts.replace ?? false);
     return summary.build(removed);
   } catch (err) {
@@ -93,51 +90,17 @@ function accept(item: ReaderItem, keyer: AddressKeyer, summary: SummaryBuilder):
   return keyed;
 }
 
-async function writeBatch(
-  session: ImportSession,
-  batch: { row: number | string; a: KeyedAddress }[],
-  streetIds: Map<string, number>,
-  summary: SummaryBuilder,
-): Promise<void> {
+async function writeBatch(session: ImportSession, batch: { row: number | string; a: KeyedAddress }[], summary: SummaryBuilder): Promise<void> {
   if (batch.length === 0) return;
-  const newStreets = new Map(batch.filter(({ a }) => !streetIds.has(a.street.key)).map(({ a }) => [a.street.key, a.street]));
-  if (newStreets.size > 0) {
-    if (streetIds.size > 500_000) streetIds.clear();
-    const ids = await session.streetIds([...newStreets.values()]);
-    [...newStreets.keys()].forEach((key, i) => streetIds.set(key, ids[i]!));
-  }
   const unique = new Map<string, { line: number | string; row: AddressInput }>();
   for (const { row: line, a } of batch) {
-    if (unique.has(a.identity)) {
-      summary.skip(line, 'duplicate', 'same address earlier in the file');
-      continue;
-    }
-    const { street, identity: _, ...rest } = a;
-    unique.set(a.identity, { line, row: { ...rest, streetId: streetIds.get(street.key)! } });
+    if (unique.has(a.identity)) summary.skip(line, 'duplicate', 'same address earlier in the file');
+    else unique.set(a.identity, { line, row: a });
   }
   const rows = [...unique.values()];
-  const existing = await session.existing(rows.map((r) => r.row));
-  const inserts: AddressInput[] = [];
-  const updates: { id: number; row: AddressInput }[] = [];
-  const touches: number[] = [];
-  rows.forEach(({ line, row }, i) => {
-    const old = existing[i];
-    if (!old) inserts.push(row);
-    else if (old.importId === session.importId) summary.skip(line, 'duplicate', 'same address earlier in the file');
-    else if (
-      old.streetId !== row.streetId ||
-      old.hn !== row.hn ||
-      old.postcode !== row.postcode ||
-      !sameCoordinate(old.lat, row.lat) ||
-      !sameCoordinate(old.lng, row.lng)
-    )
-      updates.push({ id: old.id, row });
-    else touches.push(old.id);
-  });
-  await session.insert(inserts);
-  await session.update(updates);
-  await session.touch(touches);
-  summary.imported += inserts.length;
-  summary.updated += updates.length;
-  summary.unchanged += touches.length;
+  const outcome = await session.write(rows.map((r) => r.row));
+  for (const i of outcome.duplicates) summary.skip(rows[i]!.line, 'duplicate', 'same address earlier in the file');
+  summary.imported += outcome.imported;
+  summary.updated += outcome.updated;
+  summary.unchanged += outcome.unchanged;
 }

@@ -1,29 +1,114 @@
 import type pg from 'pg';
 import { streetStatsSql } from './queries.js';
-import type { AddressInput, ExistingAddress, ImportSession, StreetInput } from './store.js';
-
-const ADDRESS_ARRAYS = 'unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::float8[], $9::float8[])';
-
-function addressArrays(rows: AddressInput[]): unknown[] {
-  return [
-    rows.map((r) => r.sourceId),
-    rows.map((r) => r.streetId),
-    rows.map((r) => r.hn),
-    rows.map((r) => r.hnKey),
-    rows.map((r) => r.hnBase),
-    rows.map((r) => r.postcode),
-    rows.map((r) => r.pcKey),
-    rows.map((r) => r.lat),
-    rows.map((r) => r.lng),
-  ];
-}
+import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type ImportSession } from './store.js';
 
 /**
- * One import as one PostgreSQL transaction on a dedicated connection. Batches travel as
- * arrays through unnest(): one round trip per few thousand rows.
+ * A batch travels as two texts, one line per street / address, fields separated by tabs,
+ * an empty field meaning NULL (no field the index stores is legitimately empty, and none
+ * holds a tab or line break: whitespace was collapsed when the row was read; any left is
+ * made a space here). One text parameter costs a fraction of the nine parameter arrays it
+ * replaces, to build in JavaScript and to parse in PostgreSQL.
  */
+const BREAKS = /[\t\n\r]/;
+const BREAKS_ALL = /[\t\n\r]/g;
+const text = (v: string): string => (BREAKS.test(v) ? v.replace(BREAKS_ALL, ' ') : v);
+const opt = (v: string | null): string => (v === null ? '' : text(v));
+
+type FieldKind = 'text' | 'nullable' | 'int' | 'float8' | 'key';
+
+/**
+ * SQL reading the tab-separated fields of a line, by name: split_part for each (an array per
+ * line would be split again for every field read). `key` columns compare bytewise ("C"),
+ * as the index columns they are matched against.
+ */
+function fields(line: string, spec: [string, FieldKind][]): string {
+  return spec
+    .map(([name, kind], k) => {
+      const f = `split_part(${line}, E'\\t', ${k + 1})`;
+      const sql = { text: f, nullable: `nullif(${f}, '')`, int: `nullif(${f}, '')::int`, float8: `${f}::float8`, key: `nullif(${f}, '') COLLATE "C"` }[kind];
+      return `${sql} AS ${name}`;
+    })
+    .join(', ');
+}
+
+const changed = (a: string, q: string) => `(${a}.street_id <> ${q}.street_id OR ${a}.hn <> ${q}.hn OR ${a}.postcode IS DISTINCT FROM ${q}.postcode
+      OR abs(${a}.lat - ${q}.lat) >= ${SAME_COORDINATE} OR abs(${a}.lng - ${q}.lng) >= ${SAME_COORDINATE})`;
+
+/**
+ * One batch in one statement (one round trip: the server works through batch N while the
+ * reader parses batch N + 1). $1 import id, $2 the new streets, $3 the addresses.
+ * New streets are inserted first; their ids come from the insert's RETURNING (this
+ * statement cannot see its own inserts in the table), else from the table, for streets an
+ * earlier batch or import wrote. Each address is matched to the stored one with its
+ * identity (by source id, else by street + number); then the new are inserted, the changed
+ * updated, the unchanged marked as seen. Rows this import already wrote come back as
+ * duplicates, by position.
+ */
+const WRITE_BATCH = `
+  WITH street_lines AS (
+    SELECT l FROM unnest(string_to_array(nullif($2::text, ''), E'\n')) AS l
+  ), created AS (
+    INSERT INTO local_streets (skey, country, street, city, state, street_words, city_words)
+    SELECT ${fields('l', [['skey', 'text'], ['country', 'text'], ['street', 'text'], ['city', 'nullable'], ['state', 'nullable'], ['street_words', 'text'], ['city_words', 'text']])} FROM street_lines
+    ON CONFLICT (skey) DO NOTHING
+    RETURNING id, skey
+  ), completed AS (
+    -- A street stored without a state takes the one this file gives.
+    UPDATE local_streets s SET state = nullif(split_part(l, E'\t', 5), '')
+    FROM street_lines WHERE s.skey = split_part(l, E'\t', 1) AND s.state IS NULL AND split_part(l, E'\t', 5) <> ''
+  ), rows AS (
+    SELECT (n - 1)::int AS i, ${fields('l', [['skey', 'text'], ['source_id', 'nullable'], ['hn', 'text'], ['hn_key', 'key'], ['hn_base', 'int'], ['postcode', 'nullable'], ['pc_key', 'key'], ['lat', 'float8'], ['lng', 'float8']])}
+    FROM unnest(string_to_array($3::text, E'\n')) WITH ORDINALITY AS t (l, n)
+  ), street_ids AS (
+    -- A batch names a few hundred streets: each looked up once by its key, not the whole table.
+    SELECT k.skey, coalesce(c.id, s.id) AS id, c.id IS NOT NULL AS created
+    FROM (SELECT DISTINCT skey FROM rows) k
+    LEFT JOIN created c ON c.skey = k.skey
+    LEFT JOIN LATERAL (SELECT id FROM local_streets s WHERE s.skey = k.skey) s ON c.id IS NULL
+  ), q AS (
+    SELECT rows.*, s.id AS street_id, s.created FROM rows JOIN street_ids s ON s.skey = rows.skey
+  ), m AS (
+    -- LATERAL ... LIMIT 1: one index probe per row, whatever the planner guesses of the batch's size.
+    SELECT q.i, a.id, a.import_id, ${changed('a', 'q')} AS changed
+    FROM q CROSS JOIN LATERAL (
+      SELECT * FROM local_addresses a WHERE a.source_id = q.source_id LIMIT 1
+    ) a WHERE q.source_id IS NOT NULL
+    UNION ALL
+    SELECT q.i, a.id, a.import_id, ${changed('a', 'q')} AS changed
+    FROM q CROSS JOIN LATERAL (
+      SELECT * FROM local_addresses a WHERE a.street_id = q.street_id AND a.hn_key = q.hn_key AND a.source_id IS NULL ORDER BY a.id LIMIT 1
+    ) a WHERE q.source_id IS NULL AND NOT q.created -- a street this statement created holds no stored address yet
+  ), inserted AS (
+    INSERT INTO local_addresses (source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id)
+    SELECT source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, $1::bigint FROM q
+    WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.i = q.i) ORDER BY q.i
+    RETURNING 1
+  ), updated AS (
+    UPDATE local_addresses a SET street_id = q.street_id, hn = q.hn, hn_key = q.hn_key, hn_base = q.hn_base,
+      postcode = q.postcode, pc_key = q.pc_key, lat = q.lat, lng = q.lng, import_id = $1::bigint
+    FROM m JOIN q ON q.i = m.i
+    WHERE a.id = m.id AND m.import_id <> $1::bigint AND m.changed
+    RETURNING 1
+  ), seen AS (
+    UPDATE local_addresses a SET import_id = $1::bigint FROM m WHERE a.id = m.id AND m.import_id <> $1::bigint AND NOT m.changed
+    RETURNING 1
+  )
+  SELECT (SELECT count(*) FROM rows)::int AS rows, (SELECT count(street_id) FROM q)::int AS matched,
+    (SELECT count(*) FROM inserted)::int AS imported, (SELECT count(*) FROM updated)::int AS updated,
+    (SELECT count(*) FROM seen)::int AS unchanged,
+    coalesce((SELECT array_agg(i ORDER BY i) FROM m WHERE m.import_id = $1::bigint), '{}') AS duplicates`;
+
+interface WriteResult extends BatchOutcome {
+  rows: number;
+  matched: number;
+}
+
+/** One import as one PostgreSQL transaction on a dedicated connection, one statement per batch. */
 export async function beginPgImport(client: pg.PoolClient, release: () => void): Promise<ImportSession> {
   await client.query('BEGIN');
+  // The batch statement's cost estimate passes JIT's threshold, and compiling it took longer
+  // than running it (about 40 of 120 ms per batch).
+  await client.query('SET LOCAL jit = off');
   const seq = await client.query<{ value: string }>("UPDATE local_meta SET value = value + 1 WHERE key = 'import_seq' RETURNING value");
   const importId = Number(seq.rows[0]!.value);
   let open = true;
@@ -36,77 +121,29 @@ export async function beginPgImport(client: pg.PoolClient, release: () => void):
       release();
     }
   };
+  // Streets already sent in this import (bounded: a street sent again is found by its key).
+  const sent = new Set<string>();
 
   return {
     importId,
-    async streetIds(streets: StreetInput[]) {
-      const res = await client.query<{ id: string; skey: string }>(
-        `INSERT INTO local_streets (skey, country, street, city, state, street_words, city_words)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-         ON CONFLICT (skey) DO UPDATE SET state = coalesce(local_streets.state, excluded.state) RETURNING id, skey`,
-        [
-          streets.map((s) => s.key),
-          streets.map((s) => s.country),
-          streets.map((s) => s.street),
-          streets.map((s) => s.city),
-          streets.map((s) => s.state),
-          streets.map((s) => s.streetWords),
-          streets.map((s) => s.cityWords),
-        ],
-      );
-      const ids = new Map(res.rows.map((r) => [r.skey, Number(r.id)]));
-      return streets.map((s) => ids.get(s.key)!);
-    },
-    async existing(rows: AddressInput[]) {
-      // One round trip for the batch; two index joins: by source id (OSM), else by street + number.
-      const res = await client.query<{ i: string; id: string; import_id: string; street_id: string; hn: string; postcode: string | null; lat: number; lng: number }>(
-        `WITH q AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS q (source_id, street_id, hn_key, i))
-         SELECT DISTINCT ON (q.i) q.i, a.id, a.import_id, a.street_id, a.hn, a.postcode, a.lat, a.lng
-         FROM q JOIN local_addresses a ON a.source_id = q.source_id WHERE q.source_id IS NOT NULL
-         UNION ALL
-         SELECT * FROM (
-           SELECT DISTINCT ON (q.i) q.i, a.id, a.import_id, a.street_id, a.hn, a.postcode, a.lat, a.lng
-           FROM q JOIN local_addresses a ON a.street_id = q.street_id AND a.hn_key = q.hn_key AND a.source_id IS NULL
-           WHERE q.source_id IS NULL ORDER BY q.i, a.id
-         ) by_address`,
-        [rows.map((r) => r.sourceId), rows.map((r) => r.streetId), rows.map((r) => r.hnKey)],
-      );
-      const out: (ExistingAddress | undefined)[] = rows.map(() => undefined);
-      for (const r of res.rows) {
-        out[Number(r.i) - 1] = {
-          id: Number(r.id),
-          importId: Number(r.import_id),
-          streetId: Number(r.street_id),
-          hn: r.hn,
-          postcode: r.postcode,
-          lat: r.lat,
-          lng: r.lng,
-        };
-      }
-      return out;
-    },
-    async insert(rows: AddressInput[]) {
-      if (rows.length === 0) return;
-      await client.query(
-        `INSERT INTO local_addresses (source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id)
-         SELECT *, $10::bigint FROM ${ADDRESS_ARRAYS}`,
-        [...addressArrays(rows), importId],
-      );
-    },
-    async update(rows: { id: number; row: AddressInput }[]) {
-      if (rows.length === 0) return;
-      await client.query(
-        `UPDATE local_addresses a SET street_id = u.street_id, hn = u.hn, hn_key = u.hn_key, hn_base = u.hn_base,
-           postcode = u.postcode, pc_key = u.pc_key, lat = u.lat, lng = u.lng, import_id = $10::bigint
-         FROM ${ADDRESS_ARRAYS} WITH ORDINALITY AS u (source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, i)
-         JOIN unnest($11::bigint[]) WITH ORDINALITY AS ids (id, i) ON ids.i = u.i
-         WHERE a.id = ids.id`,
-        [...addressArrays(rows.map((r) => r.row)), importId, rows.map((r) => r.id)],
-      );
-    },
-    async touch(ids: number[]) {
-      if (ids.length === 0) return;
-      await client.query('UPDATE local_addresses SET import_id = $1 WHERE id = ANY($2::bigint[])', [importId, ids]);
+    async write(rows: AddressInput[]) {
+      if (rows.length === 0) return { imported: 0, updated: 0, unchanged: 0, duplicates: [] };
+      if (sent.size > 500_000) sent.clear();
+      const streets: string[] = [];
+      const addresses = rows.map((r) => {
+        const s = r.street;
+        if (!sent.has(s.key)) {
+          sent.add(s.key);
+          streets.push(`${text(s.key)}\t${s.country}\t${text(s.street)}\t${opt(s.city)}\t${opt(s.state)}\t${s.streetWords}\t${s.cityWords}`);
+        }
+        // Keys, countries, tokens and numbers hold no tab or break by construction; the rest is checked.
+        return `${text(s.key)}\t${opt(r.sourceId)}\t${text(r.hn)}\t${r.hnKey}\t${r.hnBase ?? ''}\t${opt(r.postcode)}\t${opt(r.pcKey)}\t${r.lat}\t${r.lng}`;
+      });
+      const res = await client.query<WriteResult>(WRITE_BATCH, [importId, streets.join('\n'), addresses.join('\n')]);
+      const { rows: n, matched, ...outcome } = res.rows[0]!;
+      // Every street is sent with its first row; a row without one would be lost silently.
+      if (matched !== n) throw new Error(`import: ${n - matched} of ${n} rows found no street`);
+      return outcome;
     },
     async finish(countries: string[], replace: boolean) {
       let removed = 0;

@@ -1,5 +1,25 @@
 import type Database from 'better-sqlite3';
-import type { AddressInput, ExistingAddress, ImportSession, StreetInput } from './store.js';
+import { streetStatsSql } from './queries.js';
+import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type ImportSession } from './store.js';
+
+/** A stored address with the same identity as an imported row. */
+interface ExistingAddress {
+  id: number;
+  importId: number;
+  streetId: number;
+  hn: string;
+  postcode: string | null;
+  lat: number;
+  lng: number;
+}
+
+const changed = (old: ExistingAddress, r: AddressInput, streetId: number) =>
+  old.streetId !== streetId ||
+  old.hn !== r.hn ||
+  old.postcode !== r.postcode ||
+  Math.abs(old.lat - r.lat) >= SAME_COORDINATE ||
+  Math.abs(old.lng - r.lng) >= SAME_COORDINATE;
+
 
 /**
  * One import as one SQLite write transaction: readers (the server) keep seeing the old
@@ -22,28 +42,39 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
     'UPDATE addresses SET street_id = ?, hn = ?, hn_key = ?, hn_base = ?, postcode = ?, pc_key = ?, lat = ?, lng = ?, import_id = ? WHERE id = ?',
   );
   const touch = db.prepare('UPDATE addresses SET import_id = ? WHERE id = ?');
+  // An import repeats the same few thousand streets a million times: their ids are kept (bounded).
+  const streetIds = new Map<string, number>();
+  const streetIdOf = ({ street: s }: AddressInput): number => {
+    let id = streetIds.get(s.key);
+    if (id === undefined) {
+      if (streetIds.size > 500_000) streetIds.clear();
+      id = (upsertStreet.get(s.key, s.country, s.street, s.city, s.state, s.streetWords, s.cityWords) as { id: number }).id;
+      streetIds.set(s.key, id);
+    }
+    return id;
+  };
   let open = true;
 
   return {
     importId,
-    async streetIds(streets: StreetInput[]) {
-      return streets.map(
-        (s) => (upsertStreet.get(s.key, s.country, s.street, s.city, s.state, s.streetWords, s.cityWords) as { id: number }).id,
-      );
-    },
-    async existing(rows: AddressInput[]) {
-      return rows.map(
-        (r) => (r.sourceId ? bySource.get(r.sourceId) : byAddress.get(r.streetId, r.hnKey)) as ExistingAddress | undefined,
-      );
-    },
-    async insert(rows: AddressInput[]) {
-      for (const r of rows) insert.run(r.sourceId, r.streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId);
-    },
-    async update(rows: { id: number; row: AddressInput }[]) {
-      for (const { id, row: r } of rows) update.run(r.streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId, id);
-    },
-    async touch(ids: number[]) {
-      for (const id of ids) touch.run(importId, id);
+    async write(rows: AddressInput[]) {
+      const out: BatchOutcome = { imported: 0, updated: 0, unchanged: 0, duplicates: [] };
+      rows.forEach((r, i) => {
+        const streetId = streetIdOf(r);
+        const old = (r.sourceId ? bySource.get(r.sourceId) : byAddress.get(streetId, r.hnKey)) as ExistingAddress | undefined;
+        if (!old) {
+          insert.run(r.sourceId, streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId);
+          out.imported++;
+        } else if (old.importId === importId) out.duplicates.push(i);
+        else if (changed(old, r, streetId)) {
+          update.run(streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId, old.id);
+          out.updated++;
+        } else {
+          touch.run(importId, old.id);
+          out.unchanged++;
+        }
+      });
+      return out;
     },
     async finish(countries: string[], replace: boolean) {
       let removed = 0;
@@ -54,13 +85,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
             .prepare(`DELETE FROM addresses WHERE import_id <> ? AND street_id IN (SELECT id FROM streets WHERE country IN (${inList}))`)
             .run(importId, ...countries).changes;
         }
-        // Statistics per street: size (ranking), centre (street-level hits), the postcode when it has only one.
-        db.prepare(
-          `UPDATE streets SET (n, lat, lng, postcode) = (
-             SELECT count(*), avg(a.lat), avg(a.lng), CASE WHEN min(a.postcode) = max(a.postcode) THEN min(a.postcode) END
-             FROM addresses a WHERE a.street_id = streets.id)
-           WHERE country IN (${inList})`,
-        ).run(...countries);
+        db.prepare(streetStatsSql('', inList)).run(...countries);
         db.prepare(`DELETE FROM streets WHERE n = 0 AND country IN (${inList})`).run(...countries);
       }
       db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'version'").run();

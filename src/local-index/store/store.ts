@@ -17,10 +17,11 @@ export interface StreetInput {
   cityWords: string;
 }
 
+/** One address to import: its street and its index keys. */
 export interface AddressInput {
   /** Source identity (an OSM element); null when the address itself is the identity (street + house number). */
   sourceId: string | null;
-  streetId: number;
+  street: StreetInput;
   hn: string;
   hnKey: string;
   hnBase: number | null;
@@ -30,26 +31,31 @@ export interface AddressInput {
   lng: number;
 }
 
-export interface ExistingAddress {
-  id: number;
-  importId: number;
-  streetId: number;
-  hn: string;
-  postcode: string | null;
-  lat: number;
-  lng: number;
+/** What one batch did. */
+export interface BatchOutcome {
+  imported: number;
+  updated: number;
+  unchanged: number;
+  /** Positions (in the batch) of rows whose identity this same import already wrote in an earlier batch. */
+  duplicates: number[];
 }
+
+/**
+ * Two stored coordinates closer than this (degrees, about 1 cm) are the same point: a
+ * re-import of the same file changes nothing. Both backends apply this rule, SQLite in
+ * JavaScript, PostgreSQL in SQL.
+ */
+export const SAME_COORDINATE = 1e-7;
 
 /** One import, inside one transaction: nothing is visible, and nothing changes, unless `finish` is reached. */
 export interface ImportSession {
   readonly importId: number;
-  streetIds(streets: StreetInput[]): Promise<number[]>;
-  /** The stored rows with the same identity as `rows`, by position. */
-  existing(rows: AddressInput[]): Promise<(ExistingAddress | undefined)[]>;
-  insert(rows: AddressInput[]): Promise<void>;
-  update(rows: { id: number; row: AddressInput }[]): Promise<void>;
-  /** Marks unchanged rows as seen by this import (duplicate detection, `--replace`). */
-  touch(ids: number[]): Promise<void>;
+  /**
+   * Writes one batch of rows with distinct identities, in order after the batches before it:
+   * a new address is inserted, a changed one updated, an unchanged one marked as seen by this
+   * import (for `--replace` and duplicate detection). The store resolves street ids itself.
+   */
+  write(rows: AddressInput[]): Promise<BatchOutcome>;
   /** Refreshes street statistics, applies `replace`, commits. Returns the number of removed addresses. */
   finish(countries: string[], replace: boolean): Promise<number>;
   abort(): Promise<void>;
