@@ -17,13 +17,14 @@ function numbered(sql: string): string {
  * Session settings travel in the URL's `options` (which node-postgres lets override its
  * config): the test schema when given, else whatever search_path the URL already sets, and
  * low trigram thresholds, since short words with one typo share few trigrams (candidates
- * are verified in JS anyway).
+ * are verified in JS anyway), and no JIT: every search query runs in well under a
+ * millisecond, and compiling one whose estimate crosses the JIT threshold takes tens.
  */
 function withSessionOptions(databaseUrl: string, schema: string | undefined): string {
   const url = new URL(databaseUrl);
   const options = [
     url.searchParams.get('options') ?? '',
-    '-c pg_trgm.similarity_threshold=0.2 -c pg_trgm.word_similarity_threshold=0.4',
+    '-c pg_trgm.similarity_threshold=0.2 -c pg_trgm.word_similarity_threshold=0.4 -c jit=off',
     schema ? `-c search_path=${ident(schema).replace(/ /g, '\\ ')},public` : '',
   ];
   url.searchParams.set('options', options.filter(Boolean).join(' '));

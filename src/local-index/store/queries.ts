@@ -53,12 +53,17 @@ export function addressesByPostcodeQuery(
   };
 }
 
+/**
+ * Whether a postcode (or a postcode prefix) exists. `ORDER BY pc_key` keeps the search on
+ * the postcode index: with a bare LIMIT 1, PostgreSQL may bet on a sequential scan finding
+ * a match early, and read the whole table when there is none (12-27 ms, not 0.1).
+ */
 export function postcodeExistsQuery(t: string, key: string, prefix: boolean, country: string | undefined): Query {
   const pcSql = prefix ? 'a.pc_key >= ? AND a.pc_key < ?' : 'a.pc_key = ?';
   const pcArgs = prefix ? [key, key + PREFIX_END] : [key];
-  if (country === undefined) return { sql: `SELECT 1 AS hit FROM ${t}addresses a WHERE ${pcSql} LIMIT 1`, args: pcArgs };
+  if (country === undefined) return { sql: `SELECT 1 AS hit FROM ${t}addresses a WHERE ${pcSql} ORDER BY a.pc_key LIMIT 1`, args: pcArgs };
   return {
-    sql: `SELECT 1 AS hit FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id WHERE ${pcSql} AND s.country = ? LIMIT 1`,
+    sql: `SELECT 1 AS hit FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id WHERE ${pcSql} AND s.country = ? ORDER BY a.pc_key LIMIT 1`,
     args: [...pcArgs, country],
   };
 }
