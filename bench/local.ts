@@ -58,7 +58,10 @@ export async function benchLocal(args: string[]): Promise<void> {
     const t = performance.now();
     const sample = await generateAddresses(csv, count, 10_000);
     writeFileSync(samplePath, JSON.stringify(sample));
-    console.log(`generated ${count.toLocaleString('en')} synthetic addresses in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `generated ${count.toLocaleString('en')} synthetic addresses in ${((performance.now() - t) / 1000).toFixed(1)} s ` +
+        '(synthetic: no open data set of this size can be downloaded here and real samples stay out of the project; see bench/local-generate.ts)',
+    );
     const runner = fileURLToPath(new URL('./local-run.ts', import.meta.url));
     for (const backend of ['sqlite', 'postgres'].filter((b) => !only || b === only)) {
       const dataDir = join(work, `data-${backend}`);

@@ -18,6 +18,8 @@ import { widgetAuth } from './http/widget-auth.js';
 import type { Services } from './services.js';
 
 const SECRET_KEY_PATHS = ['/v1/validate', '/v1/autocomplete', '/v1/usage'] as const;
+/** Far above any valid request (a ValidateRequest tops out near 2 KiB); Messages.bodyTooLarge names it. */
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** The HTTP app without listen(), so tests drive it in-process or on a real port. */
 export function buildApp(services: Services): App {
@@ -32,7 +34,7 @@ export function buildApp(services: Services): App {
   app.use(
     '*',
     bodyLimit({
-      maxSize: 64 * 1024,
+      maxSize: BODY_LIMIT_BYTES,
       onError: () => {
         throw new HttpError(413, Messages.bodyTooLarge);
       },

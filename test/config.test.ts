@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -37,14 +38,42 @@ describe('configuration', () => {
     expect(config.PROVIDER_TIMEOUT_MS).toBe(1500);
   });
 
-  it('fails fast listing every bad variable', () => {
+  it('fails fast listing every bad variable, one problem each', () => {
+    const bad = {
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      REDIS_URL: 'memcached://x',
+      PDOK_URL: 'not a url',
+      PHOTON_URL: 'photon',
+      NOMINATIM_URL: '//nominatim',
+      PROVIDER_TIMEOUT_MS: '-1',
+      MASTER_KEY: 'short',
+      TRUST_PROXY: 'maybe',
+      LOG_LEVEL: 'loud',
+      PHOTON_COUNTRIES: 'Europe',
+    };
+    let problems: string[] = [];
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', MASTER_KEY: 'short' });
+      loadConfig({ ...bad, HOST: '127.0.0.1', PROVIDERS: 'pdok' });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
-      const problems = (error as ConfigError).problems.join('\n');
-      for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'MASTER_KEY']) expect(problems).toContain(name);
+      problems = (error as ConfigError).problems;
     }
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(Object.keys(bad).sort());
   });
+
+  it('stops `npm start` with exit code 2 and every problem on stderr', async () => {
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/main.ts'],
+        { env: { PATH: process.env.PATH ?? '', PORT: '99999', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' } },
+        (error, _stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr }),
+      );
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Invalid configuration:\n/);
+    for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(result.stderr).toMatch(new RegExp(`^  - ${name}: `, 'm'));
+  }, 60_000);
 });

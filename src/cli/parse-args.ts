@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { parseExactHttpsOrigin } from '../accounts/origins.js';
 import { PlanId, Environment } from '../contract/enums.js';
 
 /** Argument parsers: bad input fails before anything is written. */
@@ -23,6 +24,10 @@ export function intArg(min: number, max: number) {
   };
 }
 
-export function collect(value: string, previous: string[] = []): string[] {
+/** Repeatable `--origin`: each one an exact HTTPS origin written canonically, as the token store demands. */
+export function collectOrigin(value: string, previous: string[] = []): string[] {
+  if (parseExactHttpsOrigin(value) !== value) {
+    throw new InvalidArgumentError('not an exact HTTPS origin (expected https://host[:port], no path, no wildcard, no trailing slash)');
+  }
   return [...previous, value];
 }

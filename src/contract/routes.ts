@@ -60,9 +60,12 @@ export const autocompleteRoute = createRoute({
   responses: { 200: json(AutocompleteResponse, 'Suggestions'), ...errors },
 });
 
-const OriginHeader = z.object({
-  origin: z.string().optional().openapi({ param: { name: 'origin', in: 'header' }, description: 'Exact HTTPS origin on the token allowlist' }),
-});
+// Required by SPEC, yet optional to the validator: a missing Origin must get the widget's 403 (POST)
+// or a bodiless 403 (preflight), never a 400, so the document marks it required by hand.
+const originHeader = (description: string) =>
+  z.string().optional().openapi({ param: { name: 'origin', in: 'header', required: true }, description });
+
+const OriginHeader = z.object({ origin: originHeader('Exact HTTPS origin on the token allowlist') });
 
 export const widgetAutocompleteRoute = createRoute({
   method: 'post',
@@ -90,11 +93,11 @@ export const widgetPreflightRoute = createRoute({
   summary: 'CORS preflight for the widget endpoint',
   request: {
     headers: z.object({
-      origin: z.string().optional().openapi({ param: { name: 'origin', in: 'header' } }),
+      origin: originHeader('Exact HTTPS origin the page runs on'),
       'access-control-request-method': z
         .string()
         .optional()
-        .openapi({ param: { name: 'access-control-request-method', in: 'header' }, example: 'POST' }),
+        .openapi({ param: { name: 'access-control-request-method', in: 'header', required: true }, example: 'POST' }),
     }),
   },
   responses: {
@@ -132,7 +135,7 @@ export const demoValidateRoute = createRoute({
     400: json(ErrorBody, 'Missing or invalid query'),
     429: {
       ...json(DemoRateLimitError, 'Demo allowance reached'),
-      headers: z.object({ 'Retry-After': z.string().openapi({ description: 'Seconds until the longest exhausted window admits a request' }) }),
+      headers: z.object({ 'Retry-After': z.number().int().openapi({ description: 'Seconds until the longest exhausted window admits a request' }) }),
     },
   },
 });

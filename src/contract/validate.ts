@@ -20,6 +20,8 @@ export const ValidateRequest = z
     }
   })
   .openapi('ValidateRequest', {
+    // The refinement above, as the document can state it.
+    anyOf: [{ required: ['query'] }, { required: ['components'] }],
     example: { query: 'Damrak 1, 1012 LG Amsterdam', country: 'NL' },
   });
 export type ValidateRequest = z.infer<typeof ValidateRequest>;

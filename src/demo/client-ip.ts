@@ -12,12 +12,13 @@ export const UNKNOWN_CLIENT = 'unknown';
 
 /**
  * The visitor's IP for per-IP limits. Without TRUST_PROXY the header is ignored, since any client
- * could forge it to get a fresh allowance. With it, the first hop is the original client.
+ * could forge it to get a fresh allowance. With it, the last hop is the one our proxy appended (the
+ * peer it saw); earlier hops come from the client and could be forged to the same end.
  */
 export function clientIp(source: ClientIpSource): string {
   if (source.trustProxy && source.forwardedFor) {
-    const first = source.forwardedFor.split(',')[0]?.trim();
-    if (first) return normalizeIp(first);
+    const last = source.forwardedFor.split(',').map((hop) => hop.trim()).filter(Boolean).at(-1);
+    if (last) return normalizeIp(last);
   }
   return source.remoteAddress ? normalizeIp(source.remoteAddress) : UNKNOWN_CLIENT;
 }

@@ -12,21 +12,23 @@ export interface DemoSample {
 /*
  * The homepage's three one-click samples. Their answers are written down here, not fetched, so the
  * homepage works (and shows each verdict) without spending provider calls or visitor allowance.
- * Real Amsterdam addresses with their coordinates (WGS 84, five decimals, about a metre);
- * confidences and consensus as the engine scores such input.
+ * Real Amsterdam addresses; each response is exactly what the engine decides from what PDOK,
+ * Photon and Nominatim answer for the query (test/demo/sample-answers.ts holds those answers and
+ * test/demo/samples.test.ts runs them through the engine), so the demo never shows a verdict,
+ * confidence or consensus the service would not give.
  */
 const VALID: DemoValidateResponse = {
   verdict: 'valid',
-  confidence: 98,
+  confidence: 100,
   address: {
     street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL',
-    lat: 52.37616, lng: 4.89585,
+    lat: 52.3761606, lng: 4.8958547,
   },
   components: { street: 'match', houseNumber: 'match', postcode: 'match', city: 'match', country: 'match' },
   provider: 'pdok',
   reasons: [],
   consensus: {
-    status: 'agreement', score: 100, baseConfidence: 93, confidenceDelta: 5,
+    status: 'agreement', score: 100, baseConfidence: 100, confidenceDelta: 10,
     supportingProviders: ['pdok', 'photon', 'nominatim'], conflictingProviders: [], disagreements: [],
   },
 };
@@ -34,36 +36,36 @@ const VALID: DemoValidateResponse = {
 /** A typo in the city and no postcode: found, fixed and completed. */
 const CORRECTABLE: DemoValidateResponse = {
   verdict: 'correctable',
-  confidence: 86,
+  confidence: 97,
   address: {
     street: 'Prinsengracht', houseNumber: '263', postcode: '1016 GV', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL',
-    lat: 52.37518, lng: 4.88397,
+    lat: 52.3752514, lng: 4.8839874,
   },
   components: { street: 'match', houseNumber: 'match', postcode: 'missing', city: 'corrected', country: 'match' },
   provider: 'pdok',
   reasons: ['components_incomplete', 'components_corrected'],
   consensus: {
-    status: 'agreement', score: 100, baseConfidence: 80, confidenceDelta: 6,
+    status: 'agreement', score: 100, baseConfidence: 88, confidenceDelta: 9,
     supportingProviders: ['pdok', 'photon', 'nominatim'], conflictingProviders: [], disagreements: [],
   },
 };
 
-/** A real street, a house number it does not have: only the street is found. */
+/** A real street, a house number it does not have: only the street is found, so it is invalid. */
 const INVALID: DemoValidateResponse = {
   verdict: 'invalid',
-  confidence: 42,
-  address: { street: 'Kalverstraat', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL', lat: 52.36995, lng: 4.89155 },
+  confidence: 79,
+  address: { street: 'Kalverstraat', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL', lat: 52.3699527, lng: 4.8915472 },
   components: { street: 'match', houseNumber: 'not-checked', city: 'match', country: 'match' },
   provider: 'pdok',
   reasons: ['low_confidence', 'no_house_number_match'],
   consensus: {
-    status: 'partial-agreement', score: 67, baseConfidence: 40, confidenceDelta: 2,
-    supportingProviders: ['pdok', 'photon'], conflictingProviders: ['nominatim'],
+    status: 'partial-agreement', score: 67, baseConfidence: 80, confidenceDelta: -1,
+    supportingProviders: ['pdok', 'nominatim'], conflictingProviders: ['photon'],
     disagreements: [
       {
-        provider: 'nominatim',
-        confidence: 38,
-        differences: [{ field: 'location', selected: '52.36995, 4.89155', alternative: '52.37148, 4.89231', distanceMeters: 178 }],
+        provider: 'photon',
+        confidence: 64,
+        differences: [{ field: 'location', selected: '52.3699527,4.8915472', alternative: '52.3714804,4.8923101', distanceMeters: 177.6 }],
       },
     ],
   },

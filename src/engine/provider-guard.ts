@@ -15,7 +15,8 @@ import { ProviderError, ProviderSkipped } from '../providers/provider.js';
 /**
  * One provider's resilience: a cockatiel timeout inside a consecutive-failure circuit breaker.
  * Errors and timeouts count against the breaker; a caller's abort and a `skipped` call do not
- * (the provider did nothing wrong). Every outcome comes back as a value, never thrown.
+ * (the provider did nothing wrong). Each call has one deadline, `timeoutMs` after it started,
+ * even when it first queues behind a half-open trial call. Every outcome comes back as a value.
  */
 export interface BreakerOptions {
   /** Consecutive failures that open the circuit. */
@@ -33,7 +34,7 @@ export type GuardOutcome<T> =
 /** Wraps outcomes the breaker must not count as failures. */
 class NotAFailure extends Error {
   constructor(
-    readonly status: 'aborted' | 'skipped',
+    readonly status: 'aborted' | 'skipped' | 'timeout',
     message: string,
   ) {
     super(message);
@@ -42,7 +43,6 @@ class NotAFailure extends Error {
 
 export class ProviderGuard {
   private readonly breaker: CircuitBreakerPolicy;
-  private readonly timeout: TimeoutPolicy;
 
   constructor(
     private readonly timeoutMs: number,
@@ -52,30 +52,39 @@ export class ProviderGuard {
       handleWhen((error) => !(error instanceof NotAFailure)),
       { halfOpenAfter: breaker.halfOpenAfterMs, breaker: new ConsecutiveBreaker(breaker.failures) },
     );
-    // Aggressive: give up at the deadline even if the call ignores its signal.
-    // abortOnReturn off: the inner signal is then aborted only by the deadline or the caller.
-    this.timeout = timeout(timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
   }
 
   async call<T>(fn: (signal: AbortSignal) => Promise<T>, caller?: AbortSignal): Promise<GuardOutcome<T>> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    // One deadline per call: time spent queued behind a half-open trial call comes out of it.
+    const deadline = started + this.timeoutMs;
     try {
-      const value = await this.breaker.execute(() => this.timed(fn, caller));
+      const value = await this.breaker.execute(() => this.timed(fn, deadline, caller));
       return { status: 'ok', value: value as T, latencyMs: elapsed() };
     } catch (error) {
       if (error instanceof BrokenCircuitError) return { status: 'circuit-open', error: 'circuit breaker open: provider not called' };
       if (error instanceof NotAFailure) return { status: error.status, error: error.message, latencyMs: elapsed() };
-      if (error instanceof TaskCancelledError) return { status: 'timeout', error: `no answer within ${this.timeoutMs} ms`, latencyMs: elapsed() };
+      if (error instanceof TaskCancelledError) return { status: 'timeout', error: this.timeoutMessage(), latencyMs: elapsed() };
       const message = error instanceof ProviderError ? error.message : `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
       return { status: 'error', error: message, latencyMs: elapsed() };
     }
   }
 
-  private async timed<T>(fn: (signal: AbortSignal) => Promise<T>, caller?: AbortSignal): Promise<T> {
+  private timeoutMessage(): string {
+    return `no answer within ${this.timeoutMs} ms`;
+  }
+
+  private async timed<T>(fn: (signal: AbortSignal) => Promise<T>, deadline: number, caller?: AbortSignal): Promise<T> {
+    const remaining = Math.floor(deadline - performance.now());
+    // The wait ate the whole budget: a timeout for this call, but the provider was never asked.
+    if (remaining <= 0) throw new NotAFailure('timeout', this.timeoutMessage());
+    // Aggressive: give up at the deadline even if the call ignores its signal.
+    // abortOnReturn off: the inner signal is then aborted only by the deadline or the caller.
+    const policy: TimeoutPolicy = timeout(remaining, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
     let inner: AbortSignal | undefined;
     try {
-      return await this.timeout.execute(({ signal }) => {
+      return await policy.execute(({ signal }) => {
         inner = signal;
         return fn(signal);
       }, caller);
@@ -83,7 +92,7 @@ export class ProviderGuard {
       if (caller?.aborted) throw new NotAFailure('aborted', 'request aborted by the caller');
       if (error instanceof ProviderSkipped) throw new NotAFailure('skipped', error.message);
       // Only the deadline aborts the inner signal now; the adapter's own AbortError may win the race.
-      if (inner?.aborted) throw new TaskCancelledError(`no answer within ${this.timeoutMs} ms`);
+      if (inner?.aborted) throw new TaskCancelledError(this.timeoutMessage());
       throw error;
     }
   }

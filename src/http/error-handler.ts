@@ -17,6 +17,14 @@ export function errorHandler(logger: Logger, consoleUrl: string): ErrorHandler {
           400,
         );
       }
+      // A body that is not declared JSON fails the schema like any other bad body: SPEC gives these
+      // endpoints 400 ValidationError, not 415, and the issue says what to send instead.
+      if (error.status === 415) {
+        return c.json(
+          { message: 'Validation failed', issues: [{ code: 'unsupported_media_type', path: [], message: Messages.jsonBodyRequired }] },
+          400,
+        );
+      }
       if (error.status === 413) return c.json({ message: Messages.bodyTooLarge }, 413);
       return c.json({ message: error.message || Messages.internal }, error.status);
     }

@@ -16,7 +16,8 @@ export const Messages = {
   demoPrompt: 'Type an address first: send {"query": "<address>"} with 1 to 200 characters',
   demoRate: 'Demo request allowance reached.',
   notFound: 'Not found',
-  bodyTooLarge: 'Request body too large',
+  bodyTooLarge: 'Request body too large: the limit is 64 KiB',
+  jsonBodyRequired: 'Send the request body as JSON with Content-Type: application/json',
   internal: 'Internal server error',
   unavailable: 'Service temporarily unavailable',
 } as const;

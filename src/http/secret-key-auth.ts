@@ -14,10 +14,11 @@ const TEST_KEY_WINDOW = [{ name: 'minute', max: 60, periodSeconds: 60 }] as cons
 export function secretKeyAuth(services: Services): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('startedAt', services.clock.now());
-    const header = c.req.header('authorization');
-    const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-    if (!header || !match?.[1]) throw new HttpError(401, Messages.missingKey);
-    const check = await services.secretKeys.verify(match[1]);
+    // No header, another scheme or an empty Bearer: say how to send a key. A Bearer value that is
+    // not one key (spaces inside, say) is a key sent wrongly: malformed.
+    const presented = c.req.header('authorization')?.match(/^Bearer\s+(.*?)\s*$/i)?.[1];
+    if (!presented) throw new HttpError(401, Messages.missingKey);
+    const check = await services.secretKeys.verify(presented);
     if (!check.ok) throw new HttpError(401, check.reason === 'malformed' ? Messages.malformedKey : Messages.unknownKey);
     const account = await services.accounts.get(check.key.accountId);
     c.set('key', check.key);

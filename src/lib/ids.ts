@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 let lastMs = 0;
 let sequence = 0;
@@ -21,11 +21,4 @@ export function randomToken(bytes: number): string {
 
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
-}
-
-/** Constant-time string comparison (length leaks, content doesn't). */
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -42,14 +42,16 @@ export async function fetchSuggestions(
 /**
  * Asks the service whether this page's origin may use the token. The probe always answers 200 with
  * `Access-Control-Allow-Origin: *`, so a page outside the allowlist learns it without the browser
- * logging a CORS failure; the widget then stays a plain input.
+ * logging a CORS failure; the widget then stays a plain input. null: the service could not be asked
+ * (offline, down), which is not a refusal.
  */
-export async function checkAccess(apiBase: string, token: string): Promise<boolean> {
+export async function checkAccess(apiBase: string, token: string): Promise<boolean | null> {
   try {
     const res = await fetch(`${apiBase}/widget/v1/access?token=${encodeURIComponent(token)}`, { credentials: 'omit' });
+    if (!res.ok) return null;
     const body: unknown = await res.json();
     return typeof body === 'object' && body !== null && (body as { allowed?: unknown }).allowed === true;
   } catch {
-    return false;
+    return null;
   }
 }

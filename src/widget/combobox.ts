@@ -76,24 +76,27 @@ export class AddressCombobox extends EventTarget {
 
   private onFocus(): void {
     this.session = newSessionToken();
-    this.access ??= checkAccess(this.opts.apiBase, this.opts.token).then((ok) => {
-      if (!ok) {
-        this.access = null; // ask again on the next focus: the allowlist may change
-        if (!this.warned) console.warn(`[address widget] ${location.origin} is not on this publishable token's origin allowlist; autocomplete is off.`);
+    this.access ??= checkAccess(this.opts.apiBase, this.opts.token).then((verdict) => {
+      // Ask again on the next focus: the allowlist may change, the service may be back.
+      if (verdict !== true) this.access = null;
+      if (verdict === false && !this.warned) {
+        console.warn(`[address widget] ${location.origin} is not on this publishable token's origin allowlist; autocomplete is off.`);
         this.warned = true;
       }
-      return ok;
+      return verdict === true;
     });
   }
 
   private onBlur(): void {
+    // Leaving the field makes any pending lookup pointless: never spend a credit on it.
+    this.cancelPending();
     this.close();
     this.session = null;
   }
 
   private onInput(): void {
     this.setActive(-1);
-    clearTimeout(this.timer);
+    this.cancelPending();
     if (this.input.value.trim().length < this.opts.minChars) return this.reset();
     this.timer = setTimeout(() => void this.load(), this.opts.debounceMs);
   }
@@ -152,6 +155,8 @@ export class AddressCombobox extends EventTarget {
         }
         return;
       case 'Escape':
+        // Also drop a pending answer, so the list the user just dismissed does not pop up again.
+        this.cancelPending();
         if (expanded) this.close();
         else if (this.input.value) {
           this.input.value = '';
@@ -189,11 +194,16 @@ export class AddressCombobox extends EventTarget {
     this.input.setAttribute('aria-expanded', 'false');
   }
 
-  /** Stops pending work and forgets the suggestions (too short, cleared, or chosen). */
-  private reset(): void {
+  /** The text changed (or the list was dismissed): a request for the old text is stale, abort it now. */
+  private cancelPending(): void {
     clearTimeout(this.timer);
     this.inflight?.abort();
     this.inflight = null;
+  }
+
+  /** Stops pending work and forgets the suggestions (too short, cleared, or chosen). */
+  private reset(): void {
+    this.cancelPending();
     this.items = [];
     this.close();
   }

@@ -73,6 +73,10 @@ describe.each(STORAGE_BACKENDS)('credentials on %s', (backend) => {
     expect(await tokens.verify(token.token, 'https://shop.example:8443')).not.toBeNull();
     expect(await tokens.verify(token.token, 'https://evil.example')).toBeNull();
     expect(await tokens.verify(token.token, 'https://sub.shop.example')).toBeNull();
+    // Only the exact origin: not its http:// twin, a trailing slash, a path, or another port.
+    for (const near of ['http://shop.example', 'https://shop.example/', 'https://shop.example/checkout', 'https://shop.example:8444']) {
+      expect(await tokens.verify(token.token, near), near).toBeNull();
+    }
     expect(await tokens.originAllowed('https://shop.example')).toBe(true);
     expect(await tokens.originAllowed('https://other.example')).toBe(false);
     await tokens.revoke(token.id);
@@ -90,6 +94,8 @@ describe.each(STORAGE_BACKENDS)('credentials on %s', (backend) => {
     'https://shop.example?x=1',
     'shop.example',
     ' https://shop.example',
+    'https://shop.example:443',
+    'https://Shop.example',
   ])('rejects %s as an allowlist origin and creates nothing', async (origin) => {
     const account = await accounts.create({});
     await expect(tokens.create(account.id, 'live', ['https://ok.example', origin])).rejects.toThrow(/exact HTTPS origin/);

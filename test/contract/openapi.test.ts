@@ -50,9 +50,54 @@ describe('/openapi.json', () => {
     expect(doc.components.schemas.TraceStatus.enum).toHaveLength(9);
   });
 
+  it('states the required fields and bounds SPEC gives', () => {
+    const schemas = doc.components.schemas;
+    const required = (name: string) => [...(schemas[name].required ?? [])].sort();
+    expect(required('ValidateResponse')).toEqual(['address', 'cached', 'components', 'confidence', 'consensus', 'provider', 'reasons', 'verdict']);
+    expect(required('DemoValidateResponse')).toEqual(['address', 'components', 'confidence', 'consensus', 'provider', 'reasons', 'verdict']);
+    expect(schemas.DemoValidateResponse.properties.cached).toBeUndefined();
+    expect(required('ConsensusReport')).toEqual(
+      ['baseConfidence', 'confidenceDelta', 'conflictingProviders', 'disagreements', 'score', 'status', 'supportingProviders'],
+    );
+    expect(required('UsageResponse')).toEqual(
+      ['creditsUsedThisMonth', 'daily', 'environment', 'extraCredits', 'filteredBySource', 'plan', 'quota', 'recent', 'sources', 'summary'],
+    );
+    expect(required('DemoRateLimitError')).toEqual(['freeMonthlyCredits', 'limits', 'message', 'retryAfterSeconds']);
+    expect(required('ValidationError')).toEqual(['issues', 'message']);
+    expect(required('AutocompleteRequest')).toEqual(['query']);
+    expect(required('ResolvedAddress')).toEqual(['lat', 'lng']);
+    // ValidateRequest: at least one of query or components.
+    expect(schemas.ValidateRequest.anyOf).toEqual([{ required: ['query'] }, { required: ['components'] }]);
+    expect(schemas.ValidateRequest.properties.query).toMatchObject({ minLength: 1, maxLength: 500 });
+    expect(schemas.AddressComponents.properties.houseNumber).toMatchObject({ minLength: 1, maxLength: 20 });
+    expect(schemas.AutocompleteRequest.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 10, default: 5 });
+    expect(schemas.AutocompleteRequest.properties.sessionToken).toMatchObject({ maxLength: 64 });
+    expect(schemas.ConsensusReport.properties.confidenceDelta).toMatchObject({ minimum: -100, maximum: 100 });
+  });
+
+  it('documents the headers SPEC requires', () => {
+    const widgetParams = doc.paths['/v1/widget/autocomplete'].post.parameters as { name: string; in: string; required: boolean }[];
+    expect(widgetParams).toContainEqual(expect.objectContaining({ name: 'origin', in: 'header', required: true }));
+    const preflight = doc.paths['/v1/widget/autocomplete'].options.parameters as { name: string; required: boolean }[];
+    expect(preflight.map((p) => [p.name, p.required])).toEqual([
+      ['origin', true],
+      ['access-control-request-method', true],
+    ]);
+    const limited = doc.paths['/demo/validate'].post.responses['429'];
+    expect(limited.headers['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer' } });
+    for (const path of ['/v1/validate', '/v1/autocomplete']) {
+      expect(doc.paths[path].post.parameters).toContainEqual(expect.objectContaining({ name: 'source', in: 'query', required: false }));
+    }
+  });
+
   it('declares both credential kinds', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['publishableToken', 'secretKey']);
-    expect(doc.paths['/v1/validate'].post.security).toEqual([{ secretKey: [] }]);
+    for (const [method, path] of [['post', '/v1/validate'], ['post', '/v1/autocomplete'], ['get', '/v1/usage']] as const) {
+      expect(doc.paths[path][method].security, path).toEqual([{ secretKey: [] }]);
+    }
+    for (const [method, path] of [['get', '/healthz'], ['post', '/demo/validate'], ['options', '/v1/widget/autocomplete']] as const) {
+      expect(doc.paths[path][method].security, path).toBeUndefined();
+    }
     expect(doc.paths['/v1/widget/autocomplete'].post.security).toEqual([{ publishableToken: [] }]);
   });
 });

@@ -6,8 +6,11 @@ describe('demo client IP', () => {
     expect(clientIp({ remoteAddress: '198.51.100.7', forwardedFor: '203.0.113.9', trustProxy: false })).toBe('198.51.100.7');
   });
 
-  it('takes the first X-Forwarded-For hop behind a trusted proxy', () => {
-    expect(clientIp({ remoteAddress: '10.0.0.2', forwardedFor: '203.0.113.9, 10.0.0.1', trustProxy: true })).toBe('203.0.113.9');
+  it('takes the hop the trusted proxy appended, not what the client wrote before it', () => {
+    expect(clientIp({ remoteAddress: '10.0.0.2', forwardedFor: '203.0.113.9', trustProxy: true })).toBe('203.0.113.9');
+    // A client sending its own X-Forwarded-For: 198.51.100.1 still counts as the address the proxy saw.
+    expect(clientIp({ remoteAddress: '10.0.0.2', forwardedFor: '198.51.100.1, 203.0.113.9', trustProxy: true })).toBe('203.0.113.9');
+    expect(clientIp({ remoteAddress: '10.0.0.2', forwardedFor: '198.51.100.1, 203.0.113.9 , ', trustProxy: true })).toBe('203.0.113.9');
     expect(clientIp({ remoteAddress: '10.0.0.2', forwardedFor: undefined, trustProxy: true })).toBe('10.0.0.2');
     expect(clientIp({ remoteAddress: '10.0.0.2', forwardedFor: ' , ', trustProxy: true })).toBe('10.0.0.2');
   });

@@ -1,22 +1,42 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AutocompleteResponse } from '../../src/contract/autocomplete.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { DEFAULT_DATASET, type EmulatorAddress } from '../emulators/dataset.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+
+const DAY_MS = 86_400_000;
 
 describe('POST /v1/autocomplete', () => {
   let server: TestServer;
   let key: string;
   let accountId: string;
+  const clock = new ManualClock(Date.now());
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ clock });
     ({ key, accountId } = await server.createAccount({ plan: 'starter' }));
   });
   afterAll(async () => server.close());
+  afterEach(() => {
+    for (const e of Object.values(server.emulators)) {
+      e.setFault({ mode: 'none' });
+      e.setDataset(DEFAULT_DATASET);
+    }
+    vi.restoreAllMocks();
+  });
 
-  const complete = async (body: Record<string, unknown>, path = '/v1/autocomplete') => {
-    const res = await server.post(path, body, { authorization: `Bearer ${key}` });
-    return { status: res.status, body: (await res.json()) as AutocompleteResponse & { message?: string; issues?: unknown[] } };
+  type Body = AutocompleteResponse & { message?: string; issues?: unknown[] };
+  const complete = async (body: Record<string, unknown>, path = '/v1/autocomplete', auth = `Bearer ${key}`) => {
+    const res = await server.post(path, body, { authorization: auth });
+    return { status: res.status, body: (await res.json()) as Body };
   };
-  const used = async () => (await server.services.ledger.balance(accountId)).usedThisMonth;
+  const used = async (account = accountId) => (await server.services.ledger.balance(account)).usedThisMonth;
+  const events = (account = accountId) =>
+    server.services.database.db
+      .selectFrom('usage_events')
+      .select(['endpoint', 'source', 'cached', 'credits', 'provider', 'query'])
+      .where('account_id', '=', account)
+      .orderBy('id', 'asc')
+      .execute();
 
   it('suggests addresses from the providers that autocomplete, billed per answering provider, then cached', async () => {
     const before = await used();
@@ -51,13 +71,34 @@ describe('POST /v1/autocomplete', () => {
     expect(mixed.body.suggestions.slice(0, 2).map((s) => s.provider)).toEqual(['pdok', 'photon']);
   });
 
-  it('honours limit (default 5) and echoes a missing sessionToken as null', async () => {
-    const capped = await complete({ query: 'Damrak', country: 'NL', limit: 1 });
-    expect(capped.body.suggestions).toHaveLength(1);
-    expect(capped.body.sessionToken).toBeNull();
-    const dflt = await complete({ query: 'Amsterdam', country: 'NL' });
-    expect(dflt.body.suggestions.length).toBeGreaterThan(0);
-    expect(dflt.body.suggestions.length).toBeLessThanOrEqual(5);
+  it('honours limit (1-10, default 5) over providers that both know more addresses than that', async () => {
+    const street: EmulatorAddress[] = Array.from({ length: 8 }, (_, i) => ({
+      id: `nl-lindengracht-${i + 1}`,
+      street: 'Lindengracht',
+      houseNumber: String(i + 1),
+      postcode: '1015 KB',
+      city: 'Amsterdam',
+      country: 'NL',
+      lat: 52.38 + i / 10_000,
+      lng: 4.88,
+    }));
+    for (const e of Object.values(server.emulators)) e.setDataset(street);
+    const dflt = await complete({ query: 'Lindengracht', country: 'NL' });
+    expect(dflt.body.suggestions).toHaveLength(5);
+    expect(dflt.body.sessionToken).toBeNull();
+    const one = await complete({ query: 'Lindengracht', country: 'NL', limit: 1 });
+    expect(one.body.suggestions).toHaveLength(1);
+    // pdok (addresses plus the street and postcode) and photon both return every address: each label once, ten at most.
+    const all = await complete({ query: 'Lindengracht', country: 'NL', limit: 10 });
+    const labels = all.body.suggestions.map((s) => s.label);
+    expect(labels).toHaveLength(10);
+    expect(new Set(labels).size).toBe(10);
+    expect(labels).toEqual(expect.arrayContaining(street.map((a) => `Lindengracht ${a.houseNumber}, 1015 KB Amsterdam`)));
+  });
+
+  it('echoes an empty sessionToken as it was sent, not as null', async () => {
+    const { body } = await complete({ query: 'Damrak', country: 'NL', sessionToken: '' });
+    expect(body.sessionToken).toBe('');
   });
 
   it('writes house numbers first where the country does', async () => {
@@ -65,14 +106,99 @@ describe('POST /v1/autocomplete', () => {
     expect(body.suggestions[0]?.label).toBe('221B Baker Street, NW1 6XE London');
   });
 
+  it('bills only the providers that answered, and caches only complete answers', async () => {
+    server.emulators.photon.setFault({ mode: 'status', status: 500 });
+    const before = await used();
+    const first = await complete({ query: 'Prinsengr', country: 'NL' });
+    expect(first.status).toBe(200);
+    expect(first.body.suggestions.every((s) => s.provider === 'pdok')).toBe(true);
+    expect((await used()) - before).toBe(1);
+    // Not cached while photon was down: the next call asks again and pays again.
+    const again = await complete({ query: 'Prinsengr', country: 'NL' });
+    expect(again.body.cached).toBe(false);
+    expect((await used()) - before).toBe(2);
+
+    server.emulators.pdok.setFault({ mode: 'status', status: 503 });
+    const nobody = await complete({ query: 'Coolsing', country: 'NL' });
+    expect(nobody).toEqual({ status: 200, body: { suggestions: [], sessionToken: null, cached: false } });
+    expect((await used()) - before).toBe(2);
+  });
+
+  it('keeps an answer for 24 hours in the response cache', async () => {
+    const set = vi.spyOn(server.services.cache, 'set');
+    await complete({ query: 'Stationsplein', country: 'NL', limit: 3 });
+    expect(set).toHaveBeenCalledTimes(1);
+    expect(set.mock.calls[0]?.[2]).toBe(DAY_MS);
+  });
+
+  it('writes one usage event per 200, cache hits included, tagged with source from the body or else the query', async () => {
+    const { accountId: acc, key: own } = await server.createAccount({ plan: 'starter' });
+    const auth = `Bearer ${own}`;
+    expect((await complete({ query: 'Coolsingel', country: 'NL', source: 'checkout' }, '/v1/autocomplete?source=ignored', auth)).status).toBe(200);
+    expect((await complete({ query: 'Coolsingel', country: 'NL' }, '/v1/autocomplete?source=signup', auth)).status).toBe(200);
+    expect((await complete({ query: 'Coolsingel', country: 'NL' }, '/v1/autocomplete', auth)).status).toBe(200);
+    expect((await complete({ query: '' }, '/v1/autocomplete', auth)).status).toBe(400);
+    const rows = await events(acc);
+    expect(rows.map((r) => ({ ...r, cached: Number(r.cached), credits: Number(r.credits) }))).toEqual([
+      { endpoint: '/v1/autocomplete', source: 'checkout', cached: 0, credits: 2, provider: 'pdok', query: 'Coolsingel' },
+      { endpoint: '/v1/autocomplete', source: 'signup', cached: 1, credits: 0, provider: 'pdok', query: 'Coolsingel' },
+      { endpoint: '/v1/autocomplete', source: null, cached: 1, credits: 0, provider: 'pdok', query: 'Coolsingel' },
+    ]);
+    expect(await used(acc)).toBe(2);
+  });
+
+  it('401 for a missing, malformed, unknown or revoked secret key, and for a publishable token', async () => {
+    const { accountId: acc, key: revoked, keyId } = await server.createAccount();
+    await server.services.secretKeys.revoke(keyId);
+    const { token } = await server.createToken(acc, ['https://shop.example']);
+    const cases: [string, string][] = [
+      ['', 'Missing API key: send Authorization: Bearer <API_KEY>'],
+      ['Bearer ak_live_short', 'Malformed API key'],
+      [`Bearer ak_live_${'A'.repeat(43)}`, 'Unknown or revoked API key'],
+      [`Bearer ${revoked}`, 'Unknown or revoked API key'],
+      [`Bearer ${token}`, 'Malformed API key'],
+    ];
+    for (const [auth, message] of cases) {
+      const res = await server.post('/v1/autocomplete', { query: 'Damrak' }, auth ? { authorization: auth } : {});
+      expect(res.status, auth).toBe(401);
+      expect(await res.json()).toEqual({ message });
+    }
+  });
+
+  it('429 naming the plan and its quota once the credits are spent, without calling a provider', async () => {
+    const { accountId: acc, key: broke } = await server.createAccount({ plan: 'free' });
+    const reservation = await server.services.ledger.reserve(acc, 500);
+    await server.services.ledger.settle(reservation!, 500, {
+      accountId: acc, credentialId: 'seed', env: 'live', endpoint: '/v1/validate', verdict: null, provider: null, latencyMs: 0, cached: false, query: null, source: null,
+    });
+    const calls = server.emulators.pdok.requests.length;
+    const res = await complete({ query: 'Damrak 70', country: 'NL' }, '/v1/autocomplete', `Bearer ${broke}`);
+    expect(res.status).toBe(429);
+    expect(res.body.message).toMatch(/^Monthly credits exhausted: the free plan includes 500 credits per month.*\/dashboard$/);
+    expect(server.emulators.pdok.requests.length).toBe(calls);
+  });
+
+  it('429 for an ak_test_ key past 60 requests a minute, cache hits included', async () => {
+    const { key: test } = await server.createAccount({ plan: 'starter', env: 'test' });
+    for (let i = 0; i < 60; i += 1) expect((await complete({ query: 'Damrak', country: 'NL' }, '/v1/autocomplete', `Bearer ${test}`)).status).toBe(200);
+    const limited = await server.post('/v1/autocomplete', { query: 'Damrak', country: 'NL' }, { authorization: `Bearer ${test}` });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ message: 'Test key rate limit reached: ak_test_ keys allow 60 requests per minute' });
+    clock.advance(60_000);
+    expect((await complete({ query: 'Damrak', country: 'NL' }, '/v1/autocomplete', `Bearer ${test}`)).status).toBe(200);
+  });
+
   it.each([
     [{ query: '' }, 'too_small', ['query']],
     [{ query: 'x'.repeat(201) }, 'too_big', ['query']],
     [{ query: 'Damrak', limit: 0 }, 'too_small', ['limit']],
     [{ query: 'Damrak', limit: 11 }, 'too_big', ['limit']],
+    [{ query: 'Damrak', limit: 2.5 }, 'invalid_type', ['limit']],
     [{ query: 'Damrak', sessionToken: 's'.repeat(65) }, 'too_big', ['sessionToken']],
     [{ query: 'Damrak', country: 'NLD' }, 'too_big', ['country']],
+    [{ query: 'Damrak', language: 'x' }, 'too_small', ['language']],
     [{ query: 'Damrak', source: '' }, 'too_small', ['source']],
+    [{ country: 'NL' }, 'invalid_type', ['query']],
   ])('400 for %j', async (body, code, path) => {
     const res = await complete(body);
     expect(res.status).toBe(400);

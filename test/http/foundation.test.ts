@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -96,6 +100,32 @@ describe('HTTP foundation', () => {
     });
   });
 
+  it('401 texts for a header that is not one Bearer key', async () => {
+    const basic = await call('POST', '/v1/validate', { query: 'Damrak 1' }, { authorization: 'Basic dXNlcjpwYXNz' });
+    expect(basic.status).toBe(401);
+    expect(((await basic.json()) as { message: string }).message).toContain('Authorization: Bearer <API_KEY>');
+    const spaced = await call('POST', '/v1/validate', { query: 'Damrak 1' }, { authorization: `Bearer ${key} ${key}` });
+    expect(spaced.status).toBe(401);
+    expect(await spaced.json()).toEqual({ message: 'Malformed API key' });
+    const lower = await call('POST', '/v1/validate', { query: 'Damrak 1' }, { authorization: `bearer ${key}` });
+    expect(lower.status).toBe(200);
+  });
+
+  it('400 ValidationError, not 415, for a body that is not sent as JSON', async () => {
+    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+      const res = await fetch(`${server.url}/v1/validate`, {
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${key}` },
+        body: '{"query":"Damrak 1"}',
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        message: 'Validation failed',
+        issues: [{ code: 'unsupported_media_type', path: [], message: expect.stringContaining('Content-Type: application/json') }],
+      });
+    }
+  });
+
   it('400 in the same shape for malformed JSON and a missing body', async () => {
     const bad = await fetch(`${server.url}/v1/validate`, {
       method: 'POST',
@@ -112,7 +142,23 @@ describe('HTTP foundation', () => {
   it('413 for a body over the limit', async () => {
     const res = await call('POST', '/v1/validate', { query: 'x'.repeat(100_000) }, { authorization: `Bearer ${key}` });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ message: 'Request body too large' });
+    expect(await res.json()).toEqual({ message: 'Request body too large: the limit is 64 KiB' });
+    // Without a Content-Length (a streamed body) the limit holds all the same.
+    const body = new TextEncoder().encode(JSON.stringify({ query: 'x'.repeat(100_000) }));
+    const streamed = await fetch(`${server.url}/v1/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: new ReadableStream({ start: (controller) => (controller.enqueue(body), controller.close()) }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toEqual({ message: 'Request body too large: the limit is 64 KiB' });
+  });
+
+  it('answers a wrong method on a known path with the JSON 404', async () => {
+    const res = await fetch(`${server.url}/healthz`, { method: 'DELETE' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: 'Not found' });
   });
 
   it('sends permissive CORS on secret-key routes, preflight included', async () => {
@@ -143,4 +189,37 @@ describe('HTTP foundation', () => {
     clock.advance(61_000);
     expect((await call('POST', '/v1/validate', { query: 'Damrak 1 Amsterdam', country: 'NL' }, auth)).status).toBe(200);
   });
+});
+
+describe('npm start on a fresh DATA_DIR', () => {
+  it('creates its storage and master key, answers /healthz, and stops cleanly on SIGTERM', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'addressd-start-'));
+    // What `npm start` runs (src/main.ts under tsx), with nothing configured but a free port and the data directory.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        let buffered = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString();
+          const listening = buffered.split('\n').slice(0, -1).find((line) => line.includes('"msg":"listening'));
+          if (listening) resolve((JSON.parse(listening) as { port: number }).port);
+        });
+        void exited.then((code) => reject(new Error(`exited with ${code} before listening`)));
+      });
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(res.status).toBe(200);
+      // The three HTTP providers by default; `local` joins once an index is imported.
+      expect(await res.json()).toEqual({ status: 'ok', providers: ['pdok', 'photon', 'nominatim'] });
+      expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(['addressd.sqlite', 'master.key']));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

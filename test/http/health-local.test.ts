@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORAGE_BACKENDS } from '../support/backends.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-describe('/healthz and the local provider', () => {
+describe.each(STORAGE_BACKENDS)('/healthz and the local provider (%s)', (backend) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ providers: 'pdok,local' });
+    server = await startTestServer({ backend, providers: 'pdok,local' });
   });
-  afterAll(async () => server.close());
+  afterAll(async () => server?.close());
 
   it('lists local only once its index holds data, without a restart', async () => {
     const before = (await (await fetch(`${server.url}/healthz`)).json()) as { providers: string[] };

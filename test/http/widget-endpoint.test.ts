@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WidgetAutocompleteResponse } from '../../src/contract/autocomplete.js';
+import { suggestionIdBinding } from '../../src/http/routes/widget-autocomplete.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -55,6 +56,8 @@ describe('widget endpoint and preflight', () => {
     await server.services.tokens.revoke(tokenId);
     const cases: Record<string, string>[] = [
       { origin: ORIGIN },
+      // A browser session cookie is no credential here (SPEC: console sessions are rejected).
+      { origin: ORIGIN, cookie: 'session=console-session' },
       { origin: ORIGIN, authorization: 'Bearer svc_pk_live_short' },
       { origin: ORIGIN, authorization: `Bearer ${secretKey}` },
       { origin: ORIGIN, authorization: `Bearer ${revoked}` },
@@ -73,39 +76,43 @@ describe('widget endpoint and preflight', () => {
     expect(await res.json()).toMatchObject({ message: 'Validation failed', issues: expect.arrayContaining([expect.objectContaining({ path: ['query'] })]) });
   });
 
-  it('429 after 120 requests a minute per live token, and again after a minute it answers', async () => {
+  it('bills per answering provider, serves repeats from the 24 h cache for free, one usage event per 200', async () => {
     const { accountId: acc } = await server.createAccount({ plan: 'growth' });
-    const { token: live } = await server.createToken(acc, ['https://rate.example']);
-    const headers = { authorization: `Bearer ${live}`, origin: 'https://rate.example' };
-    for (let i = 0; i < 120; i += 1) expect((await widget({ query: 'Damrak', country: 'NL' }, headers)).status).toBe(200);
-    const limited = await widget({ query: 'Damrak', country: 'NL' }, headers);
-    expect(limited.status).toBe(429);
-    expect(limited.headers.get('access-control-allow-origin')).toBe('https://rate.example');
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await limited.json()).toEqual({ message: 'Widget autocomplete rate limit reached' });
-    clock.advance(60_000);
-    expect((await widget({ query: 'Damrak', country: 'NL' }, headers)).status).toBe(200);
+    const { token: own, tokenId } = await server.createToken(acc, ['https://bill.example']);
+    const headers = { authorization: `Bearer ${own}`, origin: 'https://bill.example' };
+    const first = (await (await widget({ query: 'Stationsplein', country: 'NL', source: 'checkout' }, headers)).json()) as WidgetAutocompleteResponse;
+    const second = (await (await widget({ query: 'Stationsplein', country: 'NL' }, headers)).json()) as WidgetAutocompleteResponse;
+    expect(first.cached).toBe(false);
+    expect(second.cached).toBe(true);
+    expect(second.sessionToken).toBeNull();
+    expect(second.suggestions.map((s) => s.label)).toEqual(first.suggestions.map((s) => s.label));
+    expect((await widget({ query: '' }, headers)).status).toBe(400);
+    expect((await server.services.ledger.balance(acc)).usedThisMonth).toBe(2);
+    const rows = await server.services.database.db
+      .selectFrom('usage_events')
+      .select(['endpoint', 'credential_id', 'source', 'cached', 'credits'])
+      .where('account_id', '=', acc)
+      .orderBy('id', 'asc')
+      .execute();
+    expect(rows.map((r) => ({ ...r, cached: Number(r.cached), credits: Number(r.credits) }))).toEqual([
+      { endpoint: '/v1/widget/autocomplete', credential_id: tokenId, source: 'checkout', cached: 0, credits: 2 },
+      { endpoint: '/v1/widget/autocomplete', credential_id: tokenId, source: null, cached: 1, credits: 0 },
+    ]);
   });
 
-  it('60 requests a minute for test tokens', async () => {
-    const { accountId: acc } = await server.createAccount({ plan: 'growth' });
-    const { token: test } = await server.createToken(acc, ['https://test.example'], 'test');
-    const headers = { authorization: `Bearer ${test}`, origin: 'https://test.example' };
-    for (let i = 0; i < 60; i += 1) expect((await widget({ query: 'Damrak', country: 'NL' }, headers)).status).toBe(200);
-    expect((await widget({ query: 'Damrak', country: 'NL' }, headers)).status).toBe(429);
-  });
-
-  it('120 requests a minute per origin, whichever tokens it uses', async () => {
-    const { accountId: acc } = await server.createAccount({ plan: 'growth' });
-    const { token: a } = await server.createToken(acc, ['https://busy.example']);
-    const { token: b } = await server.createToken(acc, ['https://busy.example']);
-    for (let i = 0; i < 120; i += 1) {
-      const t = i % 2 === 0 ? a : b;
-      expect((await widget({ query: 'Damrak', country: 'NL' }, { authorization: `Bearer ${t}`, origin: 'https://busy.example' })).status).toBe(200);
-    }
-    const res = await widget({ query: 'Damrak', country: 'NL' }, { authorization: `Bearer ${a}`, origin: 'https://busy.example' });
-    expect(res.status).toBe(429);
-    expect(await res.json()).toEqual({ message: 'Widget autocomplete rate limit reached' });
+  it('seals suggestion ids to the issuing token: they open under no other token and hold no provider id', async () => {
+    const { token: other, tokenId: otherId } = await server.createToken(accountId, [ORIGIN]);
+    const ask = async (t: string) =>
+      ((await (await widget({ query: 'Damrak 1', country: 'NL' }, { authorization: `Bearer ${t}`, origin: ORIGIN })).json()) as WidgetAutocompleteResponse).suggestions;
+    const tokenId = (await server.services.tokens.verify(token, ORIGIN))!.tokenId;
+    const [mine] = await ask(token);
+    const [theirs] = await ask(other);
+    expect(mine?.label).toBe(theirs?.label);
+    expect(mine?.id).not.toBe(theirs?.id);
+    const sealed = (mine?.id ?? '').slice('svc_s_'.length);
+    expect(JSON.parse(server.services.sealer.open(sealed, suggestionIdBinding(tokenId)) ?? 'null')).toEqual({ p: 'pdok', l: mine?.label });
+    expect(server.services.sealer.open(sealed, suggestionIdBinding(otherId))).toBeNull();
+    expect(mine?.id).not.toMatch(/adr-|Damrak/);
   });
 
   it('429 Monthly project credits exhausted when the account has no credits', async () => {
@@ -151,5 +158,54 @@ describe('widget endpoint and preflight', () => {
       expect(await res.text()).toBe('');
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     }
+  });
+});
+
+// The three widget limits, on the in-process limiter and on the real Redis one (DESIGN §8: same semantics).
+describe.each([
+  ['in-process', false],
+  ['Redis', true],
+])('widget rate limits (%s)', (_name, redis) => {
+  const limited = {} as { server: TestServer; clock: ManualClock; widget: (body: unknown, headers: Record<string, string>) => Promise<Response> };
+  beforeAll(async () => {
+    limited.clock = new ManualClock(Date.now());
+    limited.server = await startTestServer({ clock: limited.clock, redis });
+    limited.widget = (body, headers) => limited.server.post('/v1/widget/autocomplete', body, headers);
+  });
+  afterAll(async () => limited.server.close());
+
+  it('429 after 120 requests a minute per live token, and again after a minute it answers', async () => {
+    const { accountId: acc } = await limited.server.createAccount({ plan: 'growth' });
+    const { token: live } = await limited.server.createToken(acc, ['https://rate.example']);
+    const headers = { authorization: `Bearer ${live}`, origin: 'https://rate.example' };
+    for (let i = 0; i < 120; i += 1) expect((await limited.widget({ query: 'Damrak', country: 'NL' }, headers)).status).toBe(200);
+    const refused = await limited.widget({ query: 'Damrak', country: 'NL' }, headers);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://rate.example');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toEqual({ message: 'Widget autocomplete rate limit reached' });
+    limited.clock.advance(60_000);
+    expect((await limited.widget({ query: 'Damrak', country: 'NL' }, headers)).status).toBe(200);
+  });
+
+  it('60 requests a minute for test tokens', async () => {
+    const { accountId: acc } = await limited.server.createAccount({ plan: 'growth' });
+    const { token: test } = await limited.server.createToken(acc, ['https://test.example'], 'test');
+    const headers = { authorization: `Bearer ${test}`, origin: 'https://test.example' };
+    for (let i = 0; i < 60; i += 1) expect((await limited.widget({ query: 'Damrak', country: 'NL' }, headers)).status).toBe(200);
+    expect((await limited.widget({ query: 'Damrak', country: 'NL' }, headers)).status).toBe(429);
+  });
+
+  it('120 requests a minute per origin, whichever tokens it uses', async () => {
+    const { accountId: acc } = await limited.server.createAccount({ plan: 'growth' });
+    const { token: a } = await limited.server.createToken(acc, ['https://busy.example']);
+    const { token: b } = await limited.server.createToken(acc, ['https://busy.example']);
+    for (let i = 0; i < 120; i += 1) {
+      const t = i % 2 === 0 ? a : b;
+      expect((await limited.widget({ query: 'Damrak', country: 'NL' }, { authorization: `Bearer ${t}`, origin: 'https://busy.example' })).status).toBe(200);
+    }
+    const res = await limited.widget({ query: 'Damrak', country: 'NL' }, { authorization: `Bearer ${a}`, origin: 'https://busy.example' });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ message: 'Widget autocomplete rate limit reached' });
   });
 });

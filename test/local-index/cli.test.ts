@@ -1,8 +1,11 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
 import { openLocalIndex } from '../../src/local-index/index.js';
 import { createSandbox, STORAGE_BACKENDS, type Sandbox } from '../support/backends.js';
 import { fixture } from './support/local-sandbox.js';
+import { osmFixture } from './support/osm-fixture.js';
 
 async function cli(sandbox: Sandbox, ...argv: string[]) {
   let stdout = '';
@@ -47,6 +50,32 @@ describe.each(STORAGE_BACKENDS)('cli import (%s)', (backend) => {
       expect(res.stdout).toContain(line);
     }
     expect(await indexCount()).toBe(2);
+  });
+
+  it('--replace drops the addresses of the imported country that the file no longer has', async () => {
+    await cli(sandbox, 'import', fixture('amsterdam.oa.csv'), '--country', 'NL');
+    await cli(sandbox, 'import', fixture('berlin.csv'), '--country', 'DE');
+    const path = join(sandbox.dataDir, 'first-ten.csv');
+    writeFileSync(path, readFileSync(fixture('amsterdam.oa.csv'), 'utf8').split('\n').slice(0, 11).join('\n'));
+    const res = await cli(sandbox, 'import', path, '--country', 'NL', '--replace', '--json');
+    expect(JSON.parse(res.stdout)).toMatchObject({ unchanged: 10, removed: 16 });
+    expect(await indexCount()).toBe(10 + 4); // Germany untouched
+  });
+
+  it('says how to keep the rows that name no country', async () => {
+    const res = await cli(sandbox, 'import', fixture('berlin.csv'));
+    expect(res.stdout).toContain('skipped by reason: missing_country 1, invalid_coordinates 1');
+    expect(res.stdout).toContain('1 row names no country: pass --country CC to import it');
+    const withCountry = await cli(sandbox, 'import', fixture('berlin.csv'), '--country', 'DE');
+    expect(withCountry.stdout).not.toContain('--country');
+  });
+
+  it('recognises a PBF file by its content when its name does not say so', async () => {
+    const path = join(sandbox.dataDir, 'extract-download');
+    writeFileSync(path, osmFixture());
+    const res = await cli(sandbox, 'import', path, '--country', 'LI', '--json');
+    expect(res.stderr).toBe('');
+    expect(JSON.parse(res.stdout)).toMatchObject({ format: 'osm', imported: 5, countries: ['AT', 'LI'] });
   });
 
   it('fails with a clear message for a file that is not of the format, and changes nothing', async () => {

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImportFormatError } from '../../src/local-index/index.js';
+import { ImportFormatError, type ImportProgress } from '../../src/local-index/index.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { fixture, openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
 import { osmFixture } from './support/osm-fixture.js';
+import { writePbf } from './support/pbf-writer.js';
 
 describe.each(STORAGE_BACKENDS)('local index import (%s)', (backend) => {
   let box: IndexSandbox;
@@ -56,6 +57,7 @@ describe.each(STORAGE_BACKENDS)('local index import (%s)', (backend) => {
     await expect(box.index.importFile(pbf, { format: 'csv' })).rejects.toBeInstanceOf(ImportFormatError);
     await expect(box.index.importFile(fixture('amsterdam.oa.csv'), { format: 'openaddresses' })).rejects.toThrow(/--country/);
     await expect(box.index.importFile(fixture('nope.csv'), { format: 'csv' })).rejects.toThrow(/no such file/);
+    await expect(box.index.importFile(box.sandbox.dataDir, { format: 'csv' })).rejects.toThrow(/not a file/);
     expect(await box.index.count()).toBe(26);
     expect(await box.index.countries()).toEqual(['NL']);
     expect((await box.index.geocode({ query: 'Damrak 1 Amsterdam' }))[0]?.components.houseNumber).toBe('1');
@@ -129,9 +131,33 @@ describe.each(STORAGE_BACKENDS)('local index import (%s)', (backend) => {
     ]);
   });
 
+  it('rejects a truncated PBF file (a cut-off download) and leaves the index as it was, even with --replace', async () => {
+    await box.index.importFile(box.file('extract.osm.pbf', osmFixture()), { format: 'osm', country: 'LI' });
+    // A whole first data block of 12 000 addresses (more than one write batch), then a copy cut off inside its data block.
+    const nodes = Array.from({ length: 12_000 }, (_, i) => ({
+      id: 1000 + i,
+      lat: 47.1 + i / 1e6,
+      lon: 9.5,
+      tags: { 'addr:housenumber': String(i + 1), 'addr:street': 'Neue Strasse', 'addr:city': 'Vaduz' },
+    }));
+    const whole = writePbf(nodes, []);
+    const cut = box.file('cut.osm.pbf', Buffer.concat([whole, whole.subarray(0, whole.length - 100)]));
+    await expect(box.index.importFile(cut, { format: 'osm', country: 'LI', replace: true })).rejects.toThrow(/^Truncated PBF file: it ends inside the block at byte \d+/);
+    expect(await box.index.count()).toBe(5);
+    const hits = await box.index.geocode({ components: { street: 'Neue Strasse', houseNumber: '1', city: 'Vaduz' } });
+    expect(hits.filter((h) => h.components.street === 'Neue Strasse')).toEqual([]);
+    // The same file, whole, imports every row.
+    const full = await box.index.importFile(box.file('whole.osm.pbf', whole), { format: 'osm', country: 'LI' });
+    expect(full).toMatchObject({ rows: 12_000, imported: 12_000 });
+  });
+
   it('imports OSM PBF nodes and ways, ways at the centre of their nodes', async () => {
     const pbf = box.file('extract.osm.pbf', osmFixture());
-    const summary = await box.index.importFile(pbf, { format: 'osm', country: 'LI' });
+    const progress: ImportProgress[] = [];
+    const summary = await box.index.importFile(pbf, { format: 'osm', country: 'LI', onProgress: (p) => progress.push(p) });
+    // The progress ends at the whole file and every row, ways (read after the file's two passes) included.
+    const size = statSync(pbf).size;
+    expect(progress.at(-1)).toEqual({ bytesRead: size, totalBytes: size, rows: summary.rows });
     expect(summary).toMatchObject({ format: 'osm', imported: 5, countries: ['AT', 'LI'], skipped: { missing_street: 1, unresolved_way: 1 } });
     expect(summary.problems.map((p) => [p.row, p.reason])).toEqual([
       ['n104', 'missing_street'],

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openLocalIndex } from '../../src/local-index/index.js';
 import { createLocalProvider } from '../../src/providers/local/adapter.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { fixture, openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
@@ -24,6 +25,26 @@ describe.each(STORAGE_BACKENDS)('local provider (%s)', (backend) => {
     expect(provider.covers('nl')).toBe(true);
     expect(provider.covers('DE')).toBe(false);
     expect(provider.available?.()).toBe(true);
+  });
+
+  it('notices an import made by another process (the CLI) without a restart', async () => {
+    // Only setInterval is faked: the index's periodic re-check, advanced here instead of waited for.
+    vi.useFakeTimers({ toFake: ['setInterval'] });
+    const server = await openLocalIndex({
+      dataDir: box.sandbox.dataDir,
+      ...(box.sandbox.databaseUrl ? { databaseUrl: box.sandbox.databaseUrl, schema: box.sandbox.schema } : {}),
+    });
+    try {
+      const provider = createLocalProvider(server);
+      await box.index.importFile(fixture('amsterdam.oa.csv'), { format: 'openaddresses', country: 'NL' });
+      expect(provider.covers('NL')).toBe(false);
+      await vi.advanceTimersByTimeAsync(2000);
+      await vi.waitFor(() => expect(provider.covers('NL')).toBe(true));
+      expect(provider.available?.()).toBe(true);
+    } finally {
+      vi.useRealTimers();
+      await server.close();
+    }
   });
 
   it('maps hits to candidates: address precision for house numbers, street precision otherwise, a 0-1 confidence', async () => {

@@ -114,6 +114,13 @@ describe('nominatim mapping rules', () => {
     expect(candidate.location).toEqual({ lat: 52.1, lng: 5.1 });
   });
 
+  it('keeps a single postcode and drops a `;` list of them (a place spanning several)', () => {
+    const list = mapNominatimPlace(place({ address: { road: 'Rue de Rivoli', city: 'Paris', postcode: '75001;75004', country_code: 'fr' } }));
+    const single = mapNominatimPlace(place({ address: { road: 'Rue de Rivoli', city: 'Paris', postcode: '75001', country_code: 'fr' } }));
+    expect(list.components).toEqual({ street: 'Rue de Rivoli', city: 'Paris', country: 'FR' });
+    expect(single.components.postcode).toBe('75001');
+  });
+
   it('rejects a place whose coordinates are not numbers', () => {
     expect(NominatimPlace.safeParse({ place_id: 1, lat: 'north', lon: '5.1', display_name: 'x' }).success).toBe(false);
   });

@@ -130,3 +130,36 @@ describe('photon mapping of older instances', () => {
     expect(candidate.label).toBe('Rijksmuseum, Museumstraat 1, 1071 XX Amsterdam, Nederland');
   });
 });
+
+describe('photon mapping of what the public instance sends besides addresses', () => {
+  // Photon types every POI `house`, also one without a house number (a museum, a viewpoint).
+  const poi = PhotonFeature.parse({
+    geometry: { coordinates: [13.3777, 52.5163], type: 'Point' },
+    type: 'Feature',
+    properties: { osm_id: 240109189, country: 'Deutschland', city: 'Berlin', countrycode: 'DE', postcode: '10117', locality: 'Dorotheenstadt', type: 'house', osm_type: 'N', osm_key: 'tourism', street: 'Pariser Platz', district: 'Mitte', osm_value: 'viewpoint', name: 'Aussichtspunkt Pariser Platz', state: 'Berlin' },
+  });
+  // A district spanning many postcodes carries them as one `;` list.
+  const district = PhotonFeature.parse({
+    geometry: { coordinates: [2.3483915, 48.8534951], type: 'Point' },
+    type: 'Feature',
+    properties: { osm_type: 'R', osm_id: 71525, extent: [2.224122, 48.902156, 2.4697602, 48.8155755], country: 'France', osm_key: 'boundary', city: 'Paris', countrycode: 'FR', postcode: '75001;75002;75003;75004;75116', osm_value: 'administrative', name: 'Paris', state: 'Île-de-France', type: 'district' },
+  });
+
+  it('rates a POI without a house number at street precision, never as an address point', () => {
+    const candidate = mapPhotonFeature(poi);
+    expect(candidate.precision).toBe('street');
+    expect(candidate.components).toEqual({ street: 'Pariser Platz', postcode: '10117', city: 'Berlin', state: 'Berlin', country: 'DE' });
+    expect(candidate.label).toBe('Aussichtspunkt Pariser Platz, Pariser Platz, 10117 Berlin, Deutschland');
+    const { street: _street, ...noStreet } = poi.properties;
+    expect(mapPhotonFeature({ ...poi, properties: noStreet }).precision).toBe('locality');
+  });
+
+  it('drops a postcode list, which names no single postcode, from components and label', () => {
+    const candidate = mapPhotonFeature(district);
+    expect(candidate.precision).toBe('locality');
+    expect(candidate.components).toEqual({ city: 'Paris', state: 'Île-de-France', country: 'FR' });
+    expect(candidate.label).toBe('Paris, Île-de-France, France');
+    const one = mapPhotonFeature({ ...district, properties: { ...district.properties, postcode: '75001' } });
+    expect(one.components.postcode).toBe('75001');
+  });
+});

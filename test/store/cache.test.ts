@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { connectRedis } from '../../src/store/cache/connect-redis.js';
 import {
@@ -14,16 +13,10 @@ import {
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:cache:${process.pid}:${randomUUID()}:`;
 
-interface Harness {
-  cache: ResponseCache;
-  /** Lets time pass: a manual clock for memory, a real (short) wait for Redis. */
-  advance(ms: number): Promise<void>;
-}
-
 const open: ResponseCache[] = [];
-async function track(harness: Harness): Promise<Harness> {
-  open.push(harness.cache);
-  return harness;
+function track<C extends ResponseCache>(cache: C): C {
+  open.push(cache);
+  return cache;
 }
 
 afterEach(async () => {
@@ -38,26 +31,15 @@ afterAll(async () => {
   await admin.quit();
 });
 
-const backends: Array<[string, () => Promise<Harness>]> = [
-  [
-    'memory',
-    async () => {
-      const clock = new ManualClock();
-      return track({ cache: new MemoryResponseCache({ clock }), advance: async (ms) => clock.advance(ms) });
-    },
-  ],
-  [
-    'redis',
-    async () => {
-      const cache = await createResponseCache({ redisUrl: REDIS_URL, keyPrefix: RUN_PREFIX });
-      return track({ cache, advance: (ms) => sleep(ms) });
-    },
-  ],
+/** Pass time without sleeping: the in-process cache on a ManualClock; Redis keeps its own clock (see its PTTL tests). */
+const backends: Array<[string, () => Promise<ResponseCache>]> = [
+  ['memory', async () => track(new MemoryResponseCache({ clock: new ManualClock() }))],
+  ['redis', async () => track(await createResponseCache({ redisUrl: REDIS_URL, keyPrefix: RUN_PREFIX }))],
 ];
 
 describe.each(backends)('response cache (%s)', (_name, make) => {
   it('returns what was stored, as JSON', async () => {
-    const { cache } = await make();
+    const cache = await make();
     const key = `k-${randomUUID()}`;
     const value = { verdict: 'valid', confidence: 93, address: { city: 'Amsterdam', postcode: '1012 LG' }, tags: [1, 2] };
     expect(await cache.get(key)).toBeUndefined();
@@ -65,27 +47,8 @@ describe.each(backends)('response cache (%s)', (_name, make) => {
     expect(await cache.get(key)).toEqual(value);
   });
 
-  it('forgets an entry after its TTL', async () => {
-    const { cache, advance } = await make();
-    const key = `ttl-${randomUUID()}`;
-    await cache.set(key, { n: 1 }, 150);
-    expect(await cache.get(key)).toEqual({ n: 1 });
-    await advance(400);
-    expect(await cache.get(key)).toBeUndefined();
-  });
-
-  it('overwrites a value and restarts its TTL', async () => {
-    const { cache, advance } = await make();
-    const key = `over-${randomUUID()}`;
-    await cache.set(key, 'first', 300);
-    await advance(150);
-    await cache.set(key, 'second', 600);
-    await advance(300);
-    expect(await cache.get(key)).toBe('second');
-  });
-
   it('hands each reader its own copy', async () => {
-    const { cache } = await make();
+    const cache = await make();
     const key = `copy-${randomUUID()}`;
     const stored = { list: ['a'] };
     await cache.set(key, stored, 60_000);
@@ -96,7 +59,7 @@ describe.each(backends)('response cache (%s)', (_name, make) => {
   });
 
   it('stores nothing for a non-positive TTL or an undefined value', async () => {
-    const { cache } = await make();
+    const cache = await make();
     const key = `none-${randomUUID()}`;
     await cache.set(key, { n: 1 }, 0);
     await cache.set(`${key}-u`, undefined, 60_000);
@@ -125,12 +88,46 @@ describe('memory response cache', () => {
     expect(await cache.get('k0')).toBeUndefined();
   });
 
+  it('forgets an entry after its TTL', async () => {
+    const clock = new ManualClock();
+    const cache = track(new MemoryResponseCache({ clock }));
+    await cache.set('ttl', { n: 1 }, 150);
+    clock.advance(149);
+    expect(await cache.get('ttl')).toEqual({ n: 1 });
+    clock.advance(2);
+    expect(await cache.get('ttl')).toBeUndefined();
+  });
+
+  it('overwrites a value and restarts its TTL', async () => {
+    const clock = new ManualClock();
+    const cache = track(new MemoryResponseCache({ clock }));
+    await cache.set('over', 'first', 300);
+    clock.advance(150);
+    await cache.set('over', 'second', 600);
+    clock.advance(300);
+    expect(await cache.get('over')).toBe('second');
+    clock.advance(301);
+    expect(await cache.get('over')).toBeUndefined();
+  });
+
   it('uses the system clock when none is injected', async () => {
-    const cache = new MemoryResponseCache();
-    await cache.set('k', 1, 100);
-    expect(await cache.get('k')).toBe(1);
-    await sleep(250);
-    expect(await cache.get('k')).toBeUndefined();
+    // lru-cache reads performance.now() and memoizes it for a timer tick: both are driven here.
+    let now = performance.now();
+    const spy = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const cache = new MemoryResponseCache();
+      await cache.set('k', 1, 100);
+      now += 99;
+      vi.advanceTimersByTime(99);
+      expect(await cache.get('k')).toBe(1);
+      now += 2;
+      vi.advanceTimersByTime(2);
+      expect(await cache.get('k')).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+      spy.mockRestore();
+    }
   });
 });
 
@@ -149,6 +146,21 @@ describe('redis response cache', () => {
       const ttl = await admin.pttl(a.redisKey('same-key'));
       expect(ttl).toBeGreaterThan(50_000);
       expect(ttl).toBeLessThanOrEqual(60_000);
+    } finally {
+      await admin.quit();
+    }
+  });
+
+  it('overwrites a value and restarts its TTL', async () => {
+    const cache = track((await createResponseCache({ redisUrl: REDIS_URL, keyPrefix: RUN_PREFIX })) as RedisResponseCache);
+    const key = `over-${randomUUID()}`;
+    await cache.set(key, 'first', 30_000);
+    await cache.set(key, 'second', 600_000);
+    expect(await cache.get(key)).toBe('second');
+    const admin = new Redis(REDIS_URL);
+    try {
+      // Redis expires the key itself; ours is to hand it the right PX on every write.
+      expect(await admin.pttl(cache.redisKey(key))).toBeGreaterThan(30_000);
     } finally {
       await admin.quit();
     }

@@ -8,12 +8,19 @@ export interface CheckoutPageOptions {
   /** Attach with `import { attach }` from widget.mjs instead of the script tag; the object is passed as options. */
   module?: Record<string, unknown>;
   colorScheme?: 'light' | 'dark';
+  /** No field mapping: one street line (`address-line1`) found by its `autocomplete` attribute alone. */
+  autofillOnly?: boolean;
 }
 
 const attr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 export function checkoutPage(o: CheckoutPageOptions): string {
-  const data = { 'data-token': o.token, 'data-input': '#address', 'data-fields': '{"street":"#street","houseNumber":"#house-number"}', ...o.data };
+  const mapping: Record<string, string> = o.autofillOnly ? {} : { 'data-fields': '{"street":"#street","houseNumber":"#house-number"}' };
+  const data = { 'data-token': o.token, 'data-input': '#address', ...mapping, ...o.data };
+  const streetFields = o.autofillOnly
+    ? `<label for="line1">Street and number</label><input id="line1" name="line1" autocomplete="address-line1">`
+    : `<label for="street">Street</label><input id="street" name="street">
+  <label for="house-number">House number</label><input id="house-number" name="houseNumber">`;
   const loader = o.module
     ? `<script type="module">
         import { attach } from ${JSON.stringify(o.scriptSrc)};
@@ -34,8 +41,7 @@ export function checkoutPage(o: CheckoutPageOptions): string {
 <form id="checkout" action="/submitted">
   <label for="address">Find your address</label>
   <input id="address" name="address" type="text">
-  <label for="street">Street</label><input id="street" name="street">
-  <label for="house-number">House number</label><input id="house-number" name="houseNumber">
+  ${streetFields}
   <label for="line2">Apartment, floor</label><input id="line2" name="line2" autocomplete="address-line2">
   <label for="postcode">Postcode</label><input id="postcode" name="postcode" autocomplete="postal-code">
   <label for="city">City</label><input id="city" name="city" autocomplete="address-level2">

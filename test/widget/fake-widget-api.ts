@@ -16,6 +16,8 @@ export interface FakeWidgetApi {
   /** What the next answers look like. */
   mode: 'ok' | 'rate-limited' | 'error' | 'garbage';
   allowed: boolean;
+  /** HTTP status of the access probe; anything but 200 means the service could not be asked. */
+  accessStatus: number;
   /** Hold the answer to queries containing this text until release() (to make a request stale). */
   holdQueriesContaining: string | null;
   release(): void;
@@ -45,6 +47,7 @@ export function installFakeWidgetApi(server: HttpsPageServer, widgetDir: string)
     aborted: [],
     mode: 'ok',
     allowed: true,
+    accessStatus: 200,
     holdQueriesContaining: null,
     release: () => {
       waiting.forEach((w) => w());
@@ -52,6 +55,7 @@ export function installFakeWidgetApi(server: HttpsPageServer, widgetDir: string)
     },
   };
   server.route('/widget/v1/access', (_req, res) => {
+    if (api.accessStatus !== 200) return void res.writeHead(api.accessStatus, { 'content-type': 'text/plain' }).end('unavailable');
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ allowed: api.allowed }));
   });
   server.route('/v1/widget/autocomplete', async (req, res, raw) => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWidget, type WidgetBuildFile } from '../../scripts/build-widget.js';
-import { widgetAssetApp, WidgetAccessResponse } from '../../src/http/routes/widget-assets.js';
+import { Hono } from 'hono';
+import { widgetAssetApp, widgetAssetRoutes, WidgetAccessResponse } from '../../src/http/routes/widget-assets.js';
 
 // Contract limit from the issue: the widget (script + stylesheet) at most 10 KB minified and gzipped.
 const MAX_GZIP_BYTES = 10 * 1024;
@@ -12,6 +13,7 @@ const MAX_GZIP_BYTES = 10 * 1024;
 let dir: string;
 let files: WidgetBuildFile[];
 let app: ReturnType<typeof widgetAssetApp>;
+let service: Hono;
 const checks: [string, string][] = [];
 
 beforeAll(async () => {
@@ -24,6 +26,8 @@ beforeAll(async () => {
       return token === 'svc_pk_live_good' && origin === 'https://shop.example';
     },
   });
+  service = new Hono();
+  widgetAssetRoutes(service, { dir });
   // Read once at start: the directory can vanish and the files are still served.
   rmSync(dir, { recursive: true, force: true });
 });
@@ -52,6 +56,19 @@ describe('GET /widget/v1/*', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await res.arrayBuffer()).byteLength).toBe(file(name).bytes);
+  });
+
+  it('answers at /widget/v1/ itself (SPEC\'s address of the script) with the classic script', async () => {
+    const script = await (await service.request('/widget/v1/widget.js')).text();
+    const res = await service.request('/widget/v1/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=86400, stale-while-revalidate=86400');
+    expect(await res.text()).toBe(script);
+    // Without the slash the script would look for its stylesheet under /widget/: redirect to the address with it.
+    const bare = await service.request('/widget/v1');
+    expect(bare.status).toBe(301);
+    expect(new URL(bare.headers.get('location') ?? '', 'https://svc.example/widget/v1').pathname).toBe('/widget/v1/');
   });
 
   it('serves the content-hashed names as immutable for a year', async () => {

@@ -25,6 +25,9 @@ beforeAll(async () => {
   server = await startHttpsPageServer();
   api = installFakeWidgetApi(server, dir);
   server.page('/checkout', checkoutPage({ scriptSrc: server.url('/widget/v1/widget.js'), token: TOKEN }));
+  // A long debounce leaves room to watch what happens to a request between two keystrokes.
+  server.page('/checkout-slow', checkoutPage({ scriptSrc: server.url('/widget/v1/widget.js'), token: TOKEN, data: { 'data-debounce-ms': '1500' } }));
+  server.page('/checkout-autofill', checkoutPage({ scriptSrc: server.url('/widget/v1/widget.js'), token: TOKEN, autofillOnly: true }));
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -33,7 +36,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 beforeEach(async () => {
-  Object.assign(api, { requests: [], aborted: [], mode: 'ok', allowed: true, holdQueriesContaining: null });
+  Object.assign(api, { requests: [], aborted: [], mode: 'ok', allowed: true, accessStatus: 200, holdQueriesContaining: null });
   page = await browser.newPage();
   consoleLog = recordConsole(page);
   await page.goto(server.url('/checkout'));
@@ -98,6 +101,20 @@ describe('keyboard (WAI-ARIA 1.2 combobox)', () => {
     expect(await value('#address')).toBe('');
   });
 
+  it('Escape also drops the answer still on its way, and Down brings the list back', async () => {
+    await typeAndWaitForList('Damrak');
+    await page.keyboard.type(' 1');
+    await page.keyboard.press('Escape');
+    // Past the debounce: the request for "Damrak 1" was never sent, the dismissed list stays closed.
+    await page.waitForTimeout(600);
+    expect(api.requests.map((r) => r.query)).toEqual(['Damrak']);
+    expect(await expanded()).toBe('false');
+    expect(await value('#address')).toBe('Damrak 1');
+    await page.keyboard.press('ArrowDown');
+    expect(await expanded()).toBe('true');
+    expect(await activeLabel()).toBe(SUGGESTIONS[0]?.label);
+  });
+
   it('Tab leaves the field without selecting or submitting', async () => {
     await typeAndWaitForList('Damrak');
     await page.keyboard.press('ArrowDown');
@@ -148,6 +165,18 @@ describe('filling the form', () => {
     expect(await value('#address')).toBe('Damrakpassage 5, Amsterdam');
   });
 
+  it('fills a street-line field found by its autocomplete attribute alone, with no mapping', async () => {
+    await page.goto(server.url('/checkout-autofill'));
+    await typeAndWaitForList('Damrak 1B 2nd floor');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await value('#line1')).toBe('Damrak 1B');
+    expect(await value('#line2')).toBe('2nd floor');
+    expect(await value('#postcode')).toBe('1012 LG');
+    expect(await value('#city')).toBe('Amsterdam');
+    expect(await page.locator('#country').inputValue()).toBe('NL');
+  });
+
   it('selects with the mouse', async () => {
     await typeAndWaitForList('Damrak');
     await options().nth(1).hover();
@@ -180,6 +209,31 @@ describe('talking to the service', () => {
     await options().first().waitFor({ state: 'visible' });
     await expect.poll(() => api.aborted).toEqual(['Damr']);
     expect(api.requests.map((r) => r.query)).toEqual(['Damr', 'Damrak 10']);
+  });
+
+  it('aborts the request for the old text at the next keystroke, so its answer can never show', async () => {
+    await page.goto(server.url('/checkout-slow'));
+    api.holdQueriesContaining = 'Damr';
+    await combobox().focus();
+    await page.keyboard.type('Damr');
+    await expect.poll(() => api.requests.length, { timeout: 5000 }).toBe(1);
+    await page.keyboard.type('a');
+    // Aborted at once, not when the next request goes out 1.5 s later.
+    await expect.poll(() => api.aborted).toEqual(['Damr']);
+    expect(api.requests).toHaveLength(1);
+    api.release();
+    await page.waitForTimeout(300);
+    expect(await options().count()).toBe(0);
+    expect(await expanded()).toBe('false');
+  });
+
+  it('sends nothing for text left behind: Tab before the debounce ends cancels the lookup', async () => {
+    await combobox().focus();
+    await page.keyboard.type('Damrak');
+    await page.keyboard.press('Tab');
+    await page.waitForTimeout(600);
+    expect(api.requests).toEqual([]);
+    expect(await expanded()).toBe('false');
   });
 
   it('uses one sessionToken per focus session', async () => {
@@ -218,6 +272,24 @@ describe('talking to the service', () => {
     expect(await options().count()).toBe(0);
     expect(consoleLog.errors).toEqual([]);
     expect(consoleLog.warnings).toEqual([expect.stringContaining('not on this publishable token')]);
+  });
+});
+
+describe('when the service cannot be asked', () => {
+  it('does not claim the origin is refused, and works once the service is back', async () => {
+    api.accessStatus = 503;
+    await combobox().focus();
+    await page.keyboard.type('Damrak');
+    await page.waitForTimeout(500);
+    expect(api.requests).toEqual([]);
+    expect(await options().count()).toBe(0);
+    expect(consoleLog.warnings.filter((w) => w.includes('allowlist'))).toEqual([]);
+    api.accessStatus = 200;
+    await page.locator('#street').focus();
+    await combobox().focus();
+    await page.keyboard.type(' 1');
+    await options().first().waitFor({ state: 'visible' });
+    expect(api.requests.map((r) => r.query)).toEqual(['Damrak 1']);
   });
 });
 

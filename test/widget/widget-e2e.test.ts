@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildWidget } from '../../scripts/build-widget.js';
 import { describeViolations, launchBrowser, recordConsole, runAxe, type TestBrowser } from '../support/browser.js';
 import { startHttpsPageServer, type HttpsPageServer } from '../support/https-page-server.js';
@@ -127,21 +127,72 @@ describe('widget on an allowed HTTPS origin, loaded from the real service', () =
     await typeAndWaitForList(light, 'Damrak');
     await light.keyboard.press('ArrowDown');
     await light.screenshot({ path: '/tmp/widget-light.png' });
-    const lightBg = await light.locator('.svc-ac-popup').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const popupStyle = (p: Page) =>
+      p.locator('.svc-ac-popup').evaluate((el) => ({ background: getComputedStyle(el).backgroundColor, position: getComputedStyle(el).position }));
+    const lightStyle = await popupStyle(light);
+    // The hosted stylesheet really loaded (it is what positions the popup).
+    expect(lightStyle.position).toBe('absolute');
     await light.close();
 
     const darkBrowser = await launchBrowser({ colorScheme: 'dark' });
     try {
-      shop.page('/checkout-dark', checkoutPage({ scriptSrc: `${service.url}/widget/v1/widget.js`, token, colorScheme: 'dark' }));
+      // Loaded from SPEC's address of the script, /widget/v1/ itself: its stylesheet must resolve from there too.
+      shop.page('/checkout-dark', checkoutPage({ scriptSrc: `${service.url}/widget/v1/`, token, colorScheme: 'dark' }));
       const dark = await openCheckout(shop.url('/checkout-dark'), darkBrowser);
+      const log = recordConsole(dark);
       await typeAndWaitForList(dark, 'Damrak');
       await dark.keyboard.press('ArrowDown');
       await dark.screenshot({ path: '/tmp/widget-dark.png' });
-      const darkBg = await dark.locator('.svc-ac-popup').evaluate((el) => getComputedStyle(el).backgroundColor);
-      expect(darkBg).not.toBe(lightBg);
+      const darkStyle = await popupStyle(dark);
+      expect(darkStyle.position).toBe('absolute');
+      expect(darkStyle.background).not.toBe(lightStyle.background);
+      expect(log.errors).toEqual([]);
       expect(describeViolations(await runAxe(dark))).toEqual([]);
     } finally {
       await darkBrowser.close();
+    }
+  });
+});
+
+describe('the origin rules, enforced by the browser itself', () => {
+  const callEndpoint = (page: Page, url: string, bearer: string) =>
+    page.evaluate(
+      async ([u, t]) => {
+        try {
+          const res = await fetch(u as string, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ query: 'Damrak 1', country: 'NL' }),
+          });
+          const body = (await res.json()) as { suggestions?: unknown[] };
+          return { status: res.status, suggestions: body.suggestions?.length ?? 0 };
+        } catch (error) {
+          return { blocked: String(error) };
+        }
+      },
+      [url, bearer],
+    );
+
+  it('lets an allowed page read the answer after a real preflight, and blocks every other page', async () => {
+    const endpoint = `${service.url}/v1/widget/autocomplete`;
+    const allowed = await browser.newPage();
+    await allowed.goto(shop.url('/checkout'));
+    const ok = await callEndpoint(allowed, endpoint, token);
+    expect(ok).toMatchObject({ status: 200 });
+    expect((ok as { suggestions: number }).suggestions).toBeGreaterThan(0);
+    await allowed.close();
+
+    // Same token on a page outside its allowlist: the preflight answers 403, so the POST never gets an answer.
+    const other = await browser.newPage();
+    await other.goto(stranger.url('/checkout'));
+    const verify = vi.spyOn(service.services.tokens, 'verify');
+    try {
+      expect(await callEndpoint(other, endpoint, token)).toEqual({ blocked: expect.stringContaining('Failed to fetch') });
+      // The service never saw the POST: no token check ran for that origin.
+      expect(verify.mock.calls.filter(([, origin]) => origin === stranger.origin)).toEqual([]);
+    } finally {
+      verify.mockRestore();
+      await other.close();
     }
   });
 });

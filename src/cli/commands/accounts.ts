@@ -29,6 +29,9 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
     .option('--valid-threshold <n>', 'confidence for `valid` (0-100)', intArg(0, 100), 80)
     .option('--correctable-threshold <n>', 'confidence for `correctable` (0-100)', intArg(0, 100), 50)
     .action(async (opts: { plan: Account['plan']; name?: string; extraCredits: number; validThreshold: number; correctableThreshold: number }) => {
+      if (opts.correctableThreshold > opts.validThreshold) {
+        throw new Error('--correctable-threshold cannot exceed --valid-threshold');
+      }
       const { accounts } = await ctx.stores();
       const created = await accounts.create({
         plan: opts.plan,
@@ -51,22 +54,26 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
         [...accountLines(found), `  this month: ${balance.usedThisMonth} used of ${balance.quota}, ${balance.available} available`],
       );
     });
+  // Arguments are parsed by commander before the action runs, so bad input never opens (or creates) the database.
   account
-    .command('set-plan <id> <plan>')
+    .command('set-plan')
     .description('change the plan of an account')
-    .action(async (id: string, plan: string) => {
+    .argument('<id>', 'account id')
+    .argument('<plan>', 'free, starter, growth or scale', planArg)
+    .action(async (id: string, plan: Account['plan']) => {
       const { accounts } = await ctx.stores();
-      const updated = await accounts.setPlan(id, planArg(plan));
+      const updated = await accounts.setPlan(id, plan);
       ctx.out(accountJson(updated), accountLines(updated));
     });
 
   program
     .command('credits')
     .description('manage purchased extra credits')
-    .command('add <id> <n>')
+    .command('add')
     .description('add purchased extra credits (kept across months, spent after the monthly grant)')
-    .action(async (id: string, n: string) => {
-      const amount = intArg(1, 1_000_000_000)(n);
+    .argument('<id>', 'account id')
+    .argument('<n>', 'credits to add', intArg(1, 1_000_000_000))
+    .action(async (id: string, amount: number) => {
       const { accounts } = await ctx.stores();
       const updated = await accounts.addExtraCredits(id, amount);
       ctx.out(accountJson(updated), accountLines(updated));

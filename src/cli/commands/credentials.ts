@@ -3,7 +3,7 @@ import type { Environment } from '../../contract/enums.js';
 import type { SecretKeyInfo } from '../../accounts/secret-keys.js';
 import type { TokenInfo } from '../../accounts/publishable-tokens.js';
 import type { CliContext } from '../context.js';
-import { collect, envArg } from '../parse-args.js';
+import { collectOrigin, envArg } from '../parse-args.js';
 
 const keyJson = (k: SecretKeyInfo) => ({
   id: k.id,
@@ -81,7 +81,7 @@ export function registerTokenCommands(program: Command, ctx: CliContext): void {
     .description('create a publishable token for exact HTTPS origins')
     .requiredOption('--account <id>', 'account id')
     .option('--env <env>', 'live or test', envArg, 'live')
-    .requiredOption('--origin <origin>', 'an exact HTTPS origin (repeatable)', collect)
+    .requiredOption('--origin <origin>', 'an exact HTTPS origin (repeatable)', collectOrigin)
     .action(async (opts: { account: string; env: Environment; origin: string[] }) => {
       const { tokens } = await ctx.stores();
       const created = await tokens.create(opts.account, opts.env, opts.origin);

@@ -18,6 +18,9 @@ function humanSummary(s: ImportSummary, backend: string): string[] {
       `skipped ${skipped.reduce((a, [, n]) => a + n, 0)} in ${(s.durationMs / 1000).toFixed(1)} s (${s.ratePerSecond}/s)`,
   ];
   if (skipped.length > 0) lines.push(`  skipped by reason: ${skipped.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);
+  // Most OpenStreetMap addresses carry no addr:country: say how to keep them.
+  const countryless = s.skipped.missing_country ?? 0;
+  if (countryless > 0) lines.push(`  ${countryless} ${countryless === 1 ? 'row names' : 'rows name'} no country: pass --country CC to import ${countryless === 1 ? 'it' : 'them'}`);
   for (const p of s.problems) lines.push(`  row ${p.row}: ${p.reason}${p.detail ? ` (${p.detail})` : ''}`);
   if (s.problemsTruncated) lines.push('  … more bad rows were counted but not listed');
   return lines;

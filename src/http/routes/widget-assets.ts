@@ -112,6 +112,12 @@ export function widgetAssetApp(options: WidgetAssetOptions = {}): Hono {
     return c.json(body, 200, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'private, max-age=60', Vary: 'Origin' });
   });
 
+  // SPEC places the hosted script at /widget/v1/ itself: the directory answers with the classic script.
+  app.get('/', (c) => {
+    const asset = assets.get('widget.js');
+    return asset ? serve(c, asset) : c.json({ message: 'Widget not built: run `npm run build:widget`' }, 404);
+  });
+
   app.get('/:file', (c) => {
     const asset = assets.get(c.req.param('file'));
     if (asset) return serve(c, asset);
@@ -123,5 +129,9 @@ export function widgetAssetApp(options: WidgetAssetOptions = {}): Hono {
 
 /** Mounts the widget files at /widget/v1/ on the service app. */
 export function widgetAssetRoutes<E extends Env>(app: Hono<E>, options: WidgetAssetOptions = {}): void {
-  app.route('/widget/v1', widgetAssetApp(options));
+  const widget = widgetAssetApp(options);
+  // Without the slash the script would resolve its stylesheet one folder too high: send browsers to SPEC's address.
+  app.get('/widget/v1', (c) => c.redirect('v1/', 301));
+  app.get('/widget/v1/', (c) => widget.fetch(new Request(new URL('/', c.req.url), c.req.raw)));
+  app.route('/widget/v1', widget);
 }

@@ -5,6 +5,9 @@ import { CreditsExhaustedError } from '../../engine/errors.js';
 import type { RouteModule } from '../context.js';
 import { HttpError, Messages } from '../errors.js';
 
+/** Associated data that binds a suggestion id to the token it was issued to: it opens under no other. */
+export const suggestionIdBinding = (tokenId: string): string => `widget:${tokenId}`;
+
 export const widgetAutocompleteRoutes: RouteModule = (app, services) => {
   app.openapi(widgetAutocompleteRoute, async (c) => {
     const body = c.req.valid('json');
@@ -29,7 +32,7 @@ export const widgetAutocompleteRoutes: RouteModule = (app, services) => {
       });
     // Opaque ids sealed to the token: the browser never sees provider ids or payloads.
     const suggestions: WidgetSuggestion[] = result.suggestions.map((s) => ({
-      id: `svc_s_${services.sealer.seal(JSON.stringify({ p: s.provider, l: s.label }), `widget:${token.tokenId}`)}`,
+      id: `svc_s_${services.sealer.seal(JSON.stringify({ p: s.provider, l: s.label }), suggestionIdBinding(token.tokenId))}`,
       label: s.label,
       provider: s.provider,
       address: s.components,

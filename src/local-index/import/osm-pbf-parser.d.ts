@@ -22,20 +22,10 @@ declare module 'osm-pbf-parser' {
   }
   export type OsmItem = OsmNode | OsmWay | OsmRelation;
 
-  export interface RawBlob {
-    type: string;
-    offset: number;
-    zlib_data: Buffer;
-  }
-
   interface OsmPbfParser {
     (): Transform;
-    /** Splits the byte stream into file blocks (sync transform; throws on blocks it cannot handle). */
-    BlobParser: new () => Transform;
     /** Decodes one inflated block `{ type, data }` into arrays of items. */
     PrimitivesParser: new () => Transform;
-    /** Frames `{ type, zlib_data }` blocks back into file bytes. */
-    BlobEncoder: new () => Transform;
   }
   const parseOSM: OsmPbfParser;
   export default parseOSM;

@@ -2,15 +2,30 @@ import { open } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
-import osm, { type OsmItem, type RawBlob } from 'osm-pbf-parser';
+import osm, { type OsmItem } from 'osm-pbf-parser';
 import parsers from 'osm-pbf-parser/lib/parsers.js';
 import { ImportFormatError } from '../types.js';
 
 const inflateAsync = promisify(inflate);
 const NOT_PBF = 'Not an OpenStreetMap PBF file';
+/** Size limits of the PBF format: a BlobHeader is under 64 KiB, a Blob under 32 MiB. */
+const MAX_HEADER = 64 * 1024;
+const MAX_BLOB = 32 * 1024 * 1024;
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Whether a file starts like a PBF file: a 4-byte size, then a BlobHeader of type `OSMHeader`. */
+export function looksLikePbf(head: Buffer): boolean {
+  if (head.length < 4) return false;
+  const size = head.readUInt32BE(0);
+  if (size === 0 || size > 256 || 4 + size > head.length) return false;
+  try {
+    return parsers.file.BlobHeader.decode(head.subarray(4, 4 + size)).type === 'OSMHeader';
+  } catch {
+    return false;
+  }
 }
 
 /** Reads the first block header: a PBF file starts with a small `OSMHeader` block. */
@@ -20,50 +35,129 @@ export async function checkPbfHeader(path: string): Promise<void> {
     const head = Buffer.alloc(4 + 256);
     const { bytesRead } = await file.read(head, 0, head.length, 0);
     if (bytesRead < 4) throw new ImportFormatError(`${NOT_PBF}: the file is too short`);
-    const size = head.readUInt32BE(0);
-    if (size === 0 || size > 256 || 4 + size > bytesRead) throw new ImportFormatError(`${NOT_PBF}: no block header at the start`);
-    let type: unknown;
-    try {
-      type = parsers.file.BlobHeader.decode(head.subarray(4, 4 + size)).type;
-    } catch (err) {
-      throw new ImportFormatError(`${NOT_PBF}: ${describe(err)}`);
-    }
-    if (type !== 'OSMHeader') throw new ImportFormatError(`${NOT_PBF}: first block is ${JSON.stringify(type)}, not OSMHeader`);
+    if (!looksLikePbf(head.subarray(0, bytesRead))) throw new ImportFormatError(`${NOT_PBF}: no OSMHeader block at the start`);
   } finally {
     await file.close();
   }
 }
 
+interface Block {
+  type: string;
+  /** File offset of the block (its size field), for error messages. */
+  offset: number;
+  blob: Record<string, unknown>;
+}
+
 /**
- * Streams the elements of a PBF file, one decoded block at a time (constant memory). It
- * drives osm-pbf-parser's block splitter and decoder directly rather than through its
- * piped streams, so that a corrupt block becomes an error here instead of an uncaught throw.
+ * Splits the PBF byte stream into file blocks (4-byte size, BlobHeader, Blob). Done here
+ * rather than by osm-pbf-parser's BlobParser because that one cannot tell a file that ends
+ * inside a block from a complete one: a truncated download would import part of the data,
+ * and with `--replace` delete the rest.
+ */
+class BlockSplitter {
+  private chunks: Buffer[] = [];
+  private length = 0;
+  /** Bytes needed before the next block can be framed. */
+  private need = 4;
+  /** File offset of the first buffered byte. */
+  private offset = 0;
+
+  write(chunk: Buffer): Block[] {
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+    if (this.length < this.need) return [];
+    const buf = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length);
+    const blocks: Block[] = [];
+    let pos = 0;
+    for (;;) {
+      const framed = this.frame(buf, pos);
+      if (typeof framed === 'number') {
+        this.need = framed;
+        break;
+      }
+      blocks.push(framed.block);
+      pos = framed.end;
+    }
+    const rest = buf.subarray(pos);
+    this.offset += pos;
+    this.chunks = rest.length > 0 ? [rest] : [];
+    this.length = rest.length;
+    return blocks;
+  }
+
+  /** Throws when the stream ended inside a block. */
+  end(): void {
+    if (this.length > 0) {
+      throw new ImportFormatError(`Truncated PBF file: it ends inside the block at byte ${this.offset} (${this.length} of ${this.need} bytes present)`);
+    }
+  }
+
+  /** The block at `pos`, or the number of bytes (from `pos`) needed to frame it. */
+  private frame(buf: Buffer, pos: number): { block: Block; end: number } | number {
+    const at = this.offset + pos;
+    const avail = buf.length - pos;
+    if (avail < 4) return 4;
+    const headerSize = buf.readUInt32BE(pos);
+    if (headerSize === 0 || headerSize > MAX_HEADER) throw new ImportFormatError(`Corrupt PBF file: bad block header size ${headerSize} at byte ${at}`);
+    if (avail < 4 + headerSize) return 4 + headerSize;
+    let type: unknown;
+    let datasize: unknown;
+    try {
+      ({ type, datasize } = parsers.file.BlobHeader.decode(buf.subarray(pos + 4, pos + 4 + headerSize)));
+    } catch (err) {
+      throw new ImportFormatError(`Corrupt PBF block header at byte ${at}: ${describe(err)}`);
+    }
+    if (typeof type !== 'string' || typeof datasize !== 'number' || datasize < 0 || datasize > MAX_BLOB) {
+      throw new ImportFormatError(`Corrupt PBF block header at byte ${at}`);
+    }
+    const total = 4 + headerSize + datasize;
+    if (avail < total) return total;
+    let blob: Record<string, unknown>;
+    try {
+      blob = parsers.file.Blob.decode(buf.subarray(pos + 4 + headerSize, pos + total));
+    } catch (err) {
+      throw new ImportFormatError(`Corrupt PBF block at byte ${at}: ${describe(err)}`);
+    }
+    return { block: { type, offset: at, blob }, end: pos + total };
+  }
+}
+
+/** The uncompressed content of a block: raw or zlib (the two encodings PBF writers use). */
+async function blockData(block: Block): Promise<Buffer> {
+  const { raw, zlib_data: zlib } = block.blob;
+  if (Buffer.isBuffer(raw)) return raw;
+  if (!Buffer.isBuffer(zlib)) throw new ImportFormatError(`Unsupported PBF block at byte ${block.offset}: only raw and zlib blocks are read`);
+  try {
+    return await inflateAsync(zlib);
+  } catch (err) {
+    throw new ImportFormatError(`Corrupt PBF block at byte ${block.offset}: ${describe(err)}`);
+  }
+}
+
+/**
+ * Streams the elements of a PBF file, one decoded block at a time (constant memory),
+ * decoded by osm-pbf-parser's decoder driven directly rather than through its piped
+ * streams, so that a corrupt block becomes an error here instead of an uncaught throw.
  */
 export async function* pbfElements(path: string, onBytes?: (n: number) => void): AsyncGenerator<OsmItem[]> {
-  const blobs = new osm.BlobParser();
+  const splitter = new BlockSplitter();
   const primitives = new osm.PrimitivesParser();
   const input = createReadStream(path, { highWaterMark: 1 << 20 });
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
-      try {
-        blobs.write(chunk);
-      } catch (err) {
-        throw new ImportFormatError(`Corrupt PBF file: ${describe(err)}`);
-      }
-      let blob: RawBlob | null;
-      while ((blob = blobs.read() as RawBlob | null) !== null) {
-        let data: Buffer;
+      for (const block of splitter.write(chunk)) {
+        const data = await blockData(block);
         try {
-          data = await inflateAsync(blob.zlib_data);
-          primitives.write({ type: blob.type, data });
+          primitives.write({ type: block.type, data });
         } catch (err) {
-          throw new ImportFormatError(`Corrupt PBF block at byte ${blob.offset}: ${describe(err)}`);
+          throw new ImportFormatError(`Corrupt PBF block at byte ${block.offset}: ${describe(err)}`);
         }
         let items: OsmItem[] | null;
         while ((items = primitives.read() as OsmItem[] | null) !== null) yield items;
       }
       onBytes?.(input.bytesRead);
     }
+    splitter.end();
   } finally {
     input.destroy();
   }

@@ -31,9 +31,15 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
   if (opts.country && !/^[A-Za-z]{2}$/.test(opts.country)) throw new ImportFormatError(`--country must be an ISO 3166-1 alpha-2 code, not "${opts.country}"`);
   const country = opts.country?.toUpperCase();
   const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) throw new ImportFormatError(`Cannot read ${path}: no such file`);
+  if (!info) throw new ImportFormatError(`Cannot read ${path}: no such file`);
+  if (!info.isFile()) throw new ImportFormatError(`Cannot read ${path}: not a file`);
   const summary = new SummaryBuilder(path, opts.format);
-  const report = (bytesRead: number) => opts.onProgress?.({ bytesRead, totalBytes: info.size, rows: summary.rows });
+  // Rows are also reported between byte updates: the OSM reader yields its ways after reading the file.
+  let bytesRead = 0;
+  const report = (n: number) => {
+    bytesRead = n;
+    opts.onProgress?.({ bytesRead, totalBytes: info.size, rows: summary.rows });
+  };
   const items = reader(path, { ...opts, country }, report);
   const keyer = new AddressKeyer();
   const session = await store.beginImport();
@@ -48,6 +54,7 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
         const keyed = accept(item, keyer, summary);
         if (keyed) batch.push({ row: item.row, a: keyed });
       }
+      report(bytesRead);
       if (batch.length >= BATCH) {
         await writing;
         writing = writeBatch(session, batch, summary);

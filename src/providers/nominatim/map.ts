@@ -1,4 +1,5 @@
 import type { AddressComponents } from '../../contract/address.js';
+import { singlePostcode } from '../postcode-list.js';
 import type { Precision, ProviderCandidate } from '../provider.js';
 import type { NominatimPlace } from './wire.js';
 
@@ -45,7 +46,8 @@ export function mapNominatimPlace(place: NominatimPlace): ProviderCandidate {
   const state = a.state ?? a.region;
   if (street) components.street = street;
   if (a.house_number) components.houseNumber = a.house_number;
-  if (a.postcode) components.postcode = a.postcode;
+  const postcode = singlePostcode(a.postcode);
+  if (postcode) components.postcode = postcode;
   if (city) components.city = city;
   if (state) components.state = state;
   if (a.country_code && /^[a-z]{2}$/i.test(a.country_code)) components.country = a.country_code.toUpperCase();

@@ -1,5 +1,6 @@
 import type { AddressComponents } from '../../contract/address.js';
 import { formatLabel } from '../label.js';
+import { singlePostcode } from '../postcode-list.js';
 import type { Precision, ProviderCandidate } from '../provider.js';
 import type { PhotonFeature, PhotonProperties } from './wire.js';
 
@@ -14,8 +15,13 @@ const PRECISION: Record<string, Precision> = {
   country: 'country',
 };
 
-/** Photon's `type` (house/street/city…); older instances omit it, so the parts decide. */
+/**
+ * Photon's `type` (house/street/city…); older instances omit it, so the parts decide. Photon also
+ * types every POI `house`, with or without a house number: one without is only as precise as
+ * its street (like Nominatim's rank-30 POIs), or its town when it has no street either.
+ */
 export function photonPrecision(p: PhotonProperties): Precision {
+  if (p.type === 'house' && !p.housenumber) return p.street ? 'street' : 'locality';
   const known = p.type ? PRECISION[p.type] : undefined;
   if (known) return known;
   if (p.housenumber) return 'address';
@@ -34,7 +40,8 @@ export function mapPhotonFeature(feature: PhotonFeature): ProviderCandidate {
   const city = p.city ?? (p.type === 'city' || p.type === 'locality' ? p.name : undefined);
   if (street) components.street = street;
   if (p.housenumber) components.houseNumber = p.housenumber;
-  if (p.postcode) components.postcode = p.postcode;
+  const postcode = singlePostcode(p.postcode);
+  if (postcode) components.postcode = postcode;
   if (city) components.city = city;
   if (p.state) components.state = p.state;
   if (p.countrycode && /^[A-Za-z]{2}$/.test(p.countrycode)) components.country = p.countrycode.toUpperCase();
