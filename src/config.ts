@@ -48,6 +48,13 @@ const ConfigSchema = z.object({
   PHOTON_COUNTRIES: countryList,
   NOMINATIM_COUNTRIES: countryList,
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
+  /** Consecutive failures (errors, timeouts) that open a provider's circuit breaker. */
+  BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  /** How long an open circuit waits before one trial call may go through. */
+  BREAKER_HALF_OPEN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Response cache lifetimes (DESIGN §6): validate 30 days, autocomplete 24 h. */
+  VALIDATE_CACHE_TTL_MS: z.coerce.number().int().min(1000).max(365 * 86_400_000).default(30 * 86_400_000),
+  AUTOCOMPLETE_CACHE_TTL_MS: z.coerce.number().int().min(1000).max(365 * 86_400_000).default(86_400_000),
   MASTER_KEY: z
     .string()
     .regex(/^[A-Za-z0-9_-]{43}=?$|^[0-9a-fA-F]{64}$/, 'must be 32 bytes as base64url or hex')

@@ -20,8 +20,6 @@ import { type Database, openDatabase } from './store/db/database.js';
 import { createRateLimiter } from './store/limits/index.js';
 import type { RateLimiter } from './store/limits/rate-limiter.js';
 
-const DAY_MS = 86_400_000;
-
 /** Everything the app needs, built once (DESIGN §11: dependencies built in one place, passed explicitly). */
 export interface Services {
   config: Config;
@@ -66,7 +64,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const limiter = await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') });
   const localIndex = config.PROVIDERS.includes('local') ? await openLocalIndex(dbOptions) : undefined;
   const providers = createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {});
-  const runner = new ProviderRunner(providers, { timeoutMs: config.PROVIDER_TIMEOUT_MS });
+  const runner = new ProviderRunner(providers, {
+    timeoutMs: config.PROVIDER_TIMEOUT_MS,
+    breaker: { failures: config.BREAKER_FAILURES, halfOpenAfterMs: config.BREAKER_HALF_OPEN_MS },
+  });
   const ledger = new CreditLedger(database, clock);
   const released = await ledger.releaseStale(10 * 60_000);
   if (released > 0) logger.warn({ released }, 'released credit reservations left by a previous crash');
@@ -89,8 +90,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     runner,
     localIndex,
     sealer,
-    validate: new ValidateEngine({ runner, cache, biller, cacheTtlMs: 30 * DAY_MS }),
-    autocomplete: new AutocompleteEngine({ runner, cache, biller, cacheTtlMs: DAY_MS }),
+    validate: new ValidateEngine({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS }),
+    autocomplete: new AutocompleteEngine({ runner, cache, biller, cacheTtlMs: config.AUTOCOMPLETE_CACHE_TTL_MS }),
     consoleUrl: `${base.replace(/\/$/, '')}/dashboard`,
     async close() {
       await Promise.allSettled([cache.close(), limiter.close(), providers.close(), localIndex?.close(), database.close()]);

@@ -12,6 +12,10 @@ describe('configuration', () => {
       PROVIDER_TIMEOUT_MS: 3000,
       TRUST_PROXY: false,
       LOG_LEVEL: 'info',
+      BREAKER_FAILURES: 5,
+      BREAKER_HALF_OPEN_MS: 30_000,
+      VALIDATE_CACHE_TTL_MS: 30 * 86_400_000,
+      AUTOCOMPLETE_CACHE_TTL_MS: 86_400_000,
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
@@ -32,8 +36,18 @@ describe('configuration', () => {
       MASTER_KEY: 'a'.repeat(64),
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'warn',
+      BREAKER_FAILURES: '3',
+      BREAKER_HALF_OPEN_MS: '5000',
+      VALIDATE_CACHE_TTL_MS: '3600000',
+      AUTOCOMPLETE_CACHE_TTL_MS: '60000',
     });
     expect(config.PROVIDERS).toEqual(['pdok', 'local']);
+    expect(config).toMatchObject({
+      BREAKER_FAILURES: 3,
+      BREAKER_HALF_OPEN_MS: 5000,
+      VALIDATE_CACHE_TTL_MS: 3_600_000,
+      AUTOCOMPLETE_CACHE_TTL_MS: 60_000,
+    });
     expect(config.TRUST_PROXY).toBe(true);
     expect(config.PROVIDER_TIMEOUT_MS).toBe(1500);
   });
@@ -51,6 +65,8 @@ describe('configuration', () => {
       TRUST_PROXY: 'maybe',
       LOG_LEVEL: 'loud',
       PHOTON_COUNTRIES: 'Europe',
+      BREAKER_FAILURES: '0',
+      VALIDATE_CACHE_TTL_MS: 'forever',
     };
     let problems: string[] = [];
     try {

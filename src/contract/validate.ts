@@ -15,7 +15,9 @@ export const ValidateRequest = z
     debug: z.boolean().optional(),
   })
   .superRefine((value, ctx) => {
-    if (value.query === undefined && value.components === undefined) {
+    // An empty components object gives the providers nothing to look up: it would bill for nothing.
+    const hasComponents = value.components !== undefined && Object.keys(value.components).length > 0;
+    if (value.query === undefined && !hasComponents) {
       ctx.addIssue({ code: 'custom', path: [], message: 'Provide query or components' });
     }
   })

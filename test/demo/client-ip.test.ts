@@ -17,7 +17,17 @@ describe('demo client IP', () => {
 
   it('treats an IPv4-mapped IPv6 peer as the same IPv4 visitor', () => {
     expect(clientIp({ remoteAddress: '::ffff:198.51.100.7', forwardedFor: undefined, trustProxy: false })).toBe('198.51.100.7');
-    expect(clientIp({ remoteAddress: '2001:DB8::1', forwardedFor: undefined, trustProxy: false })).toBe('2001:db8::1');
+  });
+
+  it('counts an IPv6 visitor by its /64, so rotating through one subscriber prefix gains nothing', () => {
+    const ip = (remoteAddress: string) => clientIp({ remoteAddress, forwardedFor: undefined, trustProxy: false });
+    expect(ip('2001:DB8::1')).toBe('2001:db8:0:0::/64');
+    expect(ip('2001:db8:0:0:aaaa:bbbb:cccc:dddd')).toBe(ip('2001:0db8::ffff'));
+    expect(ip('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(ip('2001:db8:1:3::1')).not.toBe(ip('2001:db8:1:2::1'));
+    expect(ip('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(ip('::1')).toBe('0:0:0:0::/64');
+    expect(clientIp({ remoteAddress: '10.0.0.2', forwardedFor: '2001:db8:5:6::9', trustProxy: true })).toBe('2001:db8:5:6::/64');
   });
 
   it('puts requests without any address in one shared bucket', () => {

@@ -100,6 +100,15 @@ describe('HTTP foundation', () => {
     });
   });
 
+  it('400 with the same custom issue for an empty components object (nothing to look up, nothing billed)', async () => {
+    const res = await call('POST', '/v1/validate', { components: {} }, { authorization: `Bearer ${key}` });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      message: 'Validation failed',
+      issues: [{ code: 'custom', path: [], message: 'Provide query or components' }],
+    });
+  });
+
   it('401 texts for a header that is not one Bearer key', async () => {
     const basic = await call('POST', '/v1/validate', { query: 'Damrak 1' }, { authorization: 'Basic dXNlcjpwYXNz' });
     expect(basic.status).toBe(401);

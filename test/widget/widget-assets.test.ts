@@ -52,7 +52,7 @@ describe('GET /widget/v1/*', () => {
     const res = await app.request(`/${name}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(type);
-    expect(res.headers.get('cache-control')).toBe('public, max-age=86400, stale-while-revalidate=86400');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=86400, stale-while-revalidate=604800');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await res.arrayBuffer()).byteLength).toBe(file(name).bytes);
@@ -63,7 +63,7 @@ describe('GET /widget/v1/*', () => {
     const res = await service.request('/widget/v1/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(res.headers.get('cache-control')).toBe('public, max-age=86400, stale-while-revalidate=86400');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=86400, stale-while-revalidate=604800');
     expect(await res.text()).toBe(script);
     // Without the slash the script would look for its stylesheet under /widget/: redirect to the address with it.
     const bare = await service.request('/widget/v1');

@@ -21,11 +21,12 @@ const TYPES: Record<string, string> = {
 /**
  * Cache policy. Content-hashed names (widget.1a2b3c4d.js) never change: a year, immutable.
  * The stable names everyone embeds (widget.js, widget.mjs, widget.css) must pick up fixes, so they get
- * a day plus a day of stale-while-revalidate, and an ETag makes the daily check a cheap 304.
+ * a day fresh plus a week of stale-while-revalidate (visitors never wait on the check), and an ETag
+ * makes the daily check a cheap 304.
  * manifest.json (stable name → hashed name) is always revalidated.
  */
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
-export const CACHE_STABLE = 'public, max-age=86400, stale-while-revalidate=86400';
+export const CACHE_STABLE = 'public, max-age=86400, stale-while-revalidate=604800';
 export const CACHE_MANIFEST = 'no-cache';
 const HASHED = /\.[0-9a-f]{8}\.(js|mjs|css)$/;
 
