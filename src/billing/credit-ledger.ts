@@ -145,7 +145,7 @@ export class CreditLedger {
 
   /** A call that costs nothing (cache hit) still writes its usage event. */
   async recordFree(event: UsageEventInput): Promise<void> {
-    await this.insertEvent(this.db, event, 0);
+    await this.db.transaction().execute((trx) => this.insertEvent(trx, event, 0));
   }
 
   /** Refunds reservations left behind by a crashed process. Returns how many were released. */
@@ -232,9 +232,30 @@ export class CreditLedger {
     }
   }
 
-  private async insertEvent(db: Kysely<DatabaseSchema>, event: UsageEventInput, credits: number): Promise<void> {
+  /** The event and its day's totals, in the caller's transaction: the report never counts one without the other. */
+  private async insertEvent(trx: Trx, event: UsageEventInput, credits: number): Promise<void> {
     const now = this.clock.now();
-    await db
+    const day = utcDay(now);
+    const month = utcMonth(now);
+    await trx
+      .insertInto('usage_daily')
+      .values({
+        account_id: event.accountId,
+        day,
+        month,
+        endpoint: event.endpoint,
+        verdict: event.verdict ?? '',
+        source: event.source ?? '',
+        n: 1,
+        credits,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'day', 'endpoint', 'verdict', 'source'])
+          .doUpdateSet((eb) => ({ n: eb('usage_daily.n', '+', 1), credits: eb('usage_daily.credits', '+', credits) })),
+      )
+      .execute();
+    await trx
       .insertInto('usage_events')
       .values({
         account_id: event.accountId,
@@ -249,8 +270,8 @@ export class CreditLedger {
         query: event.query,
         source: event.source,
         at: utcTimestamp(now),
-        day: utcDay(now),
-        month: utcMonth(now),
+        day,
+        month,
       })
       .execute();
   }

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Dialect } from './database.js';
 
 /**
@@ -96,17 +96,54 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    // GET /v1/usage grouped every event of the month on each call: slow once an account has
+    // a few hundred thousand. The ledger now keeps per-day totals in the same transaction as
+    // each event; this builds them for the events written before.
+    '0002_usage_daily': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('usage_daily')
+          .addColumn('account_id', 'text', (c) => c.notNull())
+          .addColumn('day', 'text', (c) => c.notNull())
+          .addColumn('month', 'text', (c) => c.notNull())
+          .addColumn('endpoint', 'text', (c) => c.notNull())
+          // '' for none (no verdict, untagged): NULL cannot take part in the key on both dialects.
+          .addColumn('verdict', 'text', (c) => c.notNull())
+          .addColumn('source', 'text', (c) => c.notNull())
+          .addColumn('n', 'integer', (c) => c.notNull())
+          .addColumn('credits', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('usage_daily_pk', ['account_id', 'day', 'endpoint', 'verdict', 'source'])
+          .execute();
+        await db.schema.createIndex('usage_daily_month').on('usage_daily').columns(['account_id', 'month']).execute();
+        await sql`
+          INSERT INTO usage_daily (account_id, day, month, endpoint, verdict, source, n, credits)
+          SELECT account_id, day, month, endpoint, coalesce(verdict, ''), coalesce(source, ''), count(*), sum(credits)
+          FROM usage_events
+          GROUP BY account_id, day, month, endpoint, coalesce(verdict, ''), coalesce(source, '')`.execute(db);
+        // `recent` filtered by a rare tag would otherwise walk every event of the account.
+        await db.schema.createIndex('usage_account_source_id').on('usage_events').columns(['account_id', 'source', 'id']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('usage_account_source_id').ifExists().execute();
+        await db.schema.dropTable('usage_daily').ifExists().execute();
+      },
+    },
   };
 }
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<void> {
+  await migrate(db, dialect, schema);
+}
+
+/** Up to one named migration (tests of a migration start from the state before it). */
+export async function migrate(db: Kysely<unknown>, dialect: Dialect, schema?: string, target?: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
   const migrator = new Migrator({
     db,
     provider,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

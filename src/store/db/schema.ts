@@ -82,6 +82,20 @@ export interface UsageEventsTable {
   month: string;
 }
 
+/** Per-day totals of usage events, written with each event (GET /v1/usage reads these). */
+export interface UsageDailyTable {
+  account_id: string;
+  day: string;
+  month: string;
+  endpoint: string;
+  /** '' when the event had none. */
+  verdict: string;
+  /** '' when untagged. */
+  source: string;
+  n: number;
+  credits: number;
+}
+
 export interface DatabaseSchema {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -90,4 +104,5 @@ export interface DatabaseSchema {
   credit_months: CreditMonthsTable;
   credit_reservations: CreditReservationsTable;
   usage_events: UsageEventsTable;
+  usage_daily: UsageDailyTable;
 }
