@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 import type { DatabaseSchema } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -36,7 +37,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrateToLatest(db as Kysely<unknown>, 'sqlite');
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

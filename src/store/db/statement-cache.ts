@@ -1,0 +1,24 @@
+import type SQLite from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Kysely's SQLite driver prepares every query anew, and compiling the SQL cost more than running
+ * it on the hot paths (a usage event per request). Statements are reusable, and Kysely runs one
+ * query at a time per connection, so each distinct SQL text is prepared once and kept (bounded:
+ * queries with IN lists of varying length each have their own text).
+ */
+export function withStatementCache(db: SQLite.Database, max = 1000): SqliteDatabase {
+  const statements = new LRUCache<string, SqliteStatement>({ max });
+  return {
+    close: () => db.close(),
+    prepare(sql) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
