@@ -1,6 +1,7 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.js';
 import { HttpClient } from '../../src/providers/http.js';
-import { ProviderError } from '../../src/providers/provider.js';
+import { type Provider, ProviderError } from '../../src/providers/provider.js';
 import { type Emulator, startNominatimEmulator, startPdokEmulator, startPhotonEmulator } from '../emulators/index.js';
 
 export const TEST_AGENT = 'addressd-tests/1.0 (provider adapter tests)';
@@ -44,4 +45,36 @@ export async function providerError(promise: Promise<unknown>): Promise<Provider
     throw error;
   }
   throw new Error('expected the call to fail with a ProviderError');
+}
+
+/** What an adapter test file works with: the adapter, its emulator and the client it sends through. */
+export interface AdapterUnderTest {
+  emulator: Emulator;
+  http: HttpClient;
+  provider: Provider;
+}
+
+/**
+ * One adapter against its emulator for a whole test file: both started before the first test,
+ * the emulator's fault and request log cleared after each, everything closed at the end.
+ */
+export function adapterAgainstEmulator(
+  start: () => Promise<Emulator>,
+  create: (options: { baseUrl: string; http: HttpClient }) => Provider,
+): AdapterUnderTest {
+  const under = {} as AdapterUnderTest;
+  beforeAll(async () => {
+    under.emulator = await start();
+    under.http = testHttp();
+    under.provider = create({ baseUrl: under.emulator.url, http: under.http });
+  });
+  afterAll(async () => {
+    await under.http.close();
+    await under.emulator.close();
+  });
+  afterEach(() => {
+    under.emulator.setFault({ mode: 'none' });
+    under.emulator.requests.length = 0;
+  });
+  return under;
 }

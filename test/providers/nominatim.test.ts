@@ -1,33 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/providers/http.js';
 import { createNominatimProvider, isPublicNominatim, nominatimSearchParams } from '../../src/providers/nominatim/adapter.js';
 import { mapNominatimPlace, nominatimPrecision } from '../../src/providers/nominatim/map.js';
 import { NominatimPlace } from '../../src/providers/nominatim/wire.js';
-import type { Provider } from '../../src/providers/provider.js';
-import { type Emulator, type Fault, startNominatimEmulator } from '../emulators/index.js';
-import { providerError, signal, TEST_AGENT, testHttp } from './harness.js';
+import { type Fault, startNominatimEmulator } from '../emulators/index.js';
+import { adapterAgainstEmulator, providerError, signal, TEST_AGENT } from './harness.js';
 
-let emulator: Emulator;
-let http: HttpClient;
-let nominatim: Provider;
-
-beforeAll(async () => {
-  emulator = await startNominatimEmulator();
-  http = testHttp();
-  nominatim = createNominatimProvider({ baseUrl: emulator.url, http });
-});
-afterAll(async () => {
-  await http.close();
-  await emulator.close();
-});
-afterEach(() => {
-  emulator.setFault({ mode: 'none' });
-  emulator.requests.length = 0;
-});
+const nominatim = adapterAgainstEmulator(startNominatimEmulator, createNominatimProvider);
 
 describe('nominatim geocode (/search)', () => {
   it('maps address details to components, without exposing importance as confidence', async () => {
-    const [best] = await nominatim.geocode({ query: '10 Downing Street, London SW1A 2AA', components: {} }, signal());
+    const [best] = await nominatim.provider.geocode({ query: '10 Downing Street, London SW1A 2AA', components: {} }, signal());
     expect(best).toMatchObject({
       components: { street: 'Downing Street', houseNumber: '10', postcode: 'SW1A 2AA', city: 'London', state: 'England', country: 'GB' },
       location: { lat: 51.5034402, lng: -0.1277082 },
@@ -39,32 +22,32 @@ describe('nominatim geocode (/search)', () => {
   });
 
   it('sends free text as q, with jsonv2, address details, country and language, and our User-Agent', async () => {
-    await nominatim.geocode({ query: 'Damrak 1 Amsterdam', components: { street: 'Damrak' }, country: 'NL', language: 'de' }, signal());
-    const request = emulator.requests[0]!;
+    await nominatim.provider.geocode({ query: 'Damrak 1 Amsterdam', components: { street: 'Damrak' }, country: 'NL', language: 'de' }, signal());
+    const request = nominatim.emulator.requests[0]!;
     expect(request.query).toMatchObject({ q: 'Damrak 1 Amsterdam', format: 'jsonv2', addressdetails: '1', countrycodes: 'nl', 'accept-language': 'de' });
     expect(request.query.street).toBeUndefined();
     expect(request.headers['user-agent']).toBe(TEST_AGENT);
   });
 
   it('uses structured parameters when the caller sent components', async () => {
-    const [best] = await nominatim.geocode({ components: { street: 'Lijsterstraat', houseNumber: '20', city: 'Amersfoort', postcode: '3815 DT', country: 'NL' } }, signal());
-    expect(emulator.requests[0]?.query).toMatchObject({ street: '20 Lijsterstraat', city: 'Amersfoort', postalcode: '3815 DT', country: 'NL', countrycodes: 'nl' });
-    expect(emulator.requests[0]?.query.q).toBeUndefined();
+    const [best] = await nominatim.provider.geocode({ components: { street: 'Lijsterstraat', houseNumber: '20', city: 'Amersfoort', postcode: '3815 DT', country: 'NL' } }, signal());
+    expect(nominatim.emulator.requests[0]?.query).toMatchObject({ street: '20 Lijsterstraat', city: 'Amersfoort', postalcode: '3815 DT', country: 'NL', countrycodes: 'nl' });
+    expect(nominatim.emulator.requests[0]?.query.q).toBeUndefined();
     // OSM files Amersfoort as a town: it still becomes the city.
     expect(best?.components).toMatchObject({ street: 'Lijsterstraat', houseNumber: '20', city: 'Amersfoort', country: 'NL' });
   });
 
   it('answers the road, at street precision, for an unknown house number', async () => {
-    const [best] = await nominatim.geocode({ components: { street: 'Damrak', houseNumber: '999', city: 'Amsterdam' } }, signal());
+    const [best] = await nominatim.provider.geocode({ components: { street: 'Damrak', houseNumber: '999', city: 'Amsterdam' } }, signal());
     expect(best).toMatchObject({ precision: 'street', components: { street: 'Damrak', city: 'Amsterdam' } });
   });
 
   it('answers an empty list when nothing matches', async () => {
-    await expect(nominatim.geocode({ query: 'Xyzzy Plugh 12345', components: {} }, signal())).resolves.toEqual([]);
+    await expect(nominatim.provider.geocode({ query: 'Xyzzy Plugh 12345', components: {} }, signal())).resolves.toEqual([]);
   });
 
   it('does not autocomplete (its usage policy forbids it)', () => {
-    expect(nominatim.autocomplete).toBeUndefined();
+    expect(nominatim.provider.autocomplete).toBeUndefined();
   });
 
   const faults: [Fault, string, RegExp][] = [
@@ -75,15 +58,15 @@ describe('nominatim geocode (/search)', () => {
     [{ mode: 'wrong-shape' }, 'malformed', /shape/],
   ];
   it.each(faults)('turns %o into a ProviderError (%s)', async (fault, kind, message) => {
-    emulator.setFault(fault);
-    const error = await providerError(nominatim.geocode({ query: 'Damrak 1', components: {} }, signal()));
+    nominatim.emulator.setFault(fault);
+    const error = await providerError(nominatim.provider.geocode({ query: 'Damrak 1', components: {} }, signal()));
     expect([error.kind, error.message]).toEqual([kind, expect.stringMatching(message)]);
   });
 
   it('is refused by the instance without an identifying User-Agent', async () => {
     const anonymous = new HttpClient({ userAgent: 'node' });
     try {
-      const provider = createNominatimProvider({ baseUrl: emulator.url, http: anonymous });
+      const provider = createNominatimProvider({ baseUrl: nominatim.emulator.url, http: anonymous });
       expect((await providerError(provider.geocode({ query: 'Damrak 1', components: {} }, signal()))).message).toBe('HTTP 403');
     } finally {
       await anonymous.close();

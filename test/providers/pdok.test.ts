@@ -1,32 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpClient } from '../../src/providers/http.js';
+import { describe, expect, it } from 'vitest';
 import { createPdokProvider } from '../../src/providers/pdok/adapter.js';
 import { parsePoint, pdokConfidence, pdokHouseNumber, pdokPostcode } from '../../src/providers/pdok/map.js';
-import type { Provider } from '../../src/providers/provider.js';
-import { type Emulator, type Fault, startPdokEmulator } from '../emulators/index.js';
-import { providerError, signal, testHttp } from './harness.js';
+import { type Fault, startPdokEmulator } from '../emulators/index.js';
+import { adapterAgainstEmulator, providerError, signal } from './harness.js';
 
-let emulator: Emulator;
-let http: HttpClient;
-let pdok: Provider;
-
-beforeAll(async () => {
-  emulator = await startPdokEmulator();
-  http = testHttp();
-  pdok = createPdokProvider({ baseUrl: emulator.url, http });
-});
-afterAll(async () => {
-  await http.close();
-  await emulator.close();
-});
-afterEach(() => {
-  emulator.setFault({ mode: 'none' });
-  emulator.requests.length = 0;
-});
+const pdok = adapterAgainstEmulator(startPdokEmulator, createPdokProvider);
 
 describe('pdok geocode (/free)', () => {
   it('maps a BAG address to components, location, label and a relative confidence', async () => {
-    const [best, ...rest] = await pdok.geocode({ query: 'Damrak 1, 1012 LG Amsterdam', components: {} }, signal());
+    const [best, ...rest] = await pdok.provider.geocode({ query: 'Damrak 1, 1012 LG Amsterdam', components: {} }, signal());
     expect(best).toMatchObject({
       components: { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL' },
       location: { lat: 52.3761606, lng: 4.8958547 },
@@ -40,37 +22,37 @@ describe('pdok geocode (/free)', () => {
   });
 
   it('asks /free for addresses only, with the fields it maps', async () => {
-    await pdok.geocode({ query: 'Damrak 1 Amsterdam', components: {} }, signal());
-    const request = emulator.requests[0]!;
+    await pdok.provider.geocode({ query: 'Damrak 1 Amsterdam', components: {} }, signal());
+    const request = pdok.emulator.requests[0]!;
     expect(request.path).toBe('/free');
     expect(request.queryAll.fq).toEqual(['type:adres']);
     expect(request.query.fl?.split(',')).toEqual(expect.arrayContaining(['straatnaam', 'huisnummer', 'huisletter', 'huisnummertoevoeging', 'centroide_ll', 'score']));
   });
 
   it('writes huisletter and huisnummertoevoeging into houseNumber the Dutch way', async () => {
-    const [letter] = await pdok.geocode({ query: 'Keizersgracht 174A Amsterdam', components: {} }, signal());
-    const [addition] = await pdok.geocode({ query: 'Oudegracht 231-3 Utrecht', components: {} }, signal());
+    const [letter] = await pdok.provider.geocode({ query: 'Keizersgracht 174A Amsterdam', components: {} }, signal());
+    const [addition] = await pdok.provider.geocode({ query: 'Oudegracht 231-3 Utrecht', components: {} }, signal());
     expect(letter?.components.houseNumber).toBe('174A');
     expect(addition?.components.houseNumber).toBe('231-3');
   });
 
   it('builds the query text from components when no free text was sent', async () => {
-    const [best] = await pdok.geocode({ components: { street: 'Lijsterstraat', houseNumber: '20', postcode: '3815DT', city: 'Amersfoort' } }, signal());
-    expect(emulator.requests[0]?.query.q).toBe('Lijsterstraat 20, 3815DT Amersfoort');
+    const [best] = await pdok.provider.geocode({ components: { street: 'Lijsterstraat', houseNumber: '20', postcode: '3815DT', city: 'Amersfoort' } }, signal());
+    expect(pdok.emulator.requests[0]?.query.q).toBe('Lijsterstraat 20, 3815DT Amersfoort');
     expect(best?.components).toMatchObject({ street: 'Lijsterstraat', houseNumber: '20', postcode: '3815 DT' });
   });
 
   it('still finds the street with a one-letter typo', async () => {
-    const [best] = await pdok.geocode({ query: 'Damrk 70 Amsterdam', components: {} }, signal());
+    const [best] = await pdok.provider.geocode({ query: 'Damrk 70 Amsterdam', components: {} }, signal());
     expect(best?.components).toMatchObject({ street: 'Damrak', houseNumber: '70' });
   });
 
   it('answers an empty list for an address it does not know', async () => {
-    await expect(pdok.geocode({ query: 'Nergensstraat 99 Nowhere', components: {} }, signal())).resolves.toEqual([]);
+    await expect(pdok.provider.geocode({ query: 'Nergensstraat 99 Nowhere', components: {} }, signal())).resolves.toEqual([]);
   });
 
   it('covers only the Netherlands (and requests without a country)', () => {
-    expect([pdok.covers('NL'), pdok.covers('nl'), pdok.covers(undefined), pdok.covers('DE'), pdok.covers('BE')]).toEqual([true, true, true, false, false]);
+    expect([pdok.provider.covers('NL'), pdok.provider.covers('nl'), pdok.provider.covers(undefined), pdok.provider.covers('DE'), pdok.provider.covers('BE')]).toEqual([true, true, true, false, false]);
   });
 
   const faults: [Fault, string, RegExp][] = [
@@ -82,8 +64,8 @@ describe('pdok geocode (/free)', () => {
     [{ mode: 'wrong-shape' }, 'malformed', /unexpected response shape/],
   ];
   it.each(faults)('turns %o into a ProviderError (%s)', async (fault, kind, message) => {
-    emulator.setFault(fault);
-    const error = await providerError(pdok.geocode({ query: 'Damrak 1 Amsterdam', components: {} }, signal()));
+    pdok.emulator.setFault(fault);
+    const error = await providerError(pdok.provider.geocode({ query: 'Damrak 1 Amsterdam', components: {} }, signal()));
     expect(error.kind).toBe(kind);
     expect(error.message).toMatch(message);
   });
@@ -91,24 +73,24 @@ describe('pdok geocode (/free)', () => {
   it('reports a refused connection as a network error', async () => {
     const gone = await startPdokEmulator();
     await gone.close();
-    const dead = createPdokProvider({ baseUrl: gone.url, http });
+    const dead = createPdokProvider({ baseUrl: gone.url, http: pdok.http });
     const error = await providerError(dead.geocode({ query: 'Damrak 1', components: {} }, signal()));
     expect(error.kind).toBe('network');
   });
 
   it('stops waiting when its signal aborts (a hanging server)', async () => {
-    emulator.setFault({ mode: 'hang' });
-    const call = pdok.geocode({ query: 'Damrak 1', components: {} }, AbortSignal.timeout(150));
+    pdok.emulator.setFault({ mode: 'hang' });
+    const call = pdok.provider.geocode({ query: 'Damrak 1', components: {} }, AbortSignal.timeout(150));
     await expect(call).rejects.toThrow();
   });
 });
 
 describe('pdok autocomplete (/suggest + /lookup)', () => {
   it('suggests addresses, streets and postcodes with the fields it maps, in one request', async () => {
-    const suggestions = await pdok.autocomplete!({ query: 'Keizersgr', limit: 5 }, signal());
-    expect(emulator.requests.map((r) => r.path)).toEqual(['/suggest']);
-    expect(emulator.requests[0]?.queryAll.fq).toEqual(['type:(adres OR weg OR postcode)']);
-    expect(emulator.requests[0]?.query.rows).toBe('5');
+    const suggestions = await pdok.provider.autocomplete!({ query: 'Keizersgr', limit: 5 }, signal());
+    expect(pdok.emulator.requests.map((r) => r.path)).toEqual(['/suggest']);
+    expect(pdok.emulator.requests[0]?.queryAll.fq).toEqual(['type:(adres OR weg OR postcode)']);
+    expect(pdok.emulator.requests[0]?.query.rows).toBe('5');
     expect(suggestions.map((s) => s.precision)).toEqual(expect.arrayContaining(['address', 'street']));
     expect(suggestions[0]?.components).toMatchObject({ street: 'Keizersgracht', houseNumber: '174A', city: 'Amsterdam' });
     expect(suggestions[0]?.location).toEqual({ lat: 52.3763408, lng: 4.8859027 });
@@ -117,7 +99,7 @@ describe('pdok autocomplete (/suggest + /lookup)', () => {
   it('looks up every suggestion whose document lacks the fields it maps', async () => {
     const lean = await startPdokEmulator({ suggestIgnoresFl: true });
     try {
-      const provider = createPdokProvider({ baseUrl: lean.url, http });
+      const provider = createPdokProvider({ baseUrl: lean.url, http: pdok.http });
       const suggestions = await provider.autocomplete!({ query: 'Lijsterstraat 20', limit: 3 }, signal());
       const lookups = lean.requests.filter((r) => r.path === '/lookup');
       expect(lookups.length).toBe(suggestions.length);
@@ -132,12 +114,12 @@ describe('pdok autocomplete (/suggest + /lookup)', () => {
   });
 
   it('answers an empty list when nothing starts like the query', async () => {
-    await expect(pdok.autocomplete!({ query: 'Qwxz', limit: 5 }, signal())).resolves.toEqual([]);
+    await expect(pdok.provider.autocomplete!({ query: 'Qwxz', limit: 5 }, signal())).resolves.toEqual([]);
   });
 
   it('fails the whole attempt when the service errs', async () => {
-    emulator.setFault({ mode: 'status', status: 500 });
-    expect((await providerError(pdok.autocomplete!({ query: 'Dam', limit: 5 }, signal()))).kind).toBe('http');
+    pdok.emulator.setFault({ mode: 'status', status: 500 });
+    expect((await providerError(pdok.provider.autocomplete!({ query: 'Dam', limit: 5 }, signal()))).kind).toBe('http');
   });
 });
 

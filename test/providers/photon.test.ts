@@ -1,33 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpClient } from '../../src/providers/http.js';
+import { describe, expect, it } from 'vitest';
 import { createPhotonProvider } from '../../src/providers/photon/adapter.js';
 import { mapPhotonFeature } from '../../src/providers/photon/map.js';
 import { PhotonFeature } from '../../src/providers/photon/wire.js';
-import type { Provider } from '../../src/providers/provider.js';
-import { type Emulator, type Fault, startPhotonEmulator } from '../emulators/index.js';
-import { providerError, signal, testHttp } from './harness.js';
+import { type Fault, startPhotonEmulator } from '../emulators/index.js';
+import { adapterAgainstEmulator, providerError, signal } from './harness.js';
 
-let emulator: Emulator;
-let http: HttpClient;
-let photon: Provider;
-
-beforeAll(async () => {
-  emulator = await startPhotonEmulator();
-  http = testHttp();
-  photon = createPhotonProvider({ baseUrl: emulator.url, http });
-});
-afterAll(async () => {
-  await http.close();
-  await emulator.close();
-});
-afterEach(() => {
-  emulator.setFault({ mode: 'none' });
-  emulator.requests.length = 0;
-});
+const photon = adapterAgainstEmulator(startPhotonEmulator, createPhotonProvider);
 
 describe('photon geocode (/api)', () => {
   it('maps a house feature to components, location and a label, without a confidence', async () => {
-    const [best] = await photon.geocode({ query: 'Unter den Linden 77, 10117 Berlin', components: {} }, signal());
+    const [best] = await photon.provider.geocode({ query: 'Unter den Linden 77, 10117 Berlin', components: {} }, signal());
     expect(best).toMatchObject({
       components: { street: 'Unter den Linden', houseNumber: '77', postcode: '10117', city: 'Berlin', state: 'Berlin', country: 'DE' },
       location: { lat: 52.516221, lng: 13.380104 },
@@ -39,52 +21,52 @@ describe('photon geocode (/api)', () => {
   });
 
   it('writes the house number first where the country does', async () => {
-    const [best] = await photon.geocode({ query: '10 Downing Street London', components: {} }, signal());
+    const [best] = await photon.provider.geocode({ query: '10 Downing Street London', components: {} }, signal());
     expect(best?.label).toBe('10 Downing Street, SW1A 2AA London, United Kingdom');
   });
 
   it('falls back to the street when the house number is unknown', async () => {
-    const [best] = await photon.geocode({ query: 'Damrak 999 Amsterdam', components: {} }, signal());
+    const [best] = await photon.provider.geocode({ query: 'Damrak 999 Amsterdam', components: {} }, signal());
     expect(best).toMatchObject({ precision: 'street', components: { street: 'Damrak', city: 'Amsterdam', country: 'NL' } });
     expect(best?.components.houseNumber).toBeUndefined();
   });
 
   it('passes a language Photon supports as lang, and leaves others out', async () => {
-    const [english] = await photon.geocode({ query: 'Marienplatz 8 München', components: {}, language: 'en-GB' }, signal());
-    await photon.geocode({ query: 'Marienplatz 8 München', components: {}, language: 'nl-NL' }, signal());
-    expect(emulator.requests.map((r) => r.query.lang)).toEqual(['en', undefined]);
+    const [english] = await photon.provider.geocode({ query: 'Marienplatz 8 München', components: {}, language: 'en-GB' }, signal());
+    await photon.provider.geocode({ query: 'Marienplatz 8 München', components: {}, language: 'nl-NL' }, signal());
+    expect(photon.emulator.requests.map((r) => r.query.lang)).toEqual(['en', undefined]);
     expect(english?.label).toMatch(/Germany$/);
   });
 
   it('drops results from another country than the one asked for', async () => {
-    emulator.setDataset([
+    photon.emulator.setDataset([
       { id: 'a', street: 'Hauptstraße', houseNumber: '1', postcode: '10115', city: 'Berlin', country: 'DE', lat: 52.53, lng: 13.38 },
       { id: 'b', street: 'Hauptstraße', houseNumber: '1', postcode: '1010', city: 'Wien', country: 'AT', lat: 48.2, lng: 16.37 },
     ]);
     try {
-      const all = await photon.geocode({ query: 'Hauptstraße 1', components: {} }, signal());
-      const austrian = await photon.geocode({ query: 'Hauptstraße 1', components: {}, country: 'AT' }, signal());
+      const all = await photon.provider.geocode({ query: 'Hauptstraße 1', components: {} }, signal());
+      const austrian = await photon.provider.geocode({ query: 'Hauptstraße 1', components: {}, country: 'AT' }, signal());
       expect(new Set(all.map((c) => c.components.country))).toEqual(new Set(['AT', 'DE']));
       expect(austrian.length).toBeGreaterThan(0);
       expect(austrian.every((c) => c.components.country === 'AT')).toBe(true);
     } finally {
       const { DEFAULT_DATASET } = await import('../emulators/index.js');
-      emulator.setDataset(DEFAULT_DATASET);
+      photon.emulator.setDataset(DEFAULT_DATASET);
     }
   });
 
   it('searches components as text without the country code, filtering by that country instead', async () => {
-    const [best] = await photon.geocode({ components: { street: 'Rue de Rivoli', houseNumber: '99', city: 'Paris', country: 'FR' } }, signal());
-    expect(emulator.requests[0]?.query.q).toBe('Rue de Rivoli 99, Paris');
+    const [best] = await photon.provider.geocode({ components: { street: 'Rue de Rivoli', houseNumber: '99', city: 'Paris', country: 'FR' } }, signal());
+    expect(photon.emulator.requests[0]?.query.q).toBe('Rue de Rivoli 99, Paris');
     expect(best?.components).toMatchObject({ street: 'Rue de Rivoli', houseNumber: '99', country: 'FR' });
   });
 
   it('answers an empty list when nothing matches', async () => {
-    await expect(photon.geocode({ query: 'Xyzzy Plugh 12345', components: {} }, signal())).resolves.toEqual([]);
+    await expect(photon.provider.geocode({ query: 'Xyzzy Plugh 12345', components: {} }, signal())).resolves.toEqual([]);
   });
 
   it('covers every country', () => {
-    expect([photon.covers('NL'), photon.covers('JP'), photon.covers(undefined)]).toEqual([true, true, true]);
+    expect([photon.provider.covers('NL'), photon.provider.covers('JP'), photon.provider.covers(undefined)]).toEqual([true, true, true]);
   });
 
   const faults: [Fault, string][] = [
@@ -95,21 +77,21 @@ describe('photon geocode (/api)', () => {
     [{ mode: 'wrong-shape' }, 'malformed'],
   ];
   it.each(faults)('turns %o into a ProviderError (%s)', async (fault, kind) => {
-    emulator.setFault(fault);
-    expect((await providerError(photon.geocode({ query: 'Damrak 1', components: {} }, signal()))).kind).toBe(kind);
+    photon.emulator.setFault(fault);
+    expect((await providerError(photon.provider.geocode({ query: 'Damrak 1', components: {} }, signal()))).kind).toBe(kind);
   });
 });
 
 describe('photon autocomplete (/api)', () => {
   it('completes a partly typed street and respects the limit', async () => {
-    const suggestions = await photon.autocomplete!({ query: 'Unter den Lin', limit: 2 }, signal());
-    expect(emulator.requests[0]?.query.limit).toBe('2');
+    const suggestions = await photon.provider.autocomplete!({ query: 'Unter den Lin', limit: 2 }, signal());
+    expect(photon.emulator.requests[0]?.query.limit).toBe('2');
     expect(suggestions.length).toBeLessThanOrEqual(2);
     expect(suggestions[0]?.components.street).toBe('Unter den Linden');
   });
 
   it('maps a city feature to a locality', async () => {
-    const [city] = await photon.autocomplete!({ query: 'Edinbu', limit: 5 }, signal());
+    const [city] = await photon.provider.autocomplete!({ query: 'Edinbu', limit: 5 }, signal());
     expect(city).toMatchObject({ precision: 'locality', components: { city: 'Edinburgh', country: 'GB' } });
   });
 });

@@ -1,6 +1,7 @@
 import { parse, type CsvError, type Parser } from 'csv-parse';
 import { createReadStream } from 'node:fs';
-import { ImportFormatError } from '../types.js';
+import { ImportFormatError, type ReaderItem } from '../types.js';
+import { buildAddress, type RawFields } from './record.js';
 
 export type CsvItem = { line: number; record: Record<string, string> } | { line: number; error: string };
 
@@ -104,4 +105,19 @@ function header(values: string[], opts: CsvSourceOptions): string[] {
   const shown = values.join(',').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?').slice(0, 120);
   if (problem) throw new ImportFormatError(`Not ${opts.formatName}: ${problem} (header: ${shown})`);
   return names;
+}
+
+/** The records of a CSV as address rows: an unreadable record is a `malformed_row`, the rest go through `toFields`. */
+export async function* csvAddresses(
+  path: string,
+  opts: CsvSourceOptions,
+  toFields: (record: Record<string, string>) => RawFields,
+): AsyncGenerator<ReaderItem[]> {
+  for await (const batch of csvRecords(path, opts)) {
+    yield batch.map((item) =>
+      'error' in item
+        ? ({ kind: 'bad', row: item.line, reason: 'malformed_row', detail: item.error } as const)
+        : buildAddress(item.line, toFields(item.record)),
+    );
+  }
 }

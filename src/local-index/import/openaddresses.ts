@@ -1,6 +1,5 @@
 import type { ReaderItem } from '../types.js';
-import { csvRecords } from './csv-source.js';
-import { buildAddress } from './record.js';
+import { csvAddresses } from './csv-source.js';
 
 const REQUIRED = ['LON', 'LAT', 'NUMBER', 'STREET'];
 
@@ -10,27 +9,19 @@ const REQUIRED = ['LON', 'LAT', 'NUMBER', 'STREET'];
  * files carry no country: the caller passes one. DISTRICT stands in for an empty CITY.
  */
 export async function* readOpenAddresses(path: string, country: string, onBytes?: (n: number) => void): AsyncGenerator<ReaderItem[]> {
-  const records = csvRecords(path, {
-    formatName: 'an OpenAddresses CSV',
-    mapHeader: (name) => name.trim().toUpperCase(),
-    requiredColumns: REQUIRED,
-    onBytes,
-  });
-  for await (const batch of records) {
-    yield batch.map((item) => {
-      if ('error' in item) return { kind: 'bad', row: item.line, reason: 'malformed_row', detail: item.error } as const;
-      const r = item.record;
-      return buildAddress(item.line, {
-        lng: r.LON,
-        lat: r.LAT,
-        houseNumber: r.NUMBER,
-        street: r.STREET,
-        unit: r.UNIT,
-        city: r.CITY || r.DISTRICT,
-        state: r.REGION,
-        postcode: r.POSTCODE,
-        country,
-      });
-    });
-  }
+  yield* csvAddresses(
+    path,
+    { formatName: 'an OpenAddresses CSV', mapHeader: (name) => name.trim().toUpperCase(), requiredColumns: REQUIRED, onBytes },
+    (r) => ({
+      lng: r.LON,
+      lat: r.LAT,
+      houseNumber: r.NUMBER,
+      street: r.STREET,
+      unit: r.UNIT,
+      city: r.CITY || r.DISTRICT,
+      state: r.REGION,
+      postcode: r.POSTCODE,
+      country,
+    }),
+  );
 }

@@ -1,6 +1,5 @@
 import type { ReaderItem } from '../types.js';
-import { csvRecords } from './csv-source.js';
-import { buildAddress } from './record.js';
+import { csvAddresses } from './csv-source.js';
 
 /** Accepted header names (compared without case, spaces, `_` and `-`) → AddressComponents field, plus lat/lng. */
 const ALIASES: Record<string, string> = {
@@ -23,29 +22,20 @@ const REQUIRED = ['street', 'houseNumber', 'lat', 'lng'];
 
 /** Plain CSV with named columns matching AddressComponents (street, houseNumber, postcode, city, state, country) plus lat, lng. */
 export async function* readPlainCsv(path: string, country: string | undefined, onBytes?: (n: number) => void): AsyncGenerator<ReaderItem[]> {
-  const records = csvRecords(path, {
+  const options = {
     formatName: 'an address CSV (columns street, houseNumber, postcode, city, state, country, lat, lng)',
-    mapHeader: (name) => {
-      const folded = name.trim().toLowerCase().replace(/[\s_-]/g, '');
-      return ALIASES[folded] ?? `?${name.trim()}`;
-    },
+    mapHeader: (name: string) => ALIASES[name.trim().toLowerCase().replace(/[\s_-]/g, '')] ?? `?${name.trim()}`,
     requiredColumns: REQUIRED,
     onBytes,
-  });
-  for await (const batch of records) {
-    yield batch.map((item) => {
-      if ('error' in item) return { kind: 'bad', row: item.line, reason: 'malformed_row', detail: item.error } as const;
-      const r = item.record;
-      return buildAddress(item.line, {
-        lat: r.lat,
-        lng: r.lng,
-        street: r.street,
-        houseNumber: r.houseNumber,
-        postcode: r.postcode,
-        city: r.city,
-        state: r.state,
-        country: r.country || country,
-      });
-    });
-  }
+  };
+  yield* csvAddresses(path, options, (r) => ({
+    lat: r.lat,
+    lng: r.lng,
+    street: r.street,
+    houseNumber: r.houseNumber,
+    postcode: r.postcode,
+    city: r.city,
+    state: r.state,
+    country: r.country || country,
+  }));
 }
