@@ -39,6 +39,8 @@ export interface Services {
   sealer: Sealer;
   validate: ValidateEngine;
   autocomplete: AutocompleteEngine;
+  /** This service's public URL (PUBLIC_BASE_URL, else localhost on PORT), without a trailing slash. */
+  baseUrl: string;
   /** Where the 429 texts point people to buy credits. */
   consoleUrl: string;
   close(): Promise<void>;
@@ -72,7 +74,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const released = await ledger.releaseStale(10 * 60_000);
   if (released > 0) logger.warn({ released }, 'released credit reservations left by a previous crash');
   const biller = new Biller(ledger, clock);
-  const base = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
+  const baseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
   return {
     config,
@@ -92,7 +94,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     sealer,
     validate: new ValidateEngine({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS }),
     autocomplete: new AutocompleteEngine({ runner, cache, biller, cacheTtlMs: config.AUTOCOMPLETE_CACHE_TTL_MS }),
-    consoleUrl: `${base.replace(/\/$/, '')}/dashboard`,
+    baseUrl,
+    consoleUrl: `${baseUrl}/dashboard`,
     async close() {
       await Promise.allSettled([cache.close(), limiter.close(), providers.close(), localIndex?.close(), database.close()]);
     },

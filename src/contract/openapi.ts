@@ -2,8 +2,11 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Env } from 'hono';
 import { addCodeSamples } from './code-samples.js';
 
-/** The OpenAPI 3.1 document, generated from the routes' Zod schemas (version 1.0.0 per SPEC). */
-export function openApiDocument<E extends Env>(app: OpenAPIHono<E>, serverUrl?: string) {
+/**
+ * The OpenAPI 3.1 document, generated from the routes' Zod schemas (version 1.0.0 per SPEC).
+ * `servers` only when the public URL is configured; the request examples always need a base.
+ */
+export function openApiDocument<E extends Env>(app: OpenAPIHono<E>, serverUrl?: string, samplesBase = serverUrl ?? 'http://localhost:3000') {
   app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {
     type: 'http',
     scheme: 'bearer',
@@ -25,5 +28,5 @@ export function openApiDocument<E extends Env>(app: OpenAPIHono<E>, serverUrl?: 
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
   });
   // Request examples for every endpoint (curl, fetch), shown by the /docs renderer.
-  return addCodeSamples(document, serverUrl ?? 'http://localhost:3000');
+  return addCodeSamples(document, samplesBase);
 }

@@ -100,4 +100,12 @@ describe('/openapi.json', () => {
     }
     expect(doc.paths['/v1/widget/autocomplete'].post.security).toEqual([{ publishableToken: [] }]);
   });
+
+  it('writes its request examples for the port it serves on when no public URL is set', async () => {
+    expect(doc.servers).toBeUndefined();
+    const port = server.services.config.PORT;
+    const samples = doc.paths['/v1/validate'].post['x-codeSamples'] as { lang: string; source: string }[];
+    expect(samples.map((s) => s.lang).sort()).toEqual(['JavaScript', 'Shell']);
+    for (const sample of samples) expect(sample.source).toContain(`http://localhost:${port}/v1/validate`);
+  });
 });

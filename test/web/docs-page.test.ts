@@ -31,7 +31,7 @@ describe('API reference /docs', () => {
   const outside: string[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ env: { PUBLIC_BASE_URL: 'https://addressd.example' } });
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { summary: string; tags: string[] }>>;
     };
@@ -71,7 +71,7 @@ describe('API reference /docs', () => {
       const section = page.locator(`[data-section-id="${sectionId(op.tag, op)}"]`);
       await section.getByRole('tab', { name: 'curl', exact: true }).click();
       const sample = await section.locator('[role="tabpanel"]').filter({ hasText: 'curl' }).first().innerText();
-      expect(sample).toContain(`http://localhost:3000${op.path}`);
+      expect(sample).toContain(`https://addressd.example${op.path}`);
       if (op.method !== 'get') expect(sample).toContain(`-X ${op.method.toUpperCase()}`);
     }
   });
