@@ -143,9 +143,21 @@ export async function migrate(db: Kysely<unknown>, dialect: Dialect, schema?: st
     provider,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
+    if (!error) return;
+    // Kysely's introspection reads every schema of the database; one dropped meanwhile by
+    // someone else fails that read. Nothing was migrated then (it runs first): read again.
+    if (attempt < 5 && droppedMeanwhile(error, schema)) continue;
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+}
+
+/** PostgreSQL's invalid_schema_name for a schema other than ours. */
+export function droppedMeanwhile(error: unknown, ours: string | undefined): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== '3F000' || typeof message !== 'string') return false;
+  const named = /schema "([^"]+)" does not exist/.exec(message)?.[1];
+  return named !== undefined && named !== ours;
 }
