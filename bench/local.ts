@@ -21,7 +21,11 @@ interface Result {
   maxRssKb: number;
   autocomplete: { n: number; p50: number; p99: number; max: number; hitRate: number };
   geocode: { n: number; p50: number; p99: number; max: number; hitRate: number };
+  /** The same workload once the storage's post-import upkeep is done. */
+  settled: { autocomplete: Timing; geocode: Timing };
 }
+
+type Timing = Result['autocomplete'];
 
 const TARGETS = { autocompleteP99: 5, geocodeP99: 10, importRate: 100_000, rss: 1024 ** 3 };
 
@@ -39,6 +43,7 @@ function report(r: Result): string[] {
     `  index size on disk ${mb(r.sizeBytes)}; peak resident memory ${mb(Math.max(r.peakRss, r.maxRssKb * 1024))} [${ok(Math.max(r.peakRss, r.maxRssKb * 1024) <= TARGETS.rss)}]`,
     `  autocomplete ×${r.autocomplete.n}: p50 ${r.autocomplete.p50.toFixed(2)} ms, p99 ${r.autocomplete.p99.toFixed(2)} ms [${ok(r.autocomplete.p99 <= TARGETS.autocompleteP99)}], max ${r.autocomplete.max.toFixed(1)} ms; right address in top 3 once street, number and postcode are typed: ${(r.autocomplete.hitRate * 100).toFixed(1)}%`,
     `  geocode ×${r.geocode.n}: p50 ${r.geocode.p50.toFixed(2)} ms, p99 ${r.geocode.p99.toFixed(2)} ms [${ok(r.geocode.p99 <= TARGETS.geocodeP99)}], max ${r.geocode.max.toFixed(1)} ms; right address first: ${(r.geocode.hitRate * 100).toFixed(1)}%`,
+    `  once the post-import upkeep is done (vacuum, checkpoint): autocomplete p50 ${r.settled.autocomplete.p50.toFixed(2)} ms, p99 ${r.settled.autocomplete.p99.toFixed(2)} ms [${ok(r.settled.autocomplete.p99 <= TARGETS.autocompleteP99)}]; geocode p50 ${r.settled.geocode.p50.toFixed(2)} ms, p99 ${r.settled.geocode.p99.toFixed(2)} ms [${ok(r.settled.geocode.p99 <= TARGETS.geocodeP99)}]`,
   ];
 }
 

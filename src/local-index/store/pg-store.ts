@@ -47,7 +47,16 @@ export async function openPgStore(databaseUrl: string, schema?: string): Promise
   }
   const warm = await Promise.all(Array.from({ length: 4 }, () => pool.connect()));
   for (const client of warm) client.release();
-  const all = async <T extends pg.QueryResultRow>(q: Query) => (await pool.query<T>(numbered(q.sql), q.args)).rows;
+  // Named statements: each connection parses and plans a search query once, not on every
+  // keystroke (planning took longer than running: 0.3-0.6 ms against 0.1-0.2 ms). The texts
+  // are few and fixed by this code (IN lists run to at most a few dozen street ids).
+  const names = new Map<string, string>();
+  const run = <T extends pg.QueryResultRow>(text: string, values: unknown[]) => {
+    let name = names.get(text);
+    if (!name) names.set(text, (name = `local_${names.size}`));
+    return pool.query<T>({ name, text, values });
+  };
+  const all = async <T extends pg.QueryResultRow>(q: Query) => (await run<T>(numbered(q.sql), q.args)).rows;
   // Word and postcode look-ups repeat keystroke after keystroke; they only change with an import.
   // The index polls version() every few seconds, which clears them after another process imported.
   const words = new LRUCache<string, WordResolution>({ max: 50_000 });
@@ -69,7 +78,7 @@ export async function openPgStore(databaseUrl: string, schema?: string): Promise
 
   /** Exact or prefix existence in one query; typo candidates (pg_trgm) in a second one, only for the misses. */
   const lookUpWords = async (words: WordQuery[]): Promise<WordResolution[]> => {
-    const known = await pool.query<{ i: number }>(
+    const known = await run<{ i: number }>(
       `SELECT q.i FROM unnest($1::text[], $2::bool[]) WITH ORDINALITY AS q (word, prefix, i)
        WHERE (NOT q.prefix AND EXISTS (SELECT 1 FROM local_words w WHERE w.word = q.word))
           OR (q.prefix AND EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $3))`,
@@ -79,7 +88,7 @@ export async function openPgStore(databaseUrl: string, schema?: string): Promise
     const missing = words.map((w, i) => ({ ...w, i })).filter((w) => !found.has(w.i) && mayHaveTypo(w.word));
     const fuzzy = new Map<number, string[]>();
     if (missing.length > 0) {
-      const res = await pool.query<{ i: number; word: string }>(
+      const res = await run<{ i: number; word: string }>(
         `SELECT q.i, c.word FROM unnest($1::text[], $2::bool[], $3::int[]) AS q (word, prefix, i),
          LATERAL (
            (SELECT w.word FROM local_words w WHERE NOT q.prefix AND w.word OPERATOR(public.%) q.word
