@@ -54,6 +54,8 @@ export interface ImportOptions {
   /** Drop addresses of the imported countries that this file no longer contains. */
   replace?: boolean;
   onProgress?: (progress: ImportProgress) => void;
+  /** Read and key rows on a worker thread; by default only for large files. */
+  readInWorker?: boolean;
 }
 
 export interface ImportSummary {

@@ -171,4 +171,31 @@ describe.each(STORAGE_BACKENDS)('local index import (%s)', (backend) => {
     expect(place?.components).toMatchObject({ street: 'Malbun', houseNumber: '3', city: 'Triesenberg' });
     expect(await box.index.countries()).toEqual(['AT', 'LI']);
   });
+
+  // Large files are read and keyed on a worker thread; these force it on small fixtures.
+  describe('reading on a worker thread', () => {
+    it('gives the same rows, problems and progress as reading in-process', async () => {
+      const progress: ImportProgress[] = [];
+      const file = fixture('malformed.oa.csv');
+      const inProcess = await box.index.importFile(file, { format: 'openaddresses', country: 'NL', readInWorker: false });
+      const summary = await box.index.importFile(file, { format: 'openaddresses', country: 'NL', readInWorker: true, onProgress: (p) => progress.push(p) });
+      expect(inProcess).toMatchObject({ rows: 9, imported: 2 });
+      expect(summary).toMatchObject({ rows: 9, imported: 0, unchanged: 2, countries: ['NL'] });
+      expect(summary.skipped).toEqual(inProcess.skipped);
+      expect(summary.problems).toEqual(inProcess.problems);
+      expect(progress.at(-1)).toEqual({ bytesRead: statSync(file).size, totalBytes: statSync(file).size, rows: 9 });
+      const osm = await box.index.importFile(box.file('extract.osm.pbf', osmFixture()), { format: 'osm', country: 'LI', readInWorker: true });
+      expect(osm).toMatchObject({ imported: 5, countries: ['AT', 'LI'], skipped: { missing_street: 1, unresolved_way: 1 } });
+      expect(await box.index.count()).toBe(7);
+    });
+
+    it('fails a file of the wrong format as a format error and leaves the index as it was', async () => {
+      await box.index.importFile(fixture('amsterdam.oa.csv'), { format: 'openaddresses', country: 'NL' });
+      const pbf = box.file('extract.osm.pbf', osmFixture());
+      const failed = box.index.importFile(pbf, { format: 'openaddresses', country: 'NL', readInWorker: true, replace: true });
+      await expect(failed).rejects.toBeInstanceOf(ImportFormatError);
+      await expect(failed).rejects.toThrow(/Not an OpenAddresses CSV/);
+      expect(await box.index.count()).toBe(26);
+    });
+  });
 });

@@ -1,0 +1,67 @@
+import { ImportFormatError, type ImportOptions, type ReaderItem, type RowProblem } from '../types.js';
+import { AddressKeyer, type KeyedAddress } from './address-keys.js';
+import { readOpenAddresses } from './openaddresses.js';
+import { readOsmPbf } from './osm-pbf.js';
+import { readPlainCsv } from './plain-csv.js';
+
+/** What the reading side of an import hands the writing side: one reader chunk, checked and keyed. */
+export interface KeyedChunk {
+  /** Rows read, usable or not. */
+  rows: number;
+  keyed: { row: number | string; a: KeyedAddress }[];
+  /** Rows that cannot be used, in file order. */
+  skips: RowProblem[];
+  /** Countries of the keyed rows. */
+  countries: string[];
+  /** File bytes read so far. */
+  bytesRead: number;
+}
+
+export type ReadOptions = Pick<ImportOptions, 'format' | 'country'>;
+
+function reader(path: string, opts: ReadOptions, onBytes: (n: number) => void): AsyncGenerator<ReaderItem[]> {
+  switch (opts.format) {
+    case 'openaddresses':
+      if (!opts.country) throw new ImportFormatError('OpenAddresses files carry no country: pass --country CC');
+      return readOpenAddresses(path, opts.country, onBytes);
+    case 'osm':
+      return readOsmPbf(path, opts.country, onBytes);
+    case 'csv':
+      return readPlainCsv(path, opts.country, onBytes);
+  }
+}
+
+/**
+ * Reads a file and keys every row (normalization is memoised per import by one AddressKeyer):
+ * the CPU-heavy half of an import, which runs in a worker thread while the store writes.
+ * `opts.country` is the upper-cased fallback country.
+ */
+export async function* keyedChunks(path: string, opts: ReadOptions): AsyncGenerator<KeyedChunk> {
+  let bytesRead = 0;
+  const keyer = new AddressKeyer();
+  for await (const items of reader(path, opts, (n) => (bytesRead = n))) {
+    const chunk: KeyedChunk = { rows: items.length, keyed: [], skips: [], countries: [], bytesRead };
+    const countries = new Set<string>();
+    for (const item of items) {
+      const keyed = accept(item, keyer, chunk.skips);
+      if (!keyed) continue;
+      countries.add(keyed.street.country);
+      chunk.keyed.push({ row: item.row, a: keyed });
+    }
+    chunk.countries = [...countries];
+    chunk.bytesRead = bytesRead;
+    yield chunk;
+  }
+}
+
+/** Country check and index keys for one row; a row that cannot be used is listed with its reason. */
+function accept(item: ReaderItem, keyer: AddressKeyer, skips: RowProblem[]): KeyedAddress | undefined {
+  const skip = (reason: RowProblem['reason'], detail?: string) => void skips.push(detail ? { row: item.row, reason, detail } : { row: item.row, reason });
+  if (item.kind === 'bad') return skip(item.reason, item.detail);
+  const code = item.address.country?.toUpperCase();
+  if (!code) return skip('missing_country', 'no country in the row and no --country');
+  if (!/^[A-Z]{2}$/.test(code)) return skip('invalid_country', item.address.country);
+  const keyed = keyer.key(item.address, code);
+  if (typeof keyed === 'string') return skip(keyed);
+  return keyed;
+}
