@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { text } from './text.js';
 import { ComponentVerdict } from './enums.js';
 
 export const CountryCode = z
@@ -8,11 +9,11 @@ export const CountryCode = z
 
 export const AddressComponents = z
   .object({
-    street: z.string().min(1).max(200).optional(),
-    houseNumber: z.string().min(1).max(20).optional().openapi({ description: 'Includes any suffix (2B, 2/B)' }),
-    postcode: z.string().min(1).max(20).optional(),
-    city: z.string().min(1).max(100).optional(),
-    state: z.string().min(1).max(100).optional(),
+    street: text(1, 200).optional(),
+    houseNumber: text(1, 20).optional().openapi({ description: 'Includes any suffix (2B, 2/B)' }),
+    postcode: text(1, 20).optional(),
+    city: text(1, 100).optional(),
+    state: text(1, 100).optional(),
     country: CountryCode.optional(),
   })
   .openapi('AddressComponents');

@@ -1,14 +1,15 @@
 import { z } from '@hono/zod-openapi';
+import { text } from './text.js';
 import { AddressComponents, CountryCode, GeoPoint } from './address.js';
 import { Language, SourceTag } from './validate.js';
 
 export const AutocompleteRequest = z
   .object({
-    query: z.string().min(1).max(200),
+    query: text(1, 200),
     country: CountryCode.optional(),
     language: Language.optional(),
     limit: z.number().int().min(1).max(10).default(5),
-    sessionToken: z.string().max(64).optional(),
+    sessionToken: text(0, 64).optional(),
     source: SourceTag.optional(),
   })
   .openapi('AutocompleteRequest', { example: { query: 'Damrak 1', country: 'NL', limit: 5 } });

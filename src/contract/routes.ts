@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { text } from './text.js';
 import { AutocompleteRequest, AutocompleteResponse, WidgetAutocompleteResponse } from './autocomplete.js';
 import { DemoRateLimitError, ErrorBody, ValidationErrorBody } from './errors.js';
 import { HealthResponse } from './health.js';
@@ -12,9 +13,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 });
 
 const SourceParam = z.object({
-  source: z
-    .string()
-    .max(64)
+  source: text(0, 64)
     .optional()
     .openapi({ param: { name: 'source', in: 'query' }, description: 'Usage tag; the body `source` wins when both are set' }),
 });

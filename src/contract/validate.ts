@@ -1,13 +1,14 @@
 import { z } from '@hono/zod-openapi';
+import { text } from './text.js';
 import { AddressComponents, ComponentVerdicts, CountryCode, GeoPoint, ResolvedAddress } from './address.js';
 import { ConsensusStatus, DifferenceField, Reason, TraceStatus, Verdict } from './enums.js';
 
-export const Language = z.string().min(2).max(8).openapi({ example: 'nl-NL' });
-export const SourceTag = z.string().min(1).max(64).openapi({ description: 'Free-form usage tag' });
+export const Language = text(2, 8).openapi({ example: 'nl-NL' });
+export const SourceTag = text(1, 64).openapi({ description: 'Free-form usage tag' });
 
 export const ValidateRequest = z
   .object({
-    query: z.string().min(1).max(500).optional(),
+    query: text(1, 500).optional(),
     components: AddressComponents.optional(),
     country: CountryCode.optional(),
     language: Language.optional(),
@@ -109,6 +110,6 @@ export const DemoValidateResponse = z.object(validateResponseShape).openapi('Dem
 export type DemoValidateResponse = z.infer<typeof DemoValidateResponse>;
 
 export const DemoValidateRequest = z
-  .object({ query: z.string().min(1).max(200) })
+  .object({ query: text(1, 200) })
   .openapi('DemoValidateRequest', { example: { query: 'Damrak 1, Amsterdam' } });
 export type DemoValidateRequest = z.infer<typeof DemoValidateRequest>;

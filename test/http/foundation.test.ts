@@ -91,6 +91,19 @@ describe('HTTP foundation', () => {
     );
   });
 
+  it('counts length bounds in characters, as SPEC does: an emoji is one character, not two code units', async () => {
+    const auth = { authorization: `Bearer ${key}` };
+    const fits = await call('POST', '/v1/autocomplete', { query: '🏠'.repeat(200) }, auth);
+    expect(fits.status).toBe(200);
+    const over = await call('POST', '/v1/autocomplete', { query: '🏠'.repeat(201) }, auth);
+    expect(over.status).toBe(400);
+    expect(((await over.json()) as { issues: unknown[] }).issues).toEqual([
+      expect.objectContaining({ code: 'too_big', path: ['query'], maximum: 200, message: expect.any(String) }),
+    ]);
+    const number = await call('POST', '/v1/validate', { components: { street: 'Damrak', houseNumber: `1${'🏠'.repeat(19)}` } }, auth);
+    expect(number.status).toBe(200);
+  });
+
   it('400 with one custom issue when neither query nor components is sent', async () => {
     const res = await call('POST', '/v1/validate', { country: 'NL' }, { authorization: `Bearer ${key}` });
     expect(res.status).toBe(400);
