@@ -55,7 +55,7 @@ export function buildApp(services: Services): App {
   // The hosted widget; its access check lets the script stay silent on origins no token allows.
   widgetAssetRoutes(app, { checkAccess: async (token, origin) => (await services.tokens.verify(token, origin)) !== null });
 
-  const document = openApiDocument(app, services.config.PUBLIC_BASE_URL, services.baseUrl);
+  const document = openApiDocument(app, services.baseUrl, services.config.PUBLIC_BASE_URL);
   app.get('/openapi.json', (c) => c.json(document));
 
   app.notFound((c) => c.json({ message: Messages.notFound }, 404));

@@ -6,7 +6,7 @@ import { addCodeSamples } from './code-samples.js';
  * The OpenAPI 3.1 document, generated from the routes' Zod schemas (version 1.0.0 per SPEC).
  * `servers` only when the public URL is configured; the request examples always need a base.
  */
-export function openApiDocument<E extends Env>(app: OpenAPIHono<E>, serverUrl?: string, samplesBase = serverUrl ?? 'http://localhost:3000') {
+export function openApiDocument<E extends Env>(app: OpenAPIHono<E>, samplesBase: string, serverUrl?: string) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {
     type: 'http',
     scheme: 'bearer',

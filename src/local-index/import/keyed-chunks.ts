@@ -40,17 +40,16 @@ export async function* keyedChunks(path: string, opts: ReadOptions): AsyncGenera
   let bytesRead = 0;
   const keyer = new AddressKeyer();
   for await (const items of reader(path, opts, (n) => (bytesRead = n))) {
-    const chunk: KeyedChunk = { rows: items.length, keyed: [], skips: [], countries: [], bytesRead };
+    const keyed: KeyedChunk['keyed'] = [];
+    const skips: RowProblem[] = [];
     const countries = new Set<string>();
     for (const item of items) {
-      const keyed = accept(item, keyer, chunk.skips);
-      if (!keyed) continue;
-      countries.add(keyed.street.country);
-      chunk.keyed.push({ row: item.row, a: keyed });
+      const a = accept(item, keyer, skips);
+      if (!a) continue;
+      countries.add(a.street.country);
+      keyed.push({ row: item.row, a });
     }
-    chunk.countries = [...countries];
-    chunk.bytesRead = bytesRead;
-    yield chunk;
+    yield { rows: items.length, keyed, skips, countries: [...countries], bytesRead };
   }
 }
 

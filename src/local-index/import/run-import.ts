@@ -23,7 +23,6 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
   const info = await stat(path).catch(() => undefined);
   if (!info) throw new ImportFormatError(`Cannot read ${path}: no such file`);
   if (!info.isFile()) throw new ImportFormatError(`Cannot read ${path}: not a file`);
-  if (opts.format === 'openaddresses' && !country) throw new ImportFormatError('OpenAddresses files carry no country: pass --country CC');
   const summary = new SummaryBuilder(path, opts.format);
   const read = { format: opts.format, ...(country ? { country } : {}) };
   const inWorker = opts.readInWorker ?? info.size >= WORKER_FROM_BYTES;

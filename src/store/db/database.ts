@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest } from './migrations.js';
+import { migrate } from './migrations.js';
 import type { DatabaseSchema } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -38,7 +38,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  await migrateToLatest(db as Kysely<unknown>, 'sqlite');
+  await migrate(db as Kysely<unknown>, 'sqlite');
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
@@ -62,7 +62,7 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
   // Kysely's migrator finds its own tables in ANY schema unless given one: pin it to ours
   // (search_path may come from the URL), or another schema's migration tables fool it.
   const migrationSchema = schema ?? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name;
-  await migrateToLatest(db as Kysely<unknown>, 'postgres', migrationSchema);
+  await migrate(db as Kysely<unknown>, 'postgres', migrationSchema);
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 

@@ -131,11 +131,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   };
 }
 
-export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<void> {
-  await migrate(db, dialect, schema);
-}
-
-/** Up to one named migration (tests of a migration start from the state before it). */
+/** To the latest migration, or up (or down) to a named one (tests of a migration start from the state before it). */
 export async function migrate(db: Kysely<unknown>, dialect: Dialect, schema?: string, target?: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
   const migrator = new Migrator({
