@@ -15,6 +15,13 @@ export interface ProviderCandidate {
   providerConfidence?: number;
   label?: string;
   precision: Precision;
+  /**
+   * Every place the provider names for this result, lowest level first (village, town, city,
+   * municipality, district, county; not state or country), with `components.city` among them.
+   * The engine accepts the input's city when it names any of them (a person writes the
+   * municipality, Nominatim's `address` names the hamlet). Absent when the provider names none.
+   */
+  placeNames?: string[];
   /** Provider-native payload, shown only in debug candidates; never sent to browsers. */
   raw?: unknown;
 }
