@@ -42,19 +42,12 @@ export class PublishableTokenStore {
   ) {}
 
   async create(accountId: string, env: Environment, origins: string[]): Promise<TokenInfo> {
-    if (origins.length === 0) throw new InvalidOriginError('(none given)');
-    const canonical = origins.map((origin) => {
-      const parsed = parseExactHttpsOrigin(origin);
-      // Canonical form must equal the input: `https://EXAMPLE.com:443` is accepted only as written canonically.
-      if (!parsed || parsed !== origin) throw new InvalidOriginError(origin);
-      return parsed;
-    });
+    const unique = allowlist(origins);
     const account = await this.db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
     if (!account) throw new NotFoundError('account', accountId);
     const token = `svc_pk_${env}_${randomToken(24)}`;
     const id = newId('tok');
     const createdAt = utcTimestamp(this.clock.now());
-    const unique = [...new Set(canonical)];
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('publishable_tokens')
@@ -84,6 +77,42 @@ export class PublishableTokenStore {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
+    return this.withOrigins(rows);
+  }
+
+  /** One token; with `accountId`, another account's token is NotFound like an unknown id. */
+  async get(tokenId: string, accountId?: string): Promise<TokenInfo> {
+    let query = this.db.selectFrom('publishable_tokens').selectAll().where('id', '=', tokenId);
+    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+    const row = await query.executeTakeFirst();
+    if (!row) throw new NotFoundError('token', tokenId);
+    return (await this.withOrigins([row]))[0]!;
+  }
+
+  /** Replaces a token's allowlist (validated exactly as at creation) in one transaction. */
+  async setOrigins(tokenId: string, origins: string[], accountId?: string): Promise<TokenInfo> {
+    const unique = allowlist(origins);
+    await this.get(tokenId, accountId);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('token_origins').where('token_id', '=', tokenId).execute();
+      await trx
+        .insertInto('token_origins')
+        .values(unique.map((origin) => ({ token_id: tokenId, origin })))
+        .execute();
+    });
+    return this.get(tokenId);
+  }
+
+  async revoke(tokenId: string, accountId?: string): Promise<{ id: string; revokedAt: string }> {
+    const token = await this.get(tokenId, accountId);
+    const revokedAt = token.revokedAt ?? utcTimestamp(this.clock.now());
+    if (!token.revokedAt) {
+      await this.db.updateTable('publishable_tokens').set({ revoked_at: revokedAt }).where('id', '=', tokenId).execute();
+    }
+    return { id: tokenId, revokedAt };
+  }
+
+  private async withOrigins(rows: Array<DatabaseSchema['publishable_tokens']>): Promise<TokenInfo[]> {
     const origins = rows.length
       ? await this.db
           .selectFrom('token_origins')
@@ -105,16 +134,6 @@ export class PublishableTokenStore {
       createdAt: row.created_at,
       revokedAt: row.revoked_at,
     }));
-  }
-
-  async revoke(tokenId: string): Promise<{ id: string; revokedAt: string }> {
-    const row = await this.db.selectFrom('publishable_tokens').selectAll().where('id', '=', tokenId).executeTakeFirst();
-    if (!row) throw new NotFoundError('token', tokenId);
-    const revokedAt = row.revoked_at ?? utcTimestamp(this.clock.now());
-    if (!row.revoked_at) {
-      await this.db.updateTable('publishable_tokens').set({ revoked_at: revokedAt }).where('id', '=', tokenId).execute();
-    }
-    return { id: tokenId, revokedAt };
   }
 
   /** Token + exact origin → the token's account, or null (one 401 text covers every failure). */
@@ -143,4 +162,16 @@ export class PublishableTokenStore {
       .executeTakeFirst();
     return row !== undefined;
   }
+}
+
+/**
+ * A token's allowlist: at least one origin, each an exact HTTPS origin written canonically
+ * (`https://EXAMPLE.com:443` is refused, not silently rewritten), duplicates dropped.
+ */
+export function allowlist(origins: string[]): string[] {
+  if (origins.length === 0) throw new InvalidOriginError('(none given)');
+  for (const origin of origins) {
+    if (parseExactHttpsOrigin(origin) !== origin) throw new InvalidOriginError(origin);
+  }
+  return [...new Set(origins)];
 }

@@ -18,6 +18,7 @@ export interface SecretKeyInfo {
   prefix: string;
   createdAt: string;
   revokedAt: string | null;
+  lastUsedAt: string | null;
 }
 
 export interface VerifiedKey {
@@ -38,9 +39,19 @@ const toInfo = (row: Row): SecretKeyInfo => ({
   prefix: row.key_prefix,
   createdAt: row.created_at,
   revokedAt: row.revoked_at,
+  lastUsedAt: row.last_used_at,
 });
 
+/** "Last used" is shown to the minute: one write per key per minute at most, not one per request. */
+const LAST_USED_EVERY_MS = 60_000;
+
+/**
+ * Every method that takes a key id also takes an optional `accountId`: the console passes its
+ * account, so another account's key answers NotFound exactly like an id that does not exist.
+ */
 export class SecretKeyStore {
+  private readonly touched = new Map<string, number>();
+
   constructor(
     private readonly db: Kysely<DatabaseSchema>,
     private readonly sealer: Sealer,
@@ -61,6 +72,7 @@ export class SecretKeyStore {
       key_prefix: `${key.slice(0, 12)}…`,
       created_at: utcTimestamp(this.clock.now()),
       revoked_at: null,
+      last_used_at: null,
     };
     await this.db.insertInto('api_keys').values(row).execute();
     return { ...toInfo(row), key };
@@ -77,21 +89,21 @@ export class SecretKeyStore {
     return rows.map(toInfo);
   }
 
-  async reveal(keyId: string): Promise<{ id: string; key: string }> {
-    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+  async reveal(keyId: string, accountId?: string): Promise<{ id: string; key: string }> {
+    const row = await this.row(keyId, accountId);
     const key = row ? this.sealer.open(row.key_sealed, 'api_key') : null;
     if (!row || !key) throw new NotFoundError('key', keyId);
     return { id: row.id, key };
   }
 
-  async rename(keyId: string, name: string): Promise<SecretKeyInfo> {
-    const result = await this.db.updateTable('api_keys').set({ name }).where('id', '=', keyId).executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('key', keyId);
+  async rename(keyId: string, name: string, accountId?: string): Promise<SecretKeyInfo> {
+    await this.info(keyId, accountId);
+    await this.db.updateTable('api_keys').set({ name }).where('id', '=', keyId).execute();
     return this.info(keyId);
   }
 
-  async revoke(keyId: string): Promise<SecretKeyInfo> {
-    const current = await this.info(keyId);
+  async revoke(keyId: string, accountId?: string): Promise<SecretKeyInfo> {
+    const current = await this.info(keyId, accountId);
     if (!current.revokedAt) {
       await this.db
         .updateTable('api_keys')
@@ -102,10 +114,33 @@ export class SecretKeyStore {
     return this.info(keyId);
   }
 
-  private async info(keyId: string): Promise<SecretKeyInfo> {
-    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+  async info(keyId: string, accountId?: string): Promise<SecretKeyInfo> {
+    const row = await this.row(keyId, accountId);
     if (!row) throw new NotFoundError('key', keyId);
     return toInfo(row);
+  }
+
+  private row(keyId: string, accountId: string | undefined): Promise<Row | undefined> {
+    let query = this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId);
+    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+    return query.executeTakeFirst();
+  }
+
+  /**
+   * Records that a key was used, at most once a minute per key and process; the request never
+   * waits for it and a failed write only costs a slightly older "last used".
+   */
+  touch(keyId: string, onError: (error: unknown) => void): void {
+    const now = this.clock.now();
+    if (now - (this.touched.get(keyId) ?? -Infinity) < LAST_USED_EVERY_MS) return;
+    if (this.touched.size >= 10_000) this.touched.clear();
+    this.touched.set(keyId, now);
+    this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: utcTimestamp(now) })
+      .where('id', '=', keyId)
+      .execute()
+      .catch(onError);
   }
 
   /**

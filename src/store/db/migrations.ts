@@ -128,6 +128,57 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('usage_daily').ifExists().execute();
       },
     },
+    // The console (issue 12): people who log in, their memberships of accounts, one-time invites,
+    // server-side sessions (shared by every instance) and when each secret key was last used.
+    '0004_console': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('people')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('email', 'text', (c) => c.notNull().unique())
+          .addColumn('password_hash', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('memberships')
+          .addColumn('person_id', 'text', (c) => c.notNull().references('people.id'))
+          .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+          .addColumn('role', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('memberships_pk', ['person_id', 'account_id'])
+          .execute();
+        await db.schema.createIndex('memberships_account').on('memberships').column('account_id').execute();
+        await db.schema
+          .createTable('invites')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+          .addColumn('email', 'text', (c) => c.notNull())
+          .addColumn('code_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'text', (c) => c.notNull())
+          .addColumn('used_at', 'text')
+          .execute();
+        await db.schema
+          .createTable('console_sessions')
+          .addColumn('id_hash', 'text', (c) => c.primaryKey())
+          .addColumn('person_id', 'text', (c) => c.notNull().references('people.id'))
+          .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+          .addColumn('csrf_token', 'text', (c) => c.notNull())
+          .addColumn('flash', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('console_sessions_person').on('console_sessions').column('person_id').execute();
+        await db.schema.createIndex('console_sessions_expires').on('console_sessions').column('expires_at').execute();
+        await db.schema.alterTable('api_keys').addColumn('last_used_at', 'text').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('api_keys').dropColumn('last_used_at').execute();
+        for (const t of ['console_sessions', 'invites', 'memberships', 'people']) {
+          await db.schema.dropTable(t).ifExists().execute();
+        }
+      },
+    },
   };
 }
 

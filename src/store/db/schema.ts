@@ -29,6 +29,8 @@ export interface ApiKeysTable {
   key_prefix: string;
   created_at: string;
   revoked_at: string | null;
+  /** Written at most once a minute per key (console "last used"); null until first used. */
+  last_used_at: string | null;
 }
 
 export interface PublishableTokensTable {
@@ -96,7 +98,52 @@ export interface UsageDailyTable {
   credits: number;
 }
 
+/** A person who logs in to the console; the email is stored lower-cased. */
+export interface PeopleTable {
+  id: string;
+  email: string;
+  /** `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` (base64url), so the cost can change later. */
+  password_hash: string;
+  created_at: string;
+}
+
+export interface MembershipsTable {
+  person_id: string;
+  account_id: string;
+  /** `owner` (signed up with it) or `member` (joined by invite). */
+  role: string;
+  created_at: string;
+}
+
+/** A one-time invitation of an email address into an account; only the code's SHA-256 is kept. */
+export interface InvitesTable {
+  id: string;
+  account_id: string;
+  email: string;
+  code_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A logged-in console session; the cookie holds the id, the table only its SHA-256. */
+export interface ConsoleSessionsTable {
+  id_hash: string;
+  person_id: string;
+  /** The account the console shows (a person may belong to several). */
+  account_id: string;
+  csrf_token: string;
+  /** One-time notice for the next page (JSON), e.g. key ids to show in clear once. */
+  flash: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface DatabaseSchema {
+  people: PeopleTable;
+  memberships: MembershipsTable;
+  invites: InvitesTable;
+  console_sessions: ConsoleSessionsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   publishable_tokens: PublishableTokensTable;
