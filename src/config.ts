@@ -63,6 +63,10 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   USER_AGENT: z.string().min(1).default('addressd/1.0 (self-hosted address validation)'),
   PUBLIC_BASE_URL: z.url().optional(),
+  /** Console sign-up: `open` to anyone, `closed` to people the operator invites (`addressd invite`). */
+  SIGNUP: z.enum(['open', 'closed']).default('open'),
+  /** How long a console log-in lasts before the person signs in again. */
+  CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(12),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -1,4 +1,8 @@
 import { AccountStore } from './accounts/accounts.js';
+import { InviteStore } from './accounts/invites.js';
+import { PeopleStore } from './accounts/people.js';
+import { SessionStore } from './accounts/sessions.js';
+import { SignUp } from './accounts/signup.js';
 import { PublishableTokenStore } from './accounts/publishable-tokens.js';
 import { SecretKeyStore } from './accounts/secret-keys.js';
 import { CreditLedger } from './billing/credit-ledger.js';
@@ -29,6 +33,11 @@ export interface Services {
   accounts: AccountStore;
   secretKeys: SecretKeyStore;
   tokens: PublishableTokenStore;
+  /** The console: people who log in, their sessions, invites and sign-up. */
+  people: PeopleStore;
+  sessions: SessionStore;
+  invites: InviteStore;
+  signUp: SignUp;
   ledger: CreditLedger;
   biller: Biller;
   cache: ResponseCache;
@@ -74,6 +83,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const released = await ledger.releaseStale(10 * 60_000);
   if (released > 0) logger.warn({ released }, 'released credit reservations left by a previous crash');
   const biller = new Biller(ledger, clock);
+  const people = new PeopleStore(database.db, clock);
+  const invites = new InviteStore(database.db, clock);
   const baseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
   return {
@@ -84,6 +95,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     accounts: new AccountStore(database.db, clock),
     secretKeys: new SecretKeyStore(database.db, sealer, clock),
     tokens: new PublishableTokenStore(database.db, sealer, clock),
+    people,
+    sessions: new SessionStore(database.db, clock, config.CONSOLE_SESSION_HOURS * 3_600_000),
+    invites,
+    signUp: new SignUp(database.db, sealer, clock, invites, people),
     ledger,
     biller,
     cache,

@@ -17,6 +17,7 @@ export interface WebAsset {
 export interface WebAssets {
   homeScript: WebAsset;
   docsScript: WebAsset;
+  consoleScript: WebAsset;
   styles: WebAsset;
   redoc: WebAsset;
   icon: WebAsset;
@@ -57,13 +58,19 @@ async function load(): Promise<WebAssets> {
   const css = await transform(await readFile(`${HERE}site.css`, 'utf8'), { loader: 'css', minify: true, target: TARGET });
   // Redoc's standalone bundle from node_modules: the docs page needs no CDN.
   const redocFile = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
-  const [home, docs, redocSource] = await Promise.all([bundle('home.ts'), bundle('docs.ts'), readFile(redocFile, 'utf8')]);
+  const [home, docs, consoleJs, redocSource] = await Promise.all([
+    bundle('home.ts'),
+    bundle('docs.ts'),
+    bundle('console.ts'),
+    readFile(redocFile, 'utf8'),
+  ]);
   const text = (s: string) => new TextEncoder().encode(s);
   // Redoc's sidebar credit loads its logo from Redocly's CDN; an empty data URL makes its onError hide it.
   const redoc = text(redocSource.replaceAll(REDOC_CDN_LOGO, 'data:,'));
   const assets = {
     homeScript: asset('home.js', 'text/javascript; charset=utf-8', home),
     docsScript: asset('docs.js', 'text/javascript; charset=utf-8', docs),
+    consoleScript: asset('console.js', 'text/javascript; charset=utf-8', consoleJs),
     styles: asset('site.css', 'text/css; charset=utf-8', text(css.code)),
     redoc: asset('redoc.standalone.js', 'text/javascript; charset=utf-8', redoc),
     icon: asset('icon.svg', 'image/svg+xml', text(ICON)),

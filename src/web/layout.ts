@@ -12,6 +12,8 @@ export interface LayoutOptions {
   /** Script paths, loaded deferred in order. */
   scripts: string[];
   bodyClass?: string;
+  /** Replaces the site links in the header (the console shows its own). */
+  nav?: Html;
 }
 
 /** The shell every public page shares: head, skip link, header, footer. Everything is served locally. */
@@ -32,11 +34,12 @@ ${o.scripts.map((src) => html`<script defer src="${src}"></script>\n`)}</head>
 <header class="site-header">
   <div class="bar">
     <a class="brand" href="/">addressd</a>
-    <nav aria-label="Site">
+    ${o.nav ?? html`<nav aria-label="Site">
       <a href="/#demo">Demo</a>
       <a href="/docs">API reference</a>
       <a href="/openapi.json">OpenAPI</a>
-    </nav>
+      <a href="/dashboard">Console</a>
+    </nav>`}
   </div>
 </header>
 <main id="main">
