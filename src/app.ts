@@ -6,6 +6,7 @@ import type { AppEnv, App } from './http/context.js';
 import { errorHandler } from './http/error-handler.js';
 import { HttpError, Messages } from './http/errors.js';
 import { autocompleteRoutes } from './http/routes/autocomplete.js';
+import { consoleRoutes } from './http/routes/console.js';
 import { demoRoutes } from './http/routes/demo.js';
 import { healthRoutes } from './http/routes/health.js';
 import { pageRoutes } from './http/routes/pages.js';
@@ -49,7 +50,7 @@ export function buildApp(services: Services): App {
     c.req.method === 'POST' ? widgetAuth(services)(c, next) : next(),
   );
 
-  for (const register of [healthRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes]) {
+  for (const register of [healthRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
     register(app, services);
   }
   // The hosted widget; its access check lets the script stay silent on origins no token allows.

@@ -1,9 +1,8 @@
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { FREE_MONTHLY_CREDITS } from '../../billing/plans.js';
 import { demoValidateRoute } from '../../contract/routes.js';
-import { clientIp } from '../../demo/client-ip.js';
 import { DemoLimiterUnavailableError, DemoValidator } from '../../demo/demo-validator.js';
+import { visitorIp } from '../client-address.js';
 import type { RouteModule } from '../context.js';
 import { HttpError, Messages } from '../errors.js';
 
@@ -36,11 +35,7 @@ export const demoRoutes: RouteModule = (app, services) => {
     async (c) => {
       const { query } = c.req.valid('json');
       if (query.trim() === '') return prompt(c);
-      const ip = clientIp({
-        remoteAddress: remoteAddress(c),
-        forwardedFor: c.req.header('x-forwarded-for'),
-        trustProxy: services.config.TRUST_PROXY,
-      });
+      const ip = visitorIp(c, services.config.TRUST_PROXY);
       let outcome;
       try {
         outcome = await demo.validate(query, ip, c.req.raw.signal);
@@ -61,12 +56,3 @@ export const demoRoutes: RouteModule = (app, services) => {
     (result, c) => (result.success ? undefined : prompt(c)),
   );
 };
-
-/** The socket peer; undefined when the app is driven without a socket (app.request in tests). */
-function remoteAddress(c: Context): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined;
-  }
-}

@@ -100,7 +100,7 @@ export function widgetAssetApp(options: WidgetAssetOptions = {}): Hono {
   const app = new Hono();
 
   app.get('/access', async (c) => {
-    const origin = parseExactHttpsOrigin(c.req.header('Origin'));
+    const origin = parseExactHttpsOrigin(c.req.header('Origin') ?? sameOriginPage(c));
     const token = c.req.query('token') ?? '';
     let allowed = origin !== null && token !== '';
     if (allowed && options.checkAccess && origin) {
@@ -126,6 +126,20 @@ export function widgetAssetApp(options: WidgetAssetOptions = {}): Hono {
     return c.json({ message }, 404);
   });
   return app;
+}
+
+/**
+ * Browsers send no `Origin` on a same-origin GET: the console's live preview, on the service's own
+ * origin, names its page by `Referer` instead, trusted only when the browser says it is same-origin.
+ */
+function sameOriginPage(c: Context): string | undefined {
+  const referer = c.req.header('Referer');
+  if (c.req.header('Sec-Fetch-Site') !== 'same-origin' || !referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Mounts the widget files at /widget/v1/ on the service app. */

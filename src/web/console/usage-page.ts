@@ -11,6 +11,7 @@ export interface UsageView {
   /** First day of next UTC month, when the monthly grant comes back. */
   resetsOn: string;
   baseUrl: string;
+  notice?: Html;
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
@@ -53,6 +54,7 @@ export function usagePage(assets: WebAssets, view: UsageView): Html {
   const r = view.report;
   const filtered = r.filteredBySource !== null;
   const body = html`<h1>Usage</h1>
+${view.notice ?? ''}
 ${creditState(r, view.resetsOn)}
 <section aria-labelledby="credits-title" class="panel">
   <h2 id="credits-title">This month</h2>

@@ -1,0 +1,40 @@
+import type { Hono } from 'hono';
+import { UsageReporter } from '../../billing/usage-report.js';
+import { utcDay } from '../../lib/time.js';
+import type { Services } from '../../services.js';
+import { flashNotice } from '../../web/console/frame.js';
+import { usagePage } from '../../web/console/usage-page.js';
+import type { AppEnv } from '../context.js';
+import { consoleOrigin, requireCaller, viewerOf } from '../console-session.js';
+import { page } from './console-render.js';
+
+/** The first day of the next UTC month: when the monthly grant comes back. */
+function nextMonthStart(now: number): string {
+  const d = new Date(now);
+  return utcDay(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+}
+
+/**
+ * `/dashboard/usage`: GET /v1/usage's report from the same code. No quota gate here: an
+ * exhausted account must still see why its API calls answer 429.
+ */
+export function consoleUsageRoutes(web: Hono<AppEnv>, services: Services): void {
+  const reporter = new UsageReporter(services.database.db, services.ledger, services.clock);
+  web.get('/usage', async (c) => {
+    const caller = await requireCaller(c, services);
+    const source = (c.req.query('source') ?? '').slice(0, 64) || null;
+    const [report, flash] = await Promise.all([
+      reporter.report({ accountId: caller.account.id, environment: 'live', source }),
+      services.sessions.takeFlash(caller.sessionId),
+    ]);
+    return page(c, (assets) =>
+      usagePage(assets, {
+        viewer: viewerOf(caller),
+        report,
+        resetsOn: nextMonthStart(services.clock.now()),
+        baseUrl: consoleOrigin(c, services),
+        notice: flashNotice(flash),
+      }),
+    );
+  });
+}
