@@ -1,4 +1,5 @@
 import { AccountStore } from '../accounts/accounts.js';
+import { InviteStore } from '../accounts/invites.js';
 import { PublishableTokenStore } from '../accounts/publishable-tokens.js';
 import { SecretKeyStore } from '../accounts/secret-keys.js';
 import { CreditLedger } from '../billing/credit-ledger.js';
@@ -21,6 +22,7 @@ export interface CliStores {
   accounts: AccountStore;
   secretKeys: SecretKeyStore;
   tokens: PublishableTokenStore;
+  invites: InviteStore;
   ledger: CreditLedger;
 }
 
@@ -43,6 +45,7 @@ export function createCliContext(config: Config, json: () => boolean, write: (te
         accounts: new AccountStore(database.db, systemClock),
         secretKeys: new SecretKeyStore(database.db, sealer, systemClock),
         tokens: new PublishableTokenStore(database.db, sealer, systemClock),
+        invites: new InviteStore(database.db, systemClock),
         ledger: new CreditLedger(database, systemClock),
       };
       return opened;

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { z } from 'zod';
 import { parseExactHttpsOrigin } from '../accounts/origins.js';
 import { PlanId, Environment } from '../contract/enums.js';
 
@@ -30,4 +31,9 @@ export function collectOrigin(value: string, previous: string[] = []): string[] 
     throw new InvalidArgumentError('not an exact HTTPS origin (expected https://host[:port], no path, no wildcard, no trailing slash)');
   }
   return [...previous, value];
+}
+
+export function emailArg(value: string): string {
+  if (!z.email().safeParse(value.trim()).success) throw new InvalidArgumentError(`"${value}" is not an email address`);
+  return value.trim();
 }

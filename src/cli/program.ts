@@ -3,6 +3,7 @@ import { type Config, ConfigError, loadConfig } from '../config.js';
 import { registerAccountCommands } from './commands/accounts.js';
 import { registerKeyCommands, registerTokenCommands } from './commands/credentials.js';
 import { registerImportCommand } from './commands/import.js';
+import { registerInviteCommands } from './commands/invite.js';
 import { createCliContext } from './context.js';
 
 export interface CliIo {
@@ -34,6 +35,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerKeyCommands(program, ctx);
   registerTokenCommands(program, ctx);
   registerImportCommand(program, ctx);
+  registerInviteCommands(program, ctx);
   // Every subcommand accepts --json after its own arguments too.
   for (const command of allCommands(program)) command.option('--json', 'print exactly one JSON object on stdout');
   program.hook('preAction', (_root, action) => {

@@ -10,7 +10,6 @@ import {
   anonymousForm,
   anonymousFormToken,
   ConsoleMessages,
-  currentCaller,
   endSession,
   Redirect,
   requireCaller,
@@ -24,8 +23,8 @@ import { page } from './console-render.js';
 export function consoleAuthRoutes(web: Hono<AppEnv>, services: Services): void {
   const signupOpen = services.config.SIGNUP === 'open';
 
+  // Shown even to someone logged in (to switch logins); logging in replaces that session.
   web.get('/login', async (c) => {
-    if (await currentCaller(c, services)) throw new Redirect('/dashboard/usage', 302);
     const next = safeNext(c.req.query('next'));
     return page(c, (assets) => loginPage(assets, { csrfToken: anonymousFormToken(c, services), signupOpen, ...(next ? { next } : {}) }));
   });
