@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StorageBackend } from '../support/backends.js';
+import { ConsoleClient } from '../support/console-client.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+// Password guessing meets the shared limiter: in-process and Redis, on SQLite and PostgreSQL.
+const CASES: Array<[string, StorageBackend, boolean]> = [
+  ['SQLite, in-process limits', 'sqlite', false],
+  ['SQLite, Redis limits', 'sqlite', true],
+  ['PostgreSQL, in-process limits', 'postgres', false],
+  ['PostgreSQL, Redis limits', 'postgres', true],
+];
+
+describe.each(CASES)('log-in throttle (%s)', (_name, backend, redis) => {
+  let server: TestServer;
+  let owner: ConsoleClient;
+
+  beforeAll(async () => {
+    server = await startTestServer({ backend, redis });
+    owner = new ConsoleClient(server.url);
+    await owner.signUp('target@shop.example', 'the real password');
+    await owner.signUp('bystander@shop.example', 'the other password');
+  }, 60_000);
+  afterAll(async () => server?.close());
+
+  it('answers 429 with Retry-After after 10 attempts on one login, even for the right password; other logins are untouched', async () => {
+    const guesser = new ConsoleClient(server.url);
+    await guesser.get('/dashboard/login');
+    for (let i = 0; i < 10; i++) {
+      const res = await guesser.post('/dashboard/login', { email: 'Target@Shop.example', password: `guess ${i}` });
+      expect(res.status).toBe(401);
+      expect(res.html).toContain('The email or the password is wrong.');
+    }
+    const blocked = await guesser.post('/dashboard/login', { email: 'target@shop.example', password: 'the real password' });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(blocked.html).toContain('Too many log-in attempts');
+    expect(guesser.sessionId).toBeUndefined();
+
+    const other = new ConsoleClient(server.url);
+    expect((await other.logIn('bystander@shop.example', 'the other password')).status).toBe(303);
+  });
+
+  it('counts a wrong password when re-revealing a key as a log-in attempt', async () => {
+    const client = new ConsoleClient(server.url);
+    await client.signUp('revealer@shop.example', 'revealer password');
+    expect((await client.logIn('revealer@shop.example', 'revealer password')).status).toBe(303);
+    const page = await client.get('/dashboard/keys');
+    const keyId = /<tr data-key-id="([^"]+)"/.exec(page.html)![1]!;
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await client.post(`/dashboard/keys/${keyId}/reveal`, { password: `guess ${i}` })).status);
+    // One attempt went to the log-in above: nine wrong guesses redirect with a notice, then 429.
+    expect(statuses.slice(0, 9).every((s) => s === 303)).toBe(true);
+    expect(statuses[9]).toBe(429);
+    const after = await client.get('/dashboard/keys');
+    expect(after.html).not.toMatch(/ak_(live|test)_[A-Za-z0-9_-]{43}/);
+  });
+});
