@@ -91,7 +91,7 @@ ${revealedBox(view)}
 <section aria-labelledby="list-title">
   <h2 id="list-title">Your keys</h2>
   ${view.keys.length
-    ? html`<div class="table-wrap"><table class="keys">
+    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table of keys, scrolls sideways"><table class="keys">
     <caption class="visually-hidden">Secret keys of this account</caption>
     <thead><tr><th scope="col">Name</th><th scope="col">Environment</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
     <tbody>${view.keys.map((k) => keyRow(k, csrf))}</tbody>

@@ -100,7 +100,7 @@ ${creditState(r, view.resetsOn)}
 <section aria-labelledby="recent-title">
   <h2 id="recent-title">Recent calls</h2>
   ${r.recent.length
-    ? html`<div class="table-wrap"><table class="recent"><thead><tr><th scope="col">At (UTC)</th><th scope="col">Endpoint</th><th scope="col">Verdict</th><th scope="col">Provider</th><th scope="col">Credits</th><th scope="col">Cached</th><th scope="col">Latency</th><th scope="col">Source</th><th scope="col">Query</th></tr></thead>
+    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table of recent calls, scrolls sideways"><table class="recent"><thead><tr><th scope="col">At (UTC)</th><th scope="col">Endpoint</th><th scope="col">Verdict</th><th scope="col">Provider</th><th scope="col">Credits</th><th scope="col">Cached</th><th scope="col">Latency</th><th scope="col">Source</th><th scope="col">Query</th></tr></thead>
     <tbody>${r.recent.map(
       (e) => html`<tr><td>${e.at}</td><td>${e.endpoint}</td><td>${e.verdict ?? '–'}</td><td>${e.provider ?? '–'}</td><td>${e.credits}</td><td>${e.cached ? 'yes' : 'no'}</td><td>${e.latency_ms} ms</td><td>${e.source ?? '–'}</td><td class="query">${e.query ?? '–'}</td></tr>`,
     )}</tbody></table></div>`
