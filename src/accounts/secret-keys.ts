@@ -127,20 +127,20 @@ export class SecretKeyStore {
   }
 
   /**
-   * Records that a key was used, at most once a minute per key and process; the request never
-   * waits for it and a failed write only costs a slightly older "last used".
+   * Records that a key was used, at most once a minute per key and process. Requests do not wait
+   * for it (the promise never rejects); a failed write only costs a slightly older "last used".
    */
-  touch(keyId: string, onError: (error: unknown) => void): void {
+  touch(keyId: string, onError: (error: unknown) => void): Promise<void> {
     const now = this.clock.now();
-    if (now - (this.touched.get(keyId) ?? -Infinity) < LAST_USED_EVERY_MS) return;
+    if (now - (this.touched.get(keyId) ?? -Infinity) < LAST_USED_EVERY_MS) return Promise.resolve();
     if (this.touched.size >= 10_000) this.touched.clear();
     this.touched.set(keyId, now);
-    this.db
+    return this.db
       .updateTable('api_keys')
       .set({ last_used_at: utcTimestamp(now) })
       .where('id', '=', keyId)
       .execute()
-      .catch(onError);
+      .then(() => undefined, onError);
   }
 
   /**
