@@ -73,13 +73,7 @@ export class PeopleStore {
   }
 
   async addMembership(personId: string, accountId: string, role: Role): Promise<void> {
-    const existing = await this.db
-      .selectFrom('memberships')
-      .select('role')
-      .where('person_id', '=', personId)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    if (existing) return;
+    if (await this.isMember(personId, accountId)) return;
     await this.db
       .insertInto('memberships')
       .values({ person_id: personId, account_id: accountId, role, created_at: utcTimestamp(this.clock.now()) })

@@ -5,7 +5,7 @@ import { keysPage, type RevealedKey } from '../../web/console/keys-page.js';
 import type { AppEnv } from '../context.js';
 import { throttlePasswordAttempt } from '../console-limits.js';
 import { CreateKeyForm, CsrfForm, PasswordForm, RenameKeyForm } from '../console-forms.js';
-import { consoleOrigin, Redirect, requireCaller, sessionForm, viewerOf } from '../console-session.js';
+import { type Caller, consoleOrigin, Redirect, requireCaller, sessionForm, viewerOf } from '../console-session.js';
 import { page } from './console-render.js';
 
 const BACK = '/dashboard/keys';
@@ -13,6 +13,11 @@ const BACK = '/dashboard/keys';
 /** Secret keys of the caller's account; every id is looked up within that account only. */
 export function consoleKeyRoutes(web: Hono<AppEnv>, services: Services): void {
   const { secretKeys, sessions } = services;
+  /** Back to the list with a one-time error notice (post/redirect/get). */
+  const refuse = async (caller: Caller, message: string): Promise<never> => {
+    await sessions.setFlash(caller.sessionId, { kind: 'error', message });
+    throw new Redirect(BACK);
+  };
 
   web.get('/keys', async (c) => {
     const caller = await requireCaller(c, services);
@@ -40,10 +45,7 @@ export function consoleKeyRoutes(web: Hono<AppEnv>, services: Services): void {
   web.post('/keys', async (c) => {
     const caller = await requireCaller(c, services);
     const form = await sessionForm(c, services, caller, CreateKeyForm);
-    if (!form.ok) {
-      await sessions.setFlash(caller.sessionId, { kind: 'error', message: form.message });
-      throw new Redirect(BACK);
-    }
+    if (!form.ok) return refuse(caller, form.message);
     const created = await secretKeys.create(caller.account.id, form.data.env, form.data.name);
     await sessions.setFlash(caller.sessionId, { kind: 'keys', keyIds: [created.id], message: `Key “${form.data.name}” created` });
     throw new Redirect(BACK);
@@ -52,10 +54,7 @@ export function consoleKeyRoutes(web: Hono<AppEnv>, services: Services): void {
   web.post('/keys/:id/rename', async (c) => {
     const caller = await requireCaller(c, services);
     const form = await sessionForm(c, services, caller, RenameKeyForm);
-    if (!form.ok) {
-      await sessions.setFlash(caller.sessionId, { kind: 'error', message: form.message });
-      throw new Redirect(BACK);
-    }
+    if (!form.ok) return refuse(caller, form.message);
     const renamed = await secretKeys.rename(c.req.param('id'), form.data.name, caller.account.id);
     await sessions.setFlash(caller.sessionId, { kind: 'notice', message: `Key renamed to “${renamed.name ?? ''}”.` });
     throw new Redirect(BACK);
@@ -76,13 +75,9 @@ export function consoleKeyRoutes(web: Hono<AppEnv>, services: Services): void {
     const key = await secretKeys.info(c.req.param('id'), caller.account.id);
     await throttlePasswordAttempt(c, services, caller.person.email);
     if (!form.ok || !(await services.people.checkPassword(caller.person.id, form.data.password))) {
-      await sessions.setFlash(caller.sessionId, { kind: 'error', message: 'Wrong password: the key stays hidden.' });
-      throw new Redirect(BACK);
+      return refuse(caller, 'Wrong password: the key stays hidden.');
     }
-    if (key.revokedAt) {
-      await sessions.setFlash(caller.sessionId, { kind: 'error', message: 'A revoked key cannot be revealed.' });
-      throw new Redirect(BACK);
-    }
+    if (key.revokedAt) return refuse(caller, 'A revoked key cannot be revealed.');
     await sessions.setFlash(caller.sessionId, { kind: 'keys', keyIds: [key.id], message: `Key “${key.name ?? key.id}”` });
     throw new Redirect(BACK);
   });
