@@ -155,6 +155,46 @@ describe.each(STORAGE_BACKENDS)('console security on %s', (backend) => {
     expect(page.html).toContain('bulk-import');
   });
 
+  it('switches only between accounts the person belongs to', async () => {
+    const accountOf = async (key: string) => server.services.secretKeys.verify(key).then((k) => (k.ok ? k.key.accountId : ''));
+    const [aliceAccount, bobAccount] = await Promise.all([accountOf(aliceKeys[0]!), accountOf(bobKeys[0]!)]);
+    const erin = new ConsoleClient(server.url);
+    await erin.signUp('erin@agency.example');
+    const invite = await server.services.invites.create(aliceAccount, 'erin@agency.example');
+    await erin.get(`/dashboard/signup?invite=${invite.code}`);
+    expect((await erin.post('/dashboard/signup', { email: 'erin@agency.example', password: 'correct horse battery', invite: invite.code })).status).toBe(303);
+    const usage = await erin.get('/dashboard/usage');
+    expect(usage.html).toContain('id="account-switch"');
+    const aliceKeyIds = keyIdsOn((await alice.get('/dashboard/keys')).html);
+    expect(keyIdsOn((await erin.get('/dashboard/keys')).html)).toEqual(aliceKeyIds);
+    // An account she is not a member of is ignored: she stays where she was.
+    await erin.post('/dashboard/account', { account: bobAccount });
+    expect(keyIdsOn((await erin.get('/dashboard/keys')).html)).toEqual(aliceKeyIds);
+    const own = await erin.get('/dashboard/keys');
+    const ownAccount = /<option value="(acc_[^"]+)">/.exec(own.html)![1]!;
+    expect(ownAccount).not.toBe(aliceAccount);
+    await erin.post('/dashboard/account', { account: ownAccount });
+    const after = keyIdsOn((await erin.get('/dashboard/keys')).html);
+    expect(after).toHaveLength(2);
+    expect(after).not.toEqual(aliceKeyIds);
+  });
+
+  it('serves pages that hold under a strict CSP: no inline script, style or event handler', async () => {
+    const visitor = new ConsoleClient(server.url);
+    const pages = [
+      (await visitor.get('/dashboard/login')).html,
+      (await visitor.get('/dashboard/signup')).html,
+      ...(await Promise.all(['/dashboard/keys', '/dashboard/tokens', '/dashboard/usage'].map(async (p) => (await alice.get(p)).html))),
+    ];
+    for (const html of pages) {
+      expect(html).toContain('<h1');
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(html).not.toMatch(/\son[a-z]+=/i);
+      expect(html).not.toMatch(/\sstyle=/i);
+      expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
+    }
+  });
+
   it('lets only invited people in when sign-up is closed; the CLI makes one-time invites', async () => {
     const closed = await startTestServer({ sandbox: server.sandbox, env: { SIGNUP: 'closed' } });
     try {
