@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { dropPostgresSchema } from '../../src/store/db/database.js';
 
 /** The real servers every storage-touching suite runs against (DEVELOPERS: both paths, really). */
 export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -38,10 +37,7 @@ export async function createSandbox(backend: StorageBackend): Promise<Sandbox> {
     };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  await client.query(`CREATE SCHEMA ${schema}`);
-  await client.end();
+  await admin(`CREATE SCHEMA ${schema}`);
   // search_path via libpq options, so child processes (CLI) land in the same schema.
   const databaseUrl = `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
@@ -52,8 +48,20 @@ export async function createSandbox(backend: StorageBackend): Promise<Sandbox> {
     schema,
     env: { DATA_DIR: dataDir, MASTER_KEY: masterKey, DATABASE_URL: databaseUrl },
     cleanup: async () => {
-      await dropPostgresSchema(POSTGRES_URL, schema);
+      await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** One statement on the shared `test` database. */
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }

@@ -1,27 +1,36 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Dialect } from './dialect.js';
 import { migrate } from './migrations.js';
+import { OwnSchemaPostgresDialect } from './own-schema-dialect.js';
+import { createPgPool, type PoolErrorHandler, withPgClient } from './pg-pool.js';
 import type { DatabaseSchema } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.js';
 
 export interface Database {
   db: Kysely<DatabaseSchema>;
   dialect: Dialect;
+  /** Readiness: resolves when the database answers a trivial query within `timeoutMs`, else rejects. */
+  ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
   dataDir: string;
   databaseUrl?: string;
-  /** PostgreSQL schema to live in (created when missing); tests use one each. */
+  /** PostgreSQL schema to live in (created when missing); default the URL's search_path. */
   schema?: string;
   /** SQLite file name under dataDir. */
   fileName?: string;
+  /** PostgreSQL: connection errors the pool absorbed (logged by the service). */
+  onError?: PoolErrorHandler;
+  /** PostgreSQL: how long to wait for a connection before a request fails as unavailable. */
+  connectTimeoutMs?: number;
 }
 
 // PostgreSQL returns BIGINT (count, sum) as strings by default; our sums stay far below 2^53.
@@ -29,7 +38,7 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 /** Opens the main database (SQLite under DATA_DIR, or PostgreSQL) and runs migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
   mkdirSync(options.dataDir, { recursive: true });
   const file = path.join(options.dataDir, options.fileName ?? 'addressd.sqlite');
   const sqlite = new SQLite(file);
@@ -39,40 +48,47 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db as Kysely<unknown>, 'sqlite');
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', ping: (timeoutMs) => probe(db, timeoutMs), close: () => db.destroy() };
 }
 
-async function openPostgres(url: string, schema?: string): Promise<Database> {
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const { schema } = options;
   if (schema) {
     if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Invalid schema name ${schema}`);
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    } finally {
-      await client.end();
-    }
+    await withPgClient(url, (client) => client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`));
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-  // Kysely's migrator finds its own tables in ANY schema unless given one: pin it to ours
-  // (search_path may come from the URL), or another schema's migration tables fool it.
-  const migrationSchema = schema ?? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name;
-  await migrate(db as Kysely<unknown>, 'postgres', migrationSchema);
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const pool = createPgPool(
+    {
+      connectionString: url,
+      max: 10,
+      ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    },
+    options.onError,
+  );
+  const db = new Kysely<DatabaseSchema>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
+  try {
+    // Migration tables live in our schema (search_path may come from the URL); introspection
+    // reads only that schema, so other schemas of a shared database never disturb it.
+    const migrationSchema = schema ?? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name;
+    await migrate(db as Kysely<unknown>, 'postgres', migrationSchema);
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    throw error;
+  }
+  return { db, dialect: 'postgres', ping: (timeoutMs) => probe(db, timeoutMs), close: () => db.destroy() };
 }
 
-/** Drops a test schema and everything in it. */
-export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+/** `SELECT 1` raced against a timer: a hung connection attempt must not hang the probe. */
+async function probe(db: Kysely<DatabaseSchema>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`Database did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
+    timer.unref();
+  });
   try {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await Promise.race([sql`select 1`.execute(db), timeout]);
   } finally {
-    await client.end();
+    clearTimeout(timer);
   }
 }

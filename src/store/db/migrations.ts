@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import type { Dialect } from './database.js';
+import type { Dialect } from './dialect.js';
 
 /**
  * Migrations in code (no files to ship), written once with Kysely's schema builder so they run
@@ -190,21 +190,8 @@ export async function migrate(db: Kysely<unknown>, dialect: Dialect, schema?: st
     provider,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
-    if (!error) return;
-    // Kysely's introspection reads every schema of the database; one dropped meanwhile by
-    // someone else fails that read. Nothing was migrated then (it runs first): read again.
-    if (attempt < 5 && droppedMeanwhile(error, schema)) continue;
-    const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
-  }
-}
-
-/** PostgreSQL's invalid_schema_name for a schema other than ours. */
-export function droppedMeanwhile(error: unknown, ours: string | undefined): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (code !== '3F000' || typeof message !== 'string') return false;
-  const named = /schema "([^"]+)" does not exist/.exec(message)?.[1];
-  return named !== undefined && named !== ours;
+  const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
+  if (!error) return;
+  const failed = results?.find((r) => r.status === 'Error');
+  throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }
