@@ -36,6 +36,25 @@ describe('point in area', () => {
     expect(grid.containing(60, 9.5)).toEqual([]);
   });
 
+  it('answers through its cells exactly as the rings do, for concave areas with holes, bucketed or large', () => {
+    // An L with a hole: 1.2 degrees across (checked by its box), and a copy shrunk to 0.12 (bucketed).
+    const shape = (k: number): [number, number][][] => [
+      [[0, 0], [0, 1.2 * k], [0.4 * k, 1.2 * k], [0.4 * k, 0.4 * k], [1.2 * k, 0.4 * k], [1.2 * k, 0], [0, 0]].map(([y, x]) => [45 + y!, 7 + x!] as [number, number]),
+      square(45 + 0.1 * k, 7 + 0.1 * k, 45 + 0.3 * k, 7 + 0.25 * k),
+    ];
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (const k of [1, 0.1]) {
+      const area = makeArea(k, shape(k))!;
+      const grid = new AreaGrid<number>();
+      grid.add(area);
+      for (let i = 0; i < 3000; i++) {
+        const [lat, lng] = [44.9 + random() * 1.4 * k, 6.9 + random() * 1.4 * k];
+        expect(grid.containing(lat, lng).length === 1, `${lat}, ${lng}`).toBe(areaContains(area, lat, lng));
+      }
+    }
+  });
+
   it('makes no area of rings too short to enclose anything', () => {
     expect(makeArea('x', [[[47, 9], [47.1, 9.1], [47, 9]]])).toBeUndefined();
   });

@@ -102,31 +102,71 @@ export function areaContains(area: Area<unknown>, lat: number, lng: number): boo
 const CELL = 0.05;
 const MAX_CELLS = 400;
 
-/** Areas bucketed by a coarse grid, so a look-up tests only the few whose box is near the point. */
+/** An area and the grid cells its edges pass through; any other cell lies wholly inside or outside it. */
+interface GridArea<T> {
+  area: Area<T>;
+  edgeCells: Set<number>;
+  /** Inside or not, per edge-free cell, tested once at the cell's centre. */
+  cellInside: Map<number, boolean>;
+}
+
+/** The cells each edge's box covers: a superset of the cells the edge passes through. */
+function edgeCells(area: Area<unknown>): Set<number> {
+  const cells = new Set<number>();
+  for (const r of area.rings) {
+    for (let i = 2; i < r.length; i += 2) {
+      const [y0, y1] = [cell(Math.min(r[i - 2]!, r[i]!) / SCALE), cell(Math.max(r[i - 2]!, r[i]!) / SCALE)];
+      const [x0, x1] = [cell(Math.min(r[i - 1]!, r[i + 1]!) / SCALE), cell(Math.max(r[i - 1]!, r[i + 1]!) / SCALE)];
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) cells.add(cellKey(y, x));
+    }
+  }
+  return cells;
+}
+
+/**
+ * Areas bucketed by a coarse grid, so a look-up tests only the few whose box is near the
+ * point. Only points in cells an area's edges cross are tested against its rings; in any
+ * other cell the answer is the same for every point and is computed once: a country's
+ * thousands of border nodes cost nothing for the millions of addresses inland.
+ */
 export class AreaGrid<T> {
-  private readonly cells = new Map<number, Area<T>[]>();
-  private readonly large: Area<T>[] = [];
+  private readonly cells = new Map<number, GridArea<T>[]>();
+  private readonly large: GridArea<T>[] = [];
 
   add(area: Area<T>): void {
+    const entry: GridArea<T> = { area, edgeCells: edgeCells(area), cellInside: new Map() };
     const [y0, y1, x0, x1] = [cell(area.minLat), cell(area.maxLat), cell(area.minLng), cell(area.maxLng)];
     if ((y1 - y0 + 1) * (x1 - x0 + 1) > MAX_CELLS) {
-      this.large.push(area);
+      this.large.push(entry);
       return;
     }
     for (let y = y0; y <= y1; y++) {
       for (let x = x0; x <= x1; x++) {
         const key = cellKey(y, x);
         const list = this.cells.get(key);
-        if (list) list.push(area);
-        else this.cells.set(key, [area]);
+        if (list) list.push(entry);
+        else this.cells.set(key, [entry]);
       }
     }
   }
 
   /** Every area containing the point. */
   containing(lat: number, lng: number): T[] {
-    const near = this.cells.get(cellKey(cell(lat), cell(lng))) ?? [];
-    return [...near, ...this.large].filter((a) => areaContains(a, lat, lng)).map((a) => a.value);
+    const [y, x] = [cell(lat), cell(lng)];
+    const key = cellKey(y, x);
+    const out: T[] = [];
+    for (const g of [...(this.cells.get(key) ?? []), ...this.large]) {
+      const a = g.area;
+      if (lat < a.minLat || lat > a.maxLat || lng < a.minLng || lng > a.maxLng) continue;
+      let inside: boolean | undefined;
+      if (g.edgeCells.has(key)) inside = areaContains(a, lat, lng);
+      else {
+        inside = g.cellInside.get(key);
+        if (inside === undefined) g.cellInside.set(key, (inside = areaContains(a, (y + 0.5) * CELL, (x + 0.5) * CELL)));
+      }
+      if (inside) out.push(a.value);
+    }
+    return out;
   }
 }
 
