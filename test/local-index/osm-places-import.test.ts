@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLocalIndex } from '../../src/local-index/index.js';
 import { SQLITE_INDEX_FILE } from '../../src/local-index/store/sqlite-store.js';
+import { createLocalProvider } from '../../src/providers/local/adapter.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
 import { osmBoundariesFixture } from './support/osm-boundaries-fixture.js';
@@ -42,6 +43,9 @@ describe.each(STORAGE_BACKENDS)('OSM import with boundaries (%s)', (backend) => 
       expect(hit?.components).toMatchObject({ street: 'Burkatstrasse', houseNumber: '5', city: 'Rotenboden' });
       expect(hit?.placeNames).toEqual(['Rotenboden', 'Triesenberg']);
     }
+    // The `local` provider hands them to the engine like any provider's place levels.
+    const [candidate] = await createLocalProvider(box.index).geocode({ query: 'Burkatstrasse 5, Triesenberg', components: {}, country: 'LI' }, AbortSignal.timeout(5000));
+    expect(candidate).toMatchObject({ precision: 'address', components: { city: 'Rotenboden' }, placeNames: ['Rotenboden', 'Triesenberg'] });
   });
 
   it('offers a street once in autocomplete when some of its addresses carried a town and some did not', async () => {
