@@ -84,14 +84,17 @@ try {
   };
   const same = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
 
-  /** One letter changed, dropped or swapped inside the street name (never its first 2 letters). */
+  /** One letter changed, dropped or swapped inside the street name (never its first 2 letters); never the name itself. */
   const typo = (s: string): string => {
     const letters = [...s].map((c, i) => (i >= 2 && i < s.length - 1 && /\p{L}/u.test(c) && /\p{L}/u.test(s[i + 1] ?? '') ? i : -1)).filter((i) => i >= 0);
-    const i = letters[Math.floor(rand() * letters.length)] ?? 2;
-    const kind = Math.floor(rand() * 3);
-    if (kind === 0) return s.slice(0, i) + s.slice(i + 1);
-    if (kind === 1) return s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2);
-    return s.slice(0, i) + (s[i] === 'e' ? 'a' : 'e') + s.slice(i + 1);
+    for (;;) {
+      const i = letters[Math.floor(rand() * letters.length)] ?? 2;
+      const kind = Math.floor(rand() * 3);
+      const typed =
+        kind === 0 ? s.slice(0, i) + s.slice(i + 1) : kind === 1 ? s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2) : s.slice(0, i) + (s[i] === 'e' ? 'a' : 'e') + s.slice(i + 1);
+      // Swapping a double letter, or dropping one of three, leaves the name as it was.
+      if (typed.toLowerCase() !== s.toLowerCase()) return typed;
+    }
   };
 
   let found = 0;
@@ -100,6 +103,7 @@ try {
   let corrected = 0;
   const misses: string[] = [];
   const notValid = new Map<string, number>();
+  const typoMisses: string[] = [];
   for (const a of sample) {
     const clean = await post<ValidateResponse>('/v1/validate', { query: `${a.street} ${a.hn}, ${a.municipality}`, country });
     if (same(clean.address?.street, a.street) && same(clean.address?.houseNumber, a.hn) && clean.components.houseNumber === 'match') found++;
@@ -113,6 +117,9 @@ try {
     const typed = typo(a.street);
     const fixed = await post<ValidateResponse>('/v1/validate', { query: `${typed} ${a.hn}, ${a.municipality}`, country });
     if (fixed.verdict === 'correctable' && fixed.components.street === 'corrected' && same(fixed.address?.street, a.street) && same(fixed.address?.houseNumber, a.hn)) corrected++;
+    else if (typoMisses.length < 8) {
+      typoMisses.push(`${typed} ${a.hn}, ${a.municipality} (${a.street}) → ${fixed.verdict} ${fixed.address?.street ?? '-'} ${fixed.address?.houseNumber ?? '-'} (street ${fixed.components.street})`);
+    }
   }
 
   // 4. Autocomplete: a street must not be offered twice (once with its town, once without).
@@ -140,6 +147,7 @@ try {
   console.log(`  streets autocompleted twice              ${twice}/${streets.length}`);
   if (notValid.size) console.log(`\nnot valid, by component verdicts:\n  ${[...notValid].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}× ${k}`).join('\n  ')}`);
   if (misses.length) console.log(`\nhouses not found (first ${misses.length}):\n  ${misses.join('\n  ')}`);
+  if (typoMisses.length) console.log(`\ntypos not corrected (first ${typoMisses.length}):\n  ${typoMisses.join('\n  ')}`);
   if (doubles.length) console.log(`\nstreets offered twice (first ${doubles.length}):\n  ${doubles.join('\n  ')}`);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });

@@ -55,6 +55,18 @@ describe.each(STORAGE_BACKENDS)('OSM import with boundaries (%s)', (backend) => 
     expect(streets.map((h) => h.label)).toEqual(['Bahnhofstrasse, Schaan']);
   });
 
+  it('re-importing a file into an index built without its boundaries moves the addresses to their towns', async () => {
+    await box.index.importFile(box.file('old.osm.pbf', osmBoundariesFixture({ boundaries: false })), { format: 'osm', country: 'LI' });
+    expect((await house('Rossbodastrasse 6'))?.components.city).toBeUndefined();
+    const again = await box.index.importFile(box.file('li.osm.pbf', osmBoundariesFixture()), { format: 'osm', country: 'LI' });
+    // Four tagless addresses and the one tagged Rotenboden (now also in Triesenberg) changed street;
+    // Bahnhofstrasse 18 (tagged Schaan, in Schaan) and Aussenweg (outside every boundary) did not.
+    expect(again).toMatchObject({ imported: 0, updated: 5, unchanged: 2 });
+    expect((await house('Rossbodastrasse 6'))?.components.city).toBe('Triesenberg');
+    const streets = (await box.index.autocomplete({ query: 'Bahnhofstr', country: 'LI', limit: 10 })).filter((h) => h.precision === 'street');
+    expect(streets.map((h) => h.label)).toEqual(['Bahnhofstrasse, Schaan']);
+  });
+
   it('reads the same on a worker thread', async () => {
     await importFixture(true);
     expect((await house('Rossbodastrasse 6, Triesenberg'))?.components.city).toBe('Triesenberg');
