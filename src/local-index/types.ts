@@ -10,6 +10,8 @@ export interface RawAddress {
   houseNumber: string;
   postcode?: string;
   city?: string;
+  /** The municipality around the point, where it may differ from `city` (OSM: from the file's boundaries). */
+  municipality?: string;
   state?: string;
   country?: string;
   lat: number;
@@ -91,6 +93,8 @@ export interface LocalHit {
   /** Match score 0-1 of this hit against the query. */
   score: number;
   label: string;
+  /** Every place the index names for the hit, lowest first: its city, then its municipality when that differs. */
+  placeNames?: string[];
 }
 
 export interface GeocodeInput {

@@ -7,6 +7,7 @@ const NAMES: Record<string, Record<string, string>> = {
   DE: { default: 'Deutschland', en: 'Germany', de: 'Deutschland', fr: 'Allemagne', it: 'Germania', nl: 'Duitsland' },
   FR: { default: 'France', en: 'France', de: 'Frankreich', fr: 'France', it: 'Francia', nl: 'Frankrijk' },
   GB: { default: 'United Kingdom', en: 'United Kingdom', de: 'Vereinigtes Königreich', fr: 'Royaume-Uni', it: 'Regno Unito', nl: 'Verenigd Koninkrijk' },
+  LI: { default: 'Liechtenstein', en: 'Liechtenstein', de: 'Liechtenstein', fr: 'Liechtenstein', it: 'Liechtenstein', nl: 'Liechtenstein' },
   US: { default: 'United States', en: 'United States', de: 'Vereinigte Staaten', fr: 'États-Unis', it: 'Stati Uniti', nl: 'Verenigde Staten' },
 };
 

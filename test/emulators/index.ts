@@ -3,7 +3,7 @@
  * answering in that provider's real wire format from the fixtures in ./fixtures.
  * API documented in README.md; keep it stable, other test suites depend on it.
  */
-export { DEFAULT_DATASET, EmulatorAddress } from './dataset.js';
+export { DEFAULT_DATASET, EmulatorAddress, PLACE_LEVELS_DATASET } from './dataset.js';
 export type { Emulator, Fault, RecordedRequest } from './server.js';
 export { type PdokEmulatorOptions, startPdokEmulator } from './pdok.js';
 export { startPhotonEmulator } from './photon.js';

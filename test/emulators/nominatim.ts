@@ -39,11 +39,17 @@ function place(m: Match, format: string, details: boolean, language: string | un
   const e = m.entity;
   const k = KIND[e.kind];
   const country = countryName(e.country, language);
-  const cityKey = TOWNS.has(e.city) ? 'town' : 'city';
+  const cityKey = e.cityType ?? (TOWNS.has(e.city) ? 'town' : 'city');
+  const localityKey = e.localityType ?? 'village';
+  // Like the real server, `address` keeps one name per key, the lowest: a village inside a
+  // municipality that is also an OSM village hides the municipality, which only display_name names.
   const address = {
     ...(e.kind === 'address' ? { house_number: e.houseNumber } : {}),
     ...(e.kind === 'address' || e.kind === 'street' ? { road: e.street } : {}),
-    [cityKey]: e.city,
+    ...(e.locality ? { [localityKey]: e.locality } : {}),
+    ...(e.locality && localityKey === cityKey ? {} : { [cityKey]: e.city }),
+    ...(e.municipality ? { municipality: e.municipality } : {}),
+    ...(e.county ? { county: e.county } : {}),
     ...(e.state ? { state: e.state } : {}),
     ...(e.kind !== 'city' && e.postcode ? { postcode: e.postcode } : {}),
     country,
@@ -53,7 +59,17 @@ function place(m: Match, format: string, details: boolean, language: string | un
   const lngs = e.members.map((a) => a.lng);
   const pad = e.kind === 'city' ? 0.1 : e.kind === 'address' ? 0.00005 : 0.0005;
   const name = e.kind === 'address' ? '' : e.kind === 'street' ? e.street : e.kind === 'postcode' ? e.postcode : e.city;
-  const display = [e.kind === 'address' ? e.houseNumber : undefined, e.kind === 'address' || e.kind === 'street' ? e.street : undefined, e.city, e.state, e.kind === 'city' ? undefined : e.postcode, country];
+  const display = [
+    e.kind === 'address' ? e.houseNumber : undefined,
+    e.kind === 'address' || e.kind === 'street' ? e.street : undefined,
+    e.locality,
+    e.city,
+    e.municipality,
+    e.county,
+    e.state,
+    e.kind === 'city' ? undefined : e.postcode,
+    country,
+  ];
   return {
     place_id: id(e, 'place'),
     licence: LICENCE,

@@ -68,7 +68,8 @@ export function pdokId(entity: Entity): string {
 export function pdokDoc(entity: Entity): PdokDoc {
   const type = TYPE_OF[entity.kind];
   const [provinciecode, provincieafkorting] = PROVINCES[entity.state ?? ''] ?? ['PV00', '--'];
-  const gemeentecode = digits(`gem:${entity.city}`, 4);
+  const gemeente = entity.municipality ?? entity.city;
+  const gemeentecode = digits(`gem:${gemeente}`, 4);
   const openbareruimteId = `${gemeentecode}30${digits(`or:${entity.city}:${entity.street}`, 10)}`;
   const [x, y] = toRd(entity.lat, entity.lng);
   const common: PdokDoc = {
@@ -77,7 +78,7 @@ export function pdokDoc(entity: Entity): PdokDoc {
     type,
     woonplaatsnaam: entity.city,
     gemeentecode,
-    gemeentenaam: entity.city,
+    gemeentenaam: gemeente,
     id: pdokId(entity),
     provinciecode,
     ...(entity.state ? { provincienaam: entity.state } : {}),

@@ -28,14 +28,27 @@ function extent(entity: Entity): number[] {
   return [r(Math.min(...lngs) - pad), r(Math.max(...lats) + pad), r(Math.max(...lngs) + pad), r(Math.min(...lats) - pad)];
 }
 
+/**
+ * Photon files a result's places by rank: `city` the municipality, `district` a village or
+ * suburb inside it (a Dutch woonplaats inside a larger gemeente), `county` above.
+ */
+function places(entity: Entity): Record<string, string> {
+  const district = entity.locality ?? (entity.municipality ? entity.city : undefined);
+  return {
+    city: entity.municipality ?? entity.city,
+    ...(district ? { district } : {}),
+    ...(entity.county ? { county: entity.county } : {}),
+  };
+}
+
 export function photonFeature(entity: Entity, lang: string | undefined): Record<string, unknown> {
   const base = { country: countryName(entity.country, lang), countrycode: entity.country, ...(entity.state ? { state: entity.state } : {}) };
   const properties: Record<string, unknown> =
     entity.kind === 'address'
-      ? { osm_type: 'N', osm_id: osmId(entity), osm_key: 'place', osm_value: 'house', ...base, city: entity.city, postcode: entity.postcode, housenumber: entity.houseNumber, street: entity.street, type: 'house' }
+      ? { osm_type: 'N', osm_id: osmId(entity), osm_key: 'place', osm_value: 'house', ...base, ...places(entity), postcode: entity.postcode, housenumber: entity.houseNumber, street: entity.street, type: 'house' }
       : entity.kind === 'street'
-        ? { osm_type: 'W', osm_id: osmId(entity), extent: extent(entity), osm_key: 'highway', osm_value: 'residential', ...base, city: entity.city, ...(entity.postcode ? { postcode: entity.postcode } : {}), name: entity.street, type: 'street' }
-        : { osm_type: 'R', osm_id: osmId(entity), extent: extent(entity), osm_key: 'place', osm_value: 'city', ...base, name: entity.city, type: 'city' };
+        ? { osm_type: 'W', osm_id: osmId(entity), extent: extent(entity), osm_key: 'highway', osm_value: 'residential', ...base, ...places(entity), ...(entity.postcode ? { postcode: entity.postcode } : {}), name: entity.street, type: 'street' }
+        : { osm_type: 'R', osm_id: osmId(entity), extent: extent(entity), osm_key: 'place', osm_value: entity.cityType ?? 'city', ...base, ...(entity.county ? { county: entity.county } : {}), name: entity.city, type: 'city' };
   return { geometry: { coordinates: [entity.lng, entity.lat], type: 'Point' }, type: 'Feature', properties };
 }
 

@@ -17,6 +17,12 @@ export interface Entity {
   houseNumber?: string;
   postcode?: string;
   city: string;
+  /** Place levels around the town (see EmulatorAddress). */
+  cityType?: EmulatorAddress['cityType'];
+  locality?: string;
+  localityType?: EmulatorAddress['localityType'];
+  municipality?: string;
+  county?: string;
   state?: string;
   country: string;
   lat: number;
@@ -49,6 +55,11 @@ function group(dataset: EmulatorAddress[], kind: EntityKind, keyOf: (a: Emulator
       street: kind === 'city' ? undefined : first.street,
       postcode: kind === 'city' || postcodes.size > 1 ? undefined : first.postcode,
       city: first.city,
+      ...(first.cityType ? { cityType: first.cityType } : {}),
+      // A street or postcode spans the village of its first address; a town is above its villages.
+      ...(kind !== 'city' && first.locality ? { locality: first.locality, localityType: first.localityType } : {}),
+      ...(first.municipality ? { municipality: first.municipality } : {}),
+      ...(first.county ? { county: first.county } : {}),
       state: first.state,
       country: first.country,
       lat: round7(members.reduce((s, m) => s + m.lat, 0) / members.length),
@@ -77,7 +88,8 @@ function fieldTokens(e: Entity): [Field, string[]][] {
   if (e.kind !== 'city' && e.street) fields.push(['street', tokenize(e.street)]);
   if (e.kind === 'address' && e.houseNumber) fields.push(['houseNumber', [compactHouseNumber(e.houseNumber)]]);
   if (e.kind !== 'city' && e.postcode) fields.push(['postcode', [compactPostcode(e.postcode), ...tokenize(e.postcode)]]);
-  fields.push(['city', tokenize(e.city)]);
+  // Every place level names the town: a query may give the village or the municipality.
+  fields.push(['city', [e.city, e.locality, e.municipality].flatMap((p) => (p ? tokenize(p) : []))]);
   if (e.state) fields.push(['state', tokenize(e.state)]);
   fields.push(['country', countryAliases(e.country).flatMap(tokenize)]);
   return fields;

@@ -40,10 +40,15 @@ export class AddressKeyer {
     const c = a.city
       ? this.cached(this.cities, a.city, () => ({ key: tokens(normalizeCity(a.city!)).join(' '), words: cityTokens(a.city).join(' ') }))
       : { key: '', words: '' };
+    // A village's municipality is searchable too (people write either), and part of the street's identity.
+    const municipality = a.municipality && a.municipality.toLowerCase() !== a.city?.toLowerCase() ? a.municipality : undefined;
+    const m = municipality
+      ? this.cached(this.cities, municipality, () => ({ key: tokens(normalizeCity(municipality)).join(' '), words: cityTokens(municipality).join(' ') }))
+      : undefined;
     const hn = this.cached(this.numbers, a.houseNumber, () => ({ key: houseNumberKey(a.houseNumber), base: houseNumberBase(a.houseNumber) }));
     const hnKey = hn.key;
     if (!hnKey) return 'missing_house_number';
-    const streetKey = `${country}|${s.key || s.words}|${c.key}`;
+    const streetKey = `${country}|${s.key || s.words}|${c.key}${m ? `|${m.key}` : ''}`;
     const pc = a.postcode
       ? this.cached(this.postcodes, `${country}|${a.postcode}`, () => {
           const display = displayPostcode(a.postcode!, country);
@@ -53,7 +58,8 @@ export class AddressKeyer {
     let street = this.streetInputs.get(streetKey);
     if (!street) {
       if (this.streetInputs.size > 200_000) this.streetInputs.clear();
-      street = { key: streetKey, country, street: a.street, city: a.city ?? null, state: a.state ?? null, streetWords: s.words, cityWords: c.words };
+      const cityWords = m ? [...new Set(`${c.words} ${m.words}`.split(' ').filter(Boolean))].join(' ') : c.words;
+      street = { key: streetKey, country, street: a.street, city: a.city ?? null, municipality: municipality ?? null, state: a.state ?? null, streetWords: s.words, cityWords };
       this.streetInputs.set(streetKey, street);
     }
     return {

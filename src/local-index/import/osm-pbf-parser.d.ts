@@ -15,10 +15,16 @@ declare module 'osm-pbf-parser' {
     tags: Record<string, string>;
     refs: number[];
   }
+  export interface OsmMember {
+    type: 'node' | 'way' | 'relation' | '?';
+    id: number;
+    role: string;
+  }
   export interface OsmRelation {
     type: 'relation';
     id: number;
     tags: Record<string, string>;
+    members: OsmMember[];
   }
   export type OsmItem = OsmNode | OsmWay | OsmRelation;
 

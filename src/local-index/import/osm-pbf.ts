@@ -3,21 +3,35 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReaderItem } from '../types.js';
+import { BoundaryCollector } from './osm-boundary-areas.js';
+import type { PlaceLocator } from './osm-places.js';
 import { checkPbfHeader, pbfElements } from './pbf-blocks.js';
 import { buildAddress } from './record.js';
 
 type Tags = Record<string, string>;
 
-function fields(tags: Tags, lat: number | undefined, lng: number | undefined, sourceId: string, country?: string) {
+/** Only the tags the importer reads are staged. */
+const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith('addr:')));
+
+/**
+ * One address's fields. The tags win; where `addr:city`, `addr:postcode` or `addr:country`
+ * is missing (most OSM addresses), the boundaries around the point give the municipality,
+ * the postal-code area and the country, as Nominatim, Photon and Pelias do; the import's
+ * `--country` is the last fallback.
+ */
+function fields(tags: Tags, lat: number | undefined, lng: number | undefined, sourceId: string, places: PlaceLocator | undefined, country?: string) {
+  const tagged = tags['addr:country'];
+  const at = places && lat !== undefined && lng !== undefined ? places.locate(lat, lng, tagged?.toUpperCase()) : {};
   return {
     lat,
     lng,
     houseNumber: tags['addr:housenumber'],
     street: tags['addr:street'] || tags['addr:place'],
-    postcode: tags['addr:postcode'],
-    city: tags['addr:city'],
+    postcode: tags['addr:postcode'] || at.postcode,
+    city: tags['addr:city'] || at.municipality,
+    municipality: at.municipality,
     state: tags['addr:state'],
-    country: tags['addr:country'] || country,
+    country: tagged || at.country || country,
     sourceId,
   };
 }
@@ -37,9 +51,11 @@ class NodeFilter {
 
 /**
  * OpenStreetMap PBF: nodes and ways with `addr:housenumber` and `addr:street` or `addr:place`.
- * A way sits at the centre of its nodes, which the file stores before the ways; rather than
- * hold every node in memory, pass 1 stages address ways and the ids of their nodes in a
- * temporary SQLite file, and pass 2 picks up just those nodes' coordinates.
+ * The file stores nodes, then ways, then relations. Rather than hold it in memory, pass 1
+ * stages the addresses (nodes with their coordinates, ways with their node ids) and the
+ * boundary relations in a temporary SQLite file; pass 2 (ways only) stages the boundaries'
+ * ways; pass 3 (nodes only) picks up the coordinates of just the nodes those ways need.
+ * A way address sits at the centre of its nodes.
  */
 export async function* readOsmPbf(path: string, country: string | undefined, onBytes?: (n: number) => void): AsyncGenerator<ReaderItem[]> {
   await checkPbfHeader(path);
@@ -48,60 +64,84 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
   try {
     stage.pragma('journal_mode = OFF');
     stage.pragma('synchronous = OFF');
-    stage.exec(`CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs TEXT NOT NULL);
+    stage.exec(`CREATE TABLE nodes (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL);
+                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs TEXT NOT NULL);
                 CREATE TABLE need (node_id INTEGER PRIMARY KEY, lat REAL, lng REAL);`);
+    const addNode = stage.prepare('INSERT OR REPLACE INTO nodes (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
     const addWay = stage.prepare('INSERT OR REPLACE INTO ways (id, tags, refs) VALUES (?, ?, ?)');
     const addNeed = stage.prepare('INSERT OR IGNORE INTO need (node_id) VALUES (?)');
     const setNode = stage.prepare('UPDATE need SET lat = ?, lng = ? WHERE node_id = ?');
+    const boundaries = new BoundaryCollector(stage);
     const filter = new NodeFilter();
-    // The file is read twice: each pass counts for half of the progress.
+    const need = (refs: number[]) => {
+      for (const ref of refs) {
+        filter.add(ref);
+        addNeed.run(ref);
+      }
+    };
+    // Pass 1 is half of the progress; passes 2 and 3 stop early (at the ways, at the relations) and share the rest.
     const size = statSync(path).size;
-    const progress = (pass: number) => (n: number) => onBytes?.(Math.round((pass * size + n) / 2));
+    const progress = (from: number, share: number) => (n: number) => onBytes?.(Math.round(size * from + n * share));
 
     stage.exec('BEGIN');
-    for await (const items of pbfElements(path, progress(0))) {
-      const batch: ReaderItem[] = [];
+    let wayCount = 0;
+    for await (const items of pbfElements(path, progress(0, 0.5))) {
       for (const item of items) {
-        if (!item.tags['addr:housenumber'] || item.type === 'relation') continue;
-        if (item.type === 'node') {
-          batch.push(buildAddress(`n${item.id}`, fields(item.tags, item.lat, item.lon, `osm:n${item.id}`, country)));
-        } else {
-          addWay.run(item.id, JSON.stringify(item.tags), JSON.stringify(item.refs));
-          for (const ref of item.refs) {
-            filter.add(ref);
-            addNeed.run(ref);
-          }
+        if (item.type === 'relation') boundaries.relation(item);
+        else if (!item.tags['addr:housenumber']) continue;
+        else if (item.type === 'node') addNode.run(item.id, JSON.stringify(addrTags(item.tags)), item.lat, item.lon);
+        else {
+          addWay.run(item.id, JSON.stringify(addrTags(item.tags)), JSON.stringify(item.refs));
+          need(item.refs);
+          wayCount++;
         }
       }
-      if (batch.length > 0) yield batch;
     }
-    stage.exec('COMMIT');
-    if ((stage.prepare('SELECT count(*) FROM ways').pluck().get() as number) === 0) return;
-
-    stage.exec('BEGIN');
-    for await (const items of pbfElements(path, progress(1))) {
-      for (const item of items) {
-        if (item.type === 'node' && filter.has(item.id)) setNode.run(item.lat, item.lon, item.id);
+    if (boundaries.size > 0) {
+      for await (const items of pbfElements(path, progress(0.5, 0.25))) {
+        if (items.length > 0 && items[0]!.type === 'relation') break;
+        for (const item of items) if (item.type === 'way') need(boundaries.way(item.id, item.refs) ?? []);
+      }
+    }
+    if (wayCount > 0 || boundaries.size > 0) {
+      for await (const items of pbfElements(path, progress(boundaries.size > 0 ? 0.75 : 0.5, boundaries.size > 0 ? 0.25 : 0.5))) {
+        if (items.length > 0 && items[0]!.type !== 'node') break;
+        for (const item of items) if (item.type === 'node' && filter.has(item.id)) setNode.run(item.lat, item.lon, item.id);
       }
     }
     stage.exec('COMMIT');
+    onBytes?.(size);
 
-    const centre = stage.prepare(
-      'SELECT avg(lat) AS lat, avg(lng) AS lng FROM need WHERE lat IS NOT NULL AND node_id IN (SELECT value FROM json_each(?))',
-    );
+    const nodeAt = stage.prepare('SELECT lat, lng FROM need WHERE node_id = ? AND lat IS NOT NULL');
+    const places = boundaries.size > 0
+      ? boundaries.locator((id) => {
+          const c = nodeAt.get(id) as { lat: number; lng: number } | undefined;
+          return c ? [c.lat, c.lng] : undefined;
+        })
+      : undefined;
+
     let batch: ReaderItem[] = [];
-    for (const way of stage.prepare('SELECT id, tags, refs FROM ways ORDER BY id').iterate() as Iterable<{ id: number; tags: string; refs: string }>) {
-      const c = centre.get(way.refs) as { lat: number | null; lng: number | null };
-      const row = `w${way.id}`;
-      batch.push(
-        c.lat === null || c.lng === null
-          ? { kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' }
-          : buildAddress(row, fields(JSON.parse(way.tags) as Tags, c.lat, c.lng, `osm:w${way.id}`, country)),
-      );
+    const take = function* (item: ReaderItem) {
+      batch.push(item);
       if (batch.length >= 2000) {
         yield batch;
         batch = [];
       }
+    };
+    for (const n of stage.prepare('SELECT id, tags, lat, lng FROM nodes ORDER BY id').iterate() as Iterable<{ id: number; tags: string; lat: number; lng: number }>) {
+      yield* take(buildAddress(`n${n.id}`, fields(JSON.parse(n.tags) as Tags, n.lat, n.lng, `osm:n${n.id}`, places, country)));
+    }
+    const centre = stage.prepare(
+      'SELECT avg(lat) AS lat, avg(lng) AS lng FROM need WHERE lat IS NOT NULL AND node_id IN (SELECT value FROM json_each(?))',
+    );
+    for (const way of stage.prepare('SELECT id, tags, refs FROM ways ORDER BY id').iterate() as Iterable<{ id: number; tags: string; refs: string }>) {
+      const c = centre.get(way.refs) as { lat: number | null; lng: number | null };
+      const row = `w${way.id}`;
+      yield* take(
+        c.lat === null || c.lng === null
+          ? { kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' }
+          : buildAddress(row, fields(JSON.parse(way.tags) as Tags, c.lat, c.lng, `osm:w${way.id}`, places, country)),
+      );
     }
     if (batch.length > 0) yield batch;
   } finally {

@@ -10,6 +10,8 @@ export interface RawFields {
   unit?: string;
   postcode?: string;
   city?: string;
+  /** The municipality the point lies in (OSM boundaries), when the reader knows it. */
+  municipality?: string;
   state?: string;
   country?: string;
   sourceId?: string;
@@ -55,6 +57,7 @@ export function buildAddress(row: number | string, f: RawFields): ReaderItem {
     houseNumber,
     postcode: optional(f.postcode),
     city: optional(f.city),
+    municipality: optional(f.municipality),
     state: optional(f.state),
     country: optional(f.country),
     lat,

@@ -1,5 +1,6 @@
 import type { AddressComponents } from '../../contract/address.js';
 import { formatLabel } from '../../providers/label.js';
+import { placeNames } from '../../providers/place-names.js';
 import type { AddressHit, StreetHit } from '../store/store.js';
 import type { LocalHit } from '../types.js';
 
@@ -10,15 +11,27 @@ function streetComponents(s: StreetHit): AddressComponents {
   return c;
 }
 
+/** The street's town, then its municipality where that is a larger place (Rotenboden, Triesenberg). */
+function places(s: StreetHit): Pick<LocalHit, 'placeNames'> {
+  const names = placeNames(s.city, s.municipality);
+  return names ? { placeNames: names } : {};
+}
+
+/**
+ * An address as a result. One the source gave no postcode (most OSM points) takes its
+ * street's, when every address of the street that has one agrees (as Nominatim does).
+ */
 export function addressToHit(a: AddressHit, score: number): LocalHit {
   const components: AddressComponents = { ...streetComponents(a.street), houseNumber: a.hn };
-  if (a.postcode) components.postcode = a.postcode;
+  const postcode = a.postcode ?? a.street.postcode;
+  if (postcode) components.postcode = postcode;
   return {
     components,
     location: { lat: a.lat, lng: a.lng },
     precision: 'address',
     score: round(score),
     label: formatLabel(components),
+    ...places(a.street),
   };
 }
 
@@ -32,6 +45,7 @@ export function streetToHit(s: StreetHit, score: number): LocalHit {
     precision: 'street',
     score: round(score),
     label: formatLabel({ ...components, postcode: undefined }),
+    ...places(s),
   };
 }
 

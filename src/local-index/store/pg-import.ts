@@ -48,8 +48,8 @@ const WRITE_BATCH = `
   WITH street_lines AS (
     SELECT l FROM unnest(string_to_array(nullif($2::text, ''), E'\n')) AS l
   ), created AS (
-    INSERT INTO local_streets (skey, country, street, city, state, street_words, city_words)
-    SELECT ${fields('l', [['skey', 'text'], ['country', 'text'], ['street', 'text'], ['city', 'nullable'], ['state', 'nullable'], ['street_words', 'text'], ['city_words', 'text']])} FROM street_lines
+    INSERT INTO local_streets (skey, country, street, city, state, street_words, city_words, municipality)
+    SELECT ${fields('l', [['skey', 'text'], ['country', 'text'], ['street', 'text'], ['city', 'nullable'], ['state', 'nullable'], ['street_words', 'text'], ['city_words', 'text'], ['municipality', 'nullable']])} FROM street_lines
     ON CONFLICT (skey) DO NOTHING
     RETURNING id, skey
   ), completed AS (
@@ -134,7 +134,7 @@ export async function beginPgImport(client: pg.PoolClient, release: () => void):
         const s = r.street;
         if (!sent.has(s.key)) {
           sent.add(s.key);
-          streets.push(`${text(s.key)}\t${s.country}\t${text(s.street)}\t${opt(s.city)}\t${opt(s.state)}\t${s.streetWords}\t${s.cityWords}`);
+          streets.push(`${text(s.key)}\t${s.country}\t${text(s.street)}\t${opt(s.city)}\t${opt(s.state)}\t${s.streetWords}\t${s.cityWords}\t${opt(s.municipality)}`);
         }
         // Keys, countries, tokens and numbers hold no tab or break by construction; the rest is checked.
         return `${text(s.key)}\t${opt(r.sourceId)}\t${text(r.hn)}\t${r.hnKey}\t${r.hnBase ?? ''}\t${opt(r.postcode)}\t${opt(r.pcKey)}\t${r.lat}\t${r.lng}`;

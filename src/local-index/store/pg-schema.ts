@@ -30,6 +30,7 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
         country TEXT NOT NULL,
         street TEXT NOT NULL,
         city TEXT,
+        municipality TEXT,
         state TEXT,
         street_words TEXT NOT NULL,
         city_words TEXT NOT NULL,
@@ -59,6 +60,8 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
       CREATE INDEX IF NOT EXISTS local_addresses_street ON local_addresses (street_id, hn_key);
       CREATE UNIQUE INDEX IF NOT EXISTS local_addresses_source ON local_addresses (source_id) WHERE source_id IS NOT NULL;
       CREATE INDEX IF NOT EXISTS local_addresses_postcode ON local_addresses (pc_key, hn_key) WHERE pc_key IS NOT NULL;
+      -- Indexes created before streets knew their municipality gain the column (null until re-imported).
+      ALTER TABLE local_streets ADD COLUMN IF NOT EXISTS municipality TEXT;
     `);
     await client.query('COMMIT');
   } catch (err) {

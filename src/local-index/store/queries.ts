@@ -9,7 +9,7 @@ export interface Query {
   args: unknown[];
 }
 
-export const streetColumns = 's.id, s.country, s.street, s.city, s.state, s.postcode, s.n, s.lat, s.lng, s.street_words, s.city_words';
+export const streetColumns = 's.id, s.country, s.street, s.city, s.municipality, s.state, s.postcode, s.n, s.lat, s.lng, s.street_words, s.city_words';
 const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng`;
 const countryFilter = '(CAST(? AS TEXT) IS NULL OR s.country = ?)';
 

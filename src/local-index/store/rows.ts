@@ -6,6 +6,7 @@ export interface StreetRow {
   country: string;
   street: string;
   city: string | null;
+  municipality: string | null;
   state: string | null;
   postcode: string | null;
   n: number;
@@ -31,6 +32,7 @@ export function toStreetHit(r: StreetRow): StreetHit {
     country: r.country,
     street: r.street,
     city: r.city,
+    municipality: r.municipality,
     state: r.state,
     postcode: r.postcode,
     n: Number(r.n),

@@ -29,7 +29,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
   db.exec('BEGIN IMMEDIATE');
   const importId = (db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'import_seq' RETURNING value").get() as { value: number }).value;
   const upsertStreet = db.prepare(
-    `INSERT INTO streets (skey, country, street, city, state, street_words, city_words) VALUES (?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO streets (skey, country, street, city, municipality, state, street_words, city_words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (skey) DO UPDATE SET state = coalesce(streets.state, excluded.state) RETURNING id`,
   );
   const columns = 'id, import_id AS importId, street_id AS streetId, hn, postcode, lat, lng';
@@ -48,7 +48,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
     let id = streetIds.get(s.key);
     if (id === undefined) {
       if (streetIds.size > 500_000) streetIds.clear();
-      id = (upsertStreet.get(s.key, s.country, s.street, s.city, s.state, s.streetWords, s.cityWords) as { id: number }).id;
+      id = (upsertStreet.get(s.key, s.country, s.street, s.city, s.municipality, s.state, s.streetWords, s.cityWords) as { id: number }).id;
       streetIds.set(s.key, id);
     }
     return id;

@@ -21,6 +21,7 @@ export function applySqliteSchema(db: Database.Database): void {
       country TEXT NOT NULL,
       street TEXT NOT NULL,
       city TEXT,
+      municipality TEXT,
       state TEXT,
       street_words TEXT NOT NULL,
       city_words TEXT NOT NULL,
@@ -64,4 +65,7 @@ export function applySqliteSchema(db: Database.Database): void {
     CREATE UNIQUE INDEX IF NOT EXISTS addresses_source ON addresses (source_id) WHERE source_id IS NOT NULL;
     CREATE INDEX IF NOT EXISTS addresses_postcode ON addresses (pc_key, hn_key) WHERE pc_key IS NOT NULL;
   `);
+  // Index files written before streets knew their municipality gain the column (null until re-imported).
+  const columns = db.prepare("SELECT name FROM pragma_table_info('streets')").pluck().all() as string[];
+  if (!columns.includes('municipality')) db.exec('ALTER TABLE streets ADD COLUMN municipality TEXT');
 }

@@ -11,8 +11,10 @@ export interface StreetInput {
   country: string;
   street: string;
   city: string | null;
+  /** The municipality around the street when it differs from `city` (a village's municipality); else null. */
+  municipality: string | null;
   state: string | null;
-  /** Space-separated index tokens of the street name and of the city. */
+  /** Space-separated index tokens of the street name and of the city (and municipality). */
   streetWords: string;
   cityWords: string;
 }
@@ -77,6 +79,7 @@ export interface StreetHit {
   country: string;
   street: string;
   city: string | null;
+  municipality: string | null;
   state: string | null;
   postcode: string | null;
   n: number;

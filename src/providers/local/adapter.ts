@@ -8,6 +8,7 @@ function toCandidate(hit: LocalHit): ProviderCandidate {
     providerConfidence: hit.score,
     label: hit.label,
     precision: hit.precision,
+    ...(hit.placeNames ? { placeNames: hit.placeNames } : {}),
     raw: { score: hit.score, precision: hit.precision },
   };
 }

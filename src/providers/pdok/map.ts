@@ -1,4 +1,5 @@
 import type { AddressComponents } from '../../contract/address.js';
+import { placeNames } from '../place-names.js';
 import type { Precision, ProviderCandidate } from '../provider.js';
 import { type PdokDoc, WKT_POINT } from './wire.js';
 
@@ -61,5 +62,8 @@ export function mapPdokDoc(doc: PdokDoc, maxScore: number | undefined): Provider
   const confidence = pdokConfidence(doc.score, maxScore);
   if (confidence !== undefined) candidate.providerConfidence = confidence;
   if (doc.weergavenaam) candidate.label = doc.weergavenaam;
+  // The woonplaats is the town people write (Westkapelle); the gemeente may be a larger one (Veere).
+  const places = placeNames(doc.woonplaatsnaam, doc.gemeentenaam);
+  if (places) candidate.placeNames = places;
   return candidate;
 }

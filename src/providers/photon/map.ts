@@ -1,5 +1,6 @@
 import type { AddressComponents } from '../../contract/address.js';
 import { formatLabel } from '../label.js';
+import { placeNames } from '../place-names.js';
 import { singlePostcode } from '../postcode-list.js';
 import type { Precision, ProviderCandidate } from '../provider.js';
 import type { PhotonFeature, PhotonProperties } from './wire.js';
@@ -53,5 +54,8 @@ export function mapPhotonFeature(feature: PhotonFeature): ProviderCandidate {
     raw: feature,
   };
   if (Math.abs(lat) <= 90 && Math.abs(lng) <= 180) candidate.location = { lat, lng };
+  // Lowest first: Photon's `locality` (a quarter), `district` (a village or suburb), `city` (the municipality), `county`.
+  const places = placeNames(p.locality, p.district, city, p.county);
+  if (places) candidate.placeNames = places;
   return candidate;
 }

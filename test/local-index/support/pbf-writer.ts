@@ -23,21 +23,51 @@ function block(type: string, message: Buffer): Buffer {
   return Buffer.concat([size, header, blob]);
 }
 
+export interface PbfRelation {
+  id: number;
+  members: { type: 'node' | 'way' | 'relation'; id: number; role: string }[];
+  tags?: Record<string, string>;
+}
+
+const MEMBER_TYPE = { node: 0, way: 1, relation: 2 } as const;
+
+/** A string table and the index of each string in it (index 0 is the empty string, as PBF wants). */
+function stringTable(): { sid(s: string): number; table(): { s: Buffer[] } } {
+  const strings = [''];
+  return {
+    sid(s) {
+      let i = strings.indexOf(s);
+      if (i < 0) i = strings.push(s) - 1;
+      return i;
+    },
+    table: () => ({ s: strings.map((s) => Buffer.from(s, 'utf8')) }),
+  };
+}
+
+/** Relations in their own block after nodes and ways, as sorted OSM files store them. */
+function relationBlock(relations: PbfRelation[]): Buffer {
+  const st = stringTable();
+  const messages = relations.map((r) => ({
+    id: r.id,
+    keys: Object.keys(r.tags ?? {}).map(st.sid),
+    vals: Object.values(r.tags ?? {}).map(st.sid),
+    roles_sid: r.members.map((m) => st.sid(m.role)),
+    memids: delta(r.members.map((m) => m.id)),
+    types: r.members.map((m) => MEMBER_TYPE[m.type]),
+  }));
+  return block('OSMData', parsers.osm.PrimitiveBlock.encode({ stringtable: st.table(), primitivegroup: [{ relations: messages }], granularity: 100 }));
+}
+
 function delta(values: number[]): number[] {
   return values.map((v, i) => (i === 0 ? v : v - values[i - 1]!));
 }
 
 /**
- * Writes a small OpenStreetMap PBF (dense nodes, then ways) with the protobuf codecs that
- * osm-pbf-parser itself ships, so tests build their fixtures instead of committing binaries.
+ * Writes a small OpenStreetMap PBF (dense nodes, then ways, then relations) with the protobuf
+ * codecs that osm-pbf-parser itself ships, so tests build their fixtures instead of committing binaries.
  */
-export function writePbf(nodes: PbfNode[], ways: PbfWay[]): Buffer {
-  const strings = [''];
-  const sid = (s: string) => {
-    let i = strings.indexOf(s);
-    if (i < 0) i = strings.push(s) - 1;
-    return i;
-  };
+export function writePbf(nodes: PbfNode[], ways: PbfWay[], relations: PbfRelation[] = []): Buffer {
+  const { sid, table } = stringTable();
   const keysVals = nodes.flatMap((n) => [...Object.entries(n.tags ?? {}).flatMap(([k, v]) => [sid(k), sid(v)]), 0]);
   const dense = {
     id: delta(nodes.map((n) => n.id)),
@@ -52,10 +82,12 @@ export function writePbf(nodes: PbfNode[], ways: PbfWay[]): Buffer {
     refs: delta(w.refs),
   }));
   const primitive = parsers.osm.PrimitiveBlock.encode({
-    stringtable: { s: strings.map((s) => Buffer.from(s, 'utf8')) },
+    stringtable: table(),
     primitivegroup: [{ dense }, { ways: wayMessages }],
     granularity: 100,
   });
   const header = parsers.osm.HeaderBlock.encode({ required_features: ['OsmSchema-V0.6', 'DenseNodes'], writingprogram: 'addressd tests' });
-  return Buffer.concat([block('OSMHeader', header), block('OSMData', primitive)]);
+  const blocks = [block('OSMHeader', header), block('OSMData', primitive)];
+  if (relations.length > 0) blocks.push(relationBlock(relations));
+  return Buffer.concat(blocks);
 }

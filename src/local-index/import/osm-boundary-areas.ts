@@ -1,0 +1,95 @@
+import type Database from 'better-sqlite3';
+import { pbfElements } from './pbf-blocks.js';
+import type { OsmRelation } from 'osm-pbf-parser';
+import { assembleRings, makeArea } from './osm-areas.js';
+import { boundaryOf, type Boundary, PlaceLocator } from './osm-places.js';
+
+/** A boundary relation met in the file, waiting for its ways' nodes. */
+interface PendingBoundary {
+  boundary: Boundary;
+  ways: number[];
+}
+
+/**
+ * Collects the boundary relations of an OSM file and turns them into a PlaceLocator. The
+ * file stores nodes, then ways, then relations, so the importer reads it in up to three
+ * passes: relations (with the addresses), then the member ways' node lists, then those
+ * nodes' coordinates. Only boundary ways and their nodes are kept, staged in the
+ * importer's temporary SQLite file, so memory stays bounded on a large file.
+ */
+export class BoundaryCollector {
+  private readonly pending: PendingBoundary[] = [];
+  /** Member ways of the boundaries, for the second pass. */
+  readonly memberWays = new Set<number>();
+  private readonly addWay: Database.Statement;
+
+  constructor(private readonly stage: Database.Database) {
+    stage.exec('CREATE TABLE bways (id INTEGER PRIMARY KEY, refs TEXT NOT NULL)');
+    this.addWay = stage.prepare('INSERT OR IGNORE INTO bways (id, refs) VALUES (?, ?)');
+  }
+
+  get size(): number {
+    return this.pending.length;
+  }
+
+  /** Pass 1: a relation that draws a boundary the importer uses is remembered with its ways. */
+  relation(item: OsmRelation): void {
+    const boundary = boundaryOf(item.tags);
+    if (!boundary) return;
+    const ways = item.members.filter((m) => m.type === 'way' && m.role !== 'subarea').map((m) => m.id);
+    if (ways.length === 0) return;
+    this.pending.push({ boundary, ways });
+    for (const id of ways) this.memberWays.add(id);
+  }
+
+  /** Pass 2: stages a member way's node list; returns its node ids (their coordinates are needed). */
+  way(id: number, refs: number[]): number[] | undefined {
+    if (!this.memberWays.has(id)) return undefined;
+    this.addWay.run(id, JSON.stringify(refs));
+    return refs;
+  }
+
+  /** After pass 3: every boundary whose rings close, as areas; `node` gives a staged node's coordinates. */
+  locator(node: (id: number) => [number, number] | undefined): PlaceLocator {
+    const locator = new PlaceLocator();
+    const refsOf = this.stage.prepare('SELECT refs FROM bways WHERE id = ?').pluck();
+    for (const p of this.pending) {
+      const ways = p.ways.flatMap((id) => {
+        const refs = refsOf.get(id) as string | undefined;
+        return refs ? [JSON.parse(refs) as number[]] : [];
+      });
+      const rings = assembleRings(ways).map((ring) => ring.flatMap((id) => {
+        const c = node(id);
+        return c ? [c] : [];
+      }));
+      const area = makeArea(p.boundary, rings);
+      if (area) locator.add(area);
+    }
+    return locator;
+  }
+}
+
+/**
+ * The boundaries of a PBF file alone, as a PlaceLocator (three passes, boundaries only): for
+ * tools that check an import against the file's own areas (bench/li-places.ts).
+ */
+export async function readPlaceLocator(path: string, stage: Database.Database): Promise<PlaceLocator> {
+  const collector = new BoundaryCollector(stage);
+  stage.exec('CREATE TABLE IF NOT EXISTS bnodes (id INTEGER PRIMARY KEY, lat REAL NOT NULL, lng REAL NOT NULL)');
+  for await (const items of pbfElements(path)) for (const item of items) if (item.type === 'relation') collector.relation(item);
+  const wanted = new Set<number>();
+  for await (const items of pbfElements(path)) {
+    if (items.length > 0 && items[0]!.type === 'relation') break;
+    for (const item of items) if (item.type === 'way') for (const ref of collector.way(item.id, item.refs) ?? []) wanted.add(ref);
+  }
+  const add = stage.prepare('INSERT OR IGNORE INTO bnodes (id, lat, lng) VALUES (?, ?, ?)');
+  for await (const items of pbfElements(path)) {
+    if (items.length > 0 && items[0]!.type !== 'node') break;
+    for (const item of items) if (item.type === 'node' && wanted.has(item.id)) add.run(item.id, item.lat, item.lon);
+  }
+  const at = stage.prepare('SELECT lat, lng FROM bnodes WHERE id = ?');
+  return collector.locator((id) => {
+    const c = at.get(id) as { lat: number; lng: number } | undefined;
+    return c ? [c.lat, c.lng] : undefined;
+  });
+}

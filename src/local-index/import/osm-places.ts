@@ -1,0 +1,91 @@
+import { AreaGrid, type Area } from './osm-areas.js';
+
+/** What a boundary relation tells about the addresses inside it. */
+export interface Boundary {
+  kind: 'country' | 'admin' | 'postal';
+  /** OSM admin_level (2 country … 10); absent for postal-code areas. */
+  level?: number;
+  name?: string;
+  /** ISO alpha-2, for a country. */
+  country?: string;
+  /** Its postcode: `postal_code` of a postal-code area, or of an administrative one that has a single one. */
+  postcode?: string;
+}
+
+/** Admin levels that may be a municipality somewhere (see MUNICIPALITY_LEVELS). */
+const ADMIN_LEVELS = new Set([7, 8, 9, 10]);
+
+/**
+ * The admin_level of the town people write, per country, finest first (OSM's per-country
+ * admin_level table): the municipality (8) in most of Europe; the Dutch woonplaats (10)
+ * before the gemeente; the Portuguese concelho (7). None where the postal town is not an
+ * administrative area (GB post towns, Danish postal districts): there `addr:city` is all.
+ */
+const MUNICIPALITY_LEVELS: Record<string, number[]> = { NL: [10, 8], PT: [7], DK: [], GB: [], IE: [] };
+const DEFAULT_LEVELS = [8, 7];
+
+const single = (v: string | undefined): string | undefined => {
+  const t = v?.trim();
+  return t && !/[;,]/.test(t) ? t : undefined;
+};
+
+/** The boundary a relation draws, or undefined when it is none the importer uses. */
+export function boundaryOf(tags: Record<string, string>): Boundary | undefined {
+  if (tags.type !== 'boundary' && tags.type !== 'multipolygon') return undefined;
+  if (tags.boundary === 'postal_code') {
+    const postcode = single(tags.postal_code) ?? single(tags['addr:postcode']) ?? single(tags.ref);
+    return postcode ? { kind: 'postal', postcode } : undefined;
+  }
+  if (tags.boundary !== 'administrative') return undefined;
+  const level = Number(tags.admin_level);
+  if (level === 2) {
+    const code = (tags['ISO3166-1:alpha2'] ?? tags['ISO3166-1'])?.toUpperCase();
+    return code && /^[A-Z]{2}$/.test(code) ? { kind: 'country', level, country: code } : undefined;
+  }
+  const postcode = single(tags.postal_code);
+  if (!ADMIN_LEVELS.has(level) && !postcode) return undefined;
+  const name = tags.name?.trim();
+  if (!name && !postcode) return undefined;
+  return { kind: 'admin', level, ...(name ? { name } : {}), ...(postcode ? { postcode } : {}) };
+}
+
+export interface Located {
+  country?: string;
+  municipality?: string;
+  postcode?: string;
+}
+
+/** Where an address lies: its country, municipality and postcode area, from the file's boundaries. */
+export class PlaceLocator {
+  private readonly grid = new AreaGrid<Boundary>();
+  private size = 0;
+
+  add(area: Area<Boundary>): void {
+    this.grid.add(area);
+    this.size++;
+  }
+
+  get areas(): number {
+    return this.size;
+  }
+
+  /** `country` is the address's own (tag or import option); the file's country boundary decides otherwise. */
+  locate(lat: number, lng: number, country: string | undefined): Located {
+    if (this.size === 0) return {};
+    const found = this.grid.containing(lat, lng);
+    const cc = country ?? found.find((b) => b.kind === 'country')?.country;
+    const admin = found.filter((b) => b.kind === 'admin');
+    const out: Located = {};
+    if (cc) out.country = cc;
+    for (const level of (cc ? MUNICIPALITY_LEVELS[cc] : undefined) ?? DEFAULT_LEVELS) {
+      const m = admin.find((b) => b.level === level && b.name);
+      if (m) {
+        out.municipality = m.name;
+        break;
+      }
+    }
+    const postcode = found.find((b) => b.kind === 'postal')?.postcode ?? admin.filter((b) => b.postcode).sort((a, b) => b.level! - a.level!)[0]?.postcode;
+    if (postcode) out.postcode = postcode;
+    return out;
+  }
+}
