@@ -26,6 +26,7 @@ describe('/openapi.json', () => {
       [
         'GET /healthz',
         'POST /v1/validate',
+        'POST /v1/validate/batch',
         'POST /v1/autocomplete',
         'POST /v1/widget/autocomplete',
         'OPTIONS /v1/widget/autocomplete',
