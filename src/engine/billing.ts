@@ -70,7 +70,7 @@ export class Biller {
     await this.ledger.recordFree(this.event(ctx, outcome, true));
   }
 
-  private event(ctx: CallContext, outcome: CallOutcome, cached: boolean): UsageEventInput {
+  protected event(ctx: CallContext, outcome: CallOutcome, cached: boolean): UsageEventInput {
     return {
       accountId: ctx.accountId,
       credentialId: ctx.credentialId,
