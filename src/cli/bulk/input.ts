@@ -52,7 +52,7 @@ export async function inspectInput(path: string): Promise<InputFile> {
       else rows++;
     }
   } catch (error) {
-    throw csvProblem(error, path, delimiter);
+    throw csvProblem(error, path, delimiter, columns.length);
   }
   if (rows === 0) throw new BulkInputError(`${path} has a header but no rows`);
   return { path, format: 'csv', delimiter, columns, rows, bytes };
@@ -83,17 +83,16 @@ function headerOf(record: string[], path: string): string[] {
   return names;
 }
 
-function csvProblem(error: unknown, path: string, delimiter: string): Error {
+function csvProblem(error: unknown, path: string, delimiter: string, headerFields: number): Error {
   if (error instanceof BulkInputError) return error;
   if (error instanceof CsvError) {
     const line = (error as CsvError & { lines?: number }).lines;
     const where = line ? `${path} line ${line}` : path;
     if (error.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH') {
       const record = (error as CsvError & { record?: string[] }).record ?? [];
-      const header = (error as CsvError & { columns?: unknown[] }).columns;
       const others = DELIMITERS.filter((d) => d !== delimiter && record.join(delimiter).includes(d));
       const hint = others.length ? `: is it separated by ${others.map(nameOf).join(' or ')}, not ${nameOf(delimiter)}?` : '';
-      return new BulkInputError(`${where}: ${record.length} fields where the header has ${header?.length ?? 'another number'}${hint}`);
+      return new BulkInputError(`${where}: ${record.length} fields where the header has ${headerFields}${hint}`);
     }
     return new BulkInputError(`${where}: ${error.message.replace(/^Invalid \w+: /, '')}`);
   }
