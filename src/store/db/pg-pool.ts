@@ -14,7 +14,9 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
  */
 export function createPgPool(config: pg.PoolConfig, onError: PoolErrorHandler = () => undefined): pg.Pool {
   const pool = new pg.Pool({ connectionTimeoutMillis: DEFAULT_CONNECT_TIMEOUT_MS, keepAlive: true, ...config });
-  pool.on('error', (error) => onError(error));
+  // The client listener hears every error, idle or checked out; the pool re-emits the idle ones,
+  // which only need a listener so they are not thrown (reporting them too would log each twice).
+  pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', (error) => onError(error)));
   return pool;
 }
