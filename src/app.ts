@@ -10,6 +10,7 @@ import { consoleRoutes } from './http/routes/console.js';
 import { demoRoutes } from './http/routes/demo.js';
 import { healthRoutes } from './http/routes/health.js';
 import { pageRoutes } from './http/routes/pages.js';
+import { readyRoutes } from './http/routes/ready.js';
 import { usageRoutes } from './http/routes/usage.js';
 import { validateRoutes } from './http/routes/validate.js';
 import { widgetAssetRoutes } from './http/routes/widget-assets.js';
@@ -50,7 +51,7 @@ export function buildApp(services: Services): App {
     c.req.method === 'POST' ? widgetAuth(services)(c, next) : next(),
   );
 
-  for (const register of [healthRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
+  for (const register of [healthRoutes, readyRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
     register(app, services);
   }
   // The hosted widget; its access check lets the script stay silent on origins no token allows.

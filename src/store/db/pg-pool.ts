@@ -23,7 +23,9 @@ export function createPgPool(config: pg.PoolConfig, onError: PoolErrorHandler = 
     }
   }
   const pool = new pg.Pool({ keepAlive: true, ...rest, Client: TimedClient });
-  pool.on('error', (error) => onError(error));
+  // The client listener hears every error, idle or checked out; the pool re-emits the idle ones,
+  // which only need a listener so they are not thrown (reporting them too would log each twice).
+  pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', (error) => onError(error)));
   return pool;
 }
