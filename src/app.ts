@@ -3,12 +3,14 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { openApiDocument } from './contract/openapi.js';
 import type { AppEnv, App } from './http/context.js';
+import { accessLog } from './http/access-log.js';
 import { errorHandler } from './http/error-handler.js';
 import { HttpError, Messages } from './http/errors.js';
 import { autocompleteRoutes } from './http/routes/autocomplete.js';
 import { consoleRoutes } from './http/routes/console.js';
 import { demoRoutes } from './http/routes/demo.js';
 import { healthRoutes } from './http/routes/health.js';
+import { metricsRoutes } from './http/routes/metrics.js';
 import { pageRoutes } from './http/routes/pages.js';
 import { usageRoutes } from './http/routes/usage.js';
 import { validateRoutes } from './http/routes/validate.js';
@@ -32,6 +34,8 @@ export function buildApp(services: Services): App {
     },
   });
 
+  // First, so every answer (a 413 and a 404 included) gets its request id, log line and metrics.
+  app.use('*', accessLog(services));
   app.use(
     '*',
     bodyLimit({
@@ -50,7 +54,7 @@ export function buildApp(services: Services): App {
     c.req.method === 'POST' ? widgetAuth(services)(c, next) : next(),
   );
 
-  for (const register of [healthRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
+  for (const register of [healthRoutes, metricsRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
     register(app, services);
   }
   // The hosted widget; its access check lets the script stay silent on origins no token allows.

@@ -20,6 +20,7 @@ export const Messages = {
   jsonBodyRequired: 'Send the request body as JSON with Content-Type: application/json',
   internal: 'Internal server error',
   unavailable: 'Service temporarily unavailable',
+  metricsToken: 'Missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>',
 } as const;
 
 /** SPEC: states monthly credits exhausted with the plan quota and the plan name, and points to the console. */

@@ -27,8 +27,8 @@ export function widgetAuth(services: Services): MiddlewareHandler<AppEnv> {
     c.header('Access-Control-Allow-Origin', origin);
     c.header('Vary', 'Origin');
 
-    await enforceLimit(services, `widget:token:${token.tokenId}`, windowFor(token.env === 'live' ? 120 : 60), Messages.widgetRate);
-    await enforceLimit(services, `widget:origin:${origin}`, windowFor(120), Messages.widgetRate);
+    await enforceLimit(services, 'widget:token', token.tokenId, windowFor(token.env === 'live' ? 120 : 60), Messages.widgetRate);
+    await enforceLimit(services, 'widget:origin', origin, windowFor(120), Messages.widgetRate);
     try {
       await services.biller.ensureCredits(token.accountId);
     } catch (error) {

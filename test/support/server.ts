@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Environment, PlanId } from '../../src/contract/enums.js';
 import type { App } from '../../src/http/context.js';
 import type { Clock } from '../../src/lib/clock.js';
-import { createLogger } from '../../src/lib/logger.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { createServices, type Services } from '../../src/services.js';
 import {
   type Emulator,
@@ -43,6 +43,8 @@ export interface TestServerOptions {
   dataset?: EmulatorAddress[];
   clock?: Clock;
   env?: Record<string, string>;
+  /** Default: silent. Tests of the logs pass a capturing logger (support/log-capture.ts). */
+  logger?: Logger;
 }
 
 export interface TestServer {
@@ -83,7 +85,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const services = await createServices(config, {
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const app = buildApp(services);

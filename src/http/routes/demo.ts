@@ -48,6 +48,7 @@ export const demoRoutes: RouteModule = (app, services) => {
       }
       c.header('Cache-Control', 'no-store');
       if (outcome.kind === 'limited') {
+        services.metrics.rateLimitRejections.inc({ limit: 'demo' });
         c.header('Retry-After', String(outcome.error.retryAfterSeconds));
         return c.json(outcome.error, 429);
       }
