@@ -115,7 +115,8 @@ describe('GET /metrics registries and token', () => {
   });
 
   it('with METRICS_TOKEN, answers 401 in the contract shape without the right bearer token', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: 'Basic c2NyYXBlLW1lLTAxMjM0NTY3ODk=' }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: 'Basic c2NyYXBlLW1lLTAxMjM0NTY3ODk=' }];
+    for (const headers of attempts) {
       const res = await fetch(`${second.url}/metrics`, { headers });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ message: 'Missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>' });
