@@ -63,7 +63,7 @@ describe('access log and X-Request-Id', () => {
   });
 
   it('tags provider warnings with the request id of the call that saw them', async () => {
-    server.emulators.photon.setFault({ mode: 'status', status: 502 });
+    server.emulators.photon.setFault({ mode: 'status', status: 503 });
     try {
       const res = await server.post('/v1/validate', { query: 'Damrak 70, 1012 LM Amsterdam', country: 'NL' }, { authorization: `Bearer ${key}`, 'x-request-id': 'req-provider-warn' });
       expect(res.status).toBe(200);
@@ -71,7 +71,7 @@ describe('access log and X-Request-Id', () => {
       server.emulators.photon.setFault({ mode: 'none' });
     }
     expect(logs.lines.filter((l) => l.reqId === 'req-provider-warn' && l.level === LEVEL.warn)).toEqual([
-      expect.objectContaining({ provider: 'photon', status: 'error', cause: '502' }),
+      expect.objectContaining({ provider: 'photon', status: 'error', cause: '503' }),
     ]);
   });
 
