@@ -17,6 +17,7 @@ import { validateRoutes } from './http/routes/validate.js';
 import { widgetAssetRoutes } from './http/routes/widget-assets.js';
 import { widgetAutocompleteRoutes } from './http/routes/widget-autocomplete.js';
 import { secretKeyAuth } from './http/secret-key-auth.js';
+import { EXPOSED_HEADERS } from './http/unverified.js';
 import { widgetAuth } from './http/widget-auth.js';
 import type { Services } from './services.js';
 
@@ -47,7 +48,7 @@ export function buildApp(services: Services): App {
   );
   // Secret-key routes answer any origin (SPEC: permissive CORS; the key is the caller's to protect).
   for (const path of SECRET_KEY_PATHS) {
-    app.use(path, cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 }));
+    app.use(path, cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: EXPOSED_HEADERS, maxAge: 600 }));
     app.use(path, async (c, next) => (c.req.method === 'OPTIONS' ? next() : secretKeyAuth(services)(c, next)));
   }
   app.use('/v1/widget/autocomplete', async (c, next) =>
