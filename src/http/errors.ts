@@ -21,6 +21,7 @@ export const Messages = {
   internal: 'Internal server error',
   unavailable: 'Service temporarily unavailable: try again shortly',
   notReady: 'Not ready: the database does not answer',
+  metricsToken: 'Missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>',
 } as const;
 
 /** SPEC: states monthly credits exhausted with the plan quota and the plan name, and points to the console. */
