@@ -74,6 +74,8 @@ const ConfigSchema = z.object({
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   /** How long a console log-in lasts before the person signs in again. */
   CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(12),
+  /** Items of one POST /v1/validate/batch in flight at once, so a batch cannot starve other traffic. */
+  BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

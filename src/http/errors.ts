@@ -17,6 +17,7 @@ export const Messages = {
   demoRate: 'Demo request allowance reached.',
   notFound: 'Not found',
   bodyTooLarge: 'Request body too large: the limit is 64 KiB',
+  batchBodyTooLarge: 'Request body too large: the limit for a batch is 512 KiB',
   jsonBodyRequired: 'Send the request body as JSON with Content-Type: application/json',
   internal: 'Internal server error',
   unavailable: 'Service temporarily unavailable: try again shortly',
