@@ -1,10 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 
 /**
- * `npm run bench:profile -- DIR|FILE [--top N]`: where the CPU went in `node --cpu-prof` profiles
- * (`npm run bench -- --profile DIR` writes one per server process). Self time is summed per area
- * (a package under node_modules, a folder of src/, node's own internals, idle, GC) and per function.
+ * `npm run bench:profile -- DIR|FILE [--top N] [--last SECONDS]`: where the CPU went in
+ * `node --cpu-prof` profiles (`npm run bench -- --profile DIR` writes one per server process).
+ * Self time is summed per area (a package under node_modules, a folder of src/, node's own
+ * internals, idle, GC) and per function. `--last S` keeps only the final S seconds of each
+ * profile: with `--only PATH` that is the path under load, without the start-up before it.
  */
 interface ProfileNode {
   id: number;
@@ -36,12 +39,14 @@ export function areaOf(url: string, functionName: string): string {
   return path.basename(url);
 }
 
-const args = process.argv.slice(2);
-const topIndex = args.indexOf('--top');
-const top = topIndex >= 0 ? Number(args[topIndex + 1]) : 25;
-const targets = args.filter((a, i) => a !== '--top' && i !== topIndex + 1);
+const { values: options, positionals: targets } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '25' }, last: { type: 'string' } },
+});
+const top = Number(options.top);
+const lastUs = options.last === undefined ? Infinity : Number(options.last) * 1e6;
 if (targets.length === 0) {
-  console.error('usage: npm run bench:profile -- DIR|FILE [--top N]');
+  console.error('usage: npm run bench:profile -- DIR|FILE [--top N] [--last SECONDS]');
   process.exit(2);
 }
 
@@ -51,10 +56,13 @@ let total = 0;
 for (const file of targets.flatMap(files)) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const span = profile.timeDeltas.reduce((a, b) => a + b, 0);
+  let at = 0;
   profile.samples.forEach((id, i) => {
-    const node = nodes.get(id);
-    if (!node) return;
     const us = profile.timeDeltas[i] ?? 0;
+    at += us;
+    const node = nodes.get(id);
+    if (!node || at < span - lastUs) return;
     const { functionName, url, lineNumber } = node.callFrame;
     const area = areaOf(url, functionName);
     byArea.set(area, (byArea.get(area) ?? 0) + us);
