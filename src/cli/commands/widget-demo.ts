@@ -7,8 +7,7 @@ import { createServices } from '../../services.js';
 import type { CliContext } from '../context.js';
 import { intArg } from '../parse-args.js';
 import { describeStore } from '../store-info.js';
-import { demoCertificate } from '../widget-demo/certificate.js';
-import { DEMO_ACCOUNT_NAME, startWidgetDemo } from '../widget-demo/server.js';
+import { DEMO_ACCOUNT_NAME } from '../widget-demo/account.js';
 
 interface DemoFlags {
   account?: string;
@@ -33,6 +32,9 @@ export function registerWidgetDemoCommand(program: Command, ctx: CliContext): vo
         await buildWidget();
       }
       ctx.note(`store: ${describeStore(ctx.config)}`);
+      // Loaded here, not at start: certificate generation and the HTTPS server only this command needs.
+      const { demoCertificate } = await import('../widget-demo/certificate.js');
+      const { startWidgetDemo } = await import('../widget-demo/server.js');
       const certificate = await demoCertificate(ctx.config.DATA_DIR, flags.host);
       const services = await createServices(ctx.config, { logger: createLogger('warn') });
       const demo = await startWidgetDemo(services, {

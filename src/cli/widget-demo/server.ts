@@ -7,7 +7,7 @@ import type { Services } from '../../services.js';
 import type { DemoCertificate } from './certificate.js';
 import { widgetDemoPage } from './page.js';
 
-export const DEMO_ACCOUNT_NAME = 'widget demo';
+import { DEMO_ACCOUNT_NAME } from './account.js';
 
 export interface WidgetDemoOptions {
   host: string;
