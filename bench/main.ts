@@ -5,6 +5,7 @@
 const BENCHES: Record<string, (args: string[]) => Promise<void>> = {
   http: async () => (await import('./http.js')).benchHttp(),
   local: async (args) => (await import('./local.js')).benchLocal(args),
+  hang: async () => (await import('./hang.js')).benchHang(),
 };
 
 // Without a name: the HTTP paths (a minute); `local` imports a million addresses, so it is asked for by name.

@@ -33,8 +33,8 @@ const ConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   /**
-   * How long a request waits for a PostgreSQL connection before the database counts as
-   * unreachable and the request is answered 503: an unreachable database fails fast.
+   * How long opening a PostgreSQL connection may take before the database counts as unreachable
+   * and the request is answered 503: an unreachable database fails fast.
    */
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   REDIS_URL: z
@@ -68,6 +68,8 @@ const ConfigSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{43}=?$|^[0-9a-fA-F]{64}$/, 'must be 32 bytes as base64url or hex')
     .optional(),
   TRUST_PROXY: bool.default(false),
+  /** When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   USER_AGENT: z.string().min(1).default('addressd/1.0 (self-hosted address validation)'),
   PUBLIC_BASE_URL: z.url().optional(),
@@ -87,6 +89,8 @@ const ConfigSchema = z.object({
   RESERVATION_SWEEP_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /** A reservation older than this belongs to a dead process; default: the longest request + a margin. */
   RESERVATION_MAX_AGE_MS: z.coerce.number().int().min(1000).max(86_400_000).optional(),
+  /** Items of one POST /v1/validate/batch in flight at once, so a batch cannot starve other traffic. */
+  BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
 });
 
 /** Headroom over the longest request for what no timeout bounds (row-lock waits, a slow event loop). */

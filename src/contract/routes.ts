@@ -3,6 +3,7 @@ import { text } from './text.js';
 import { AutocompleteRequest, AutocompleteResponse, WidgetAutocompleteResponse } from './autocomplete.js';
 import { DemoRateLimitError, ErrorBody, ValidationErrorBody } from './errors.js';
 import { HealthResponse, ReadyResponse } from './health.js';
+import { ValidateBatchRequest, ValidateBatchResponse } from './batch.js';
 import { UsageResponse } from './usage.js';
 import { DemoValidateRequest, DemoValidateResponse, ValidateRequest, ValidateResponse } from './validate.js';
 
@@ -154,5 +155,25 @@ export const demoValidateRoute = createRoute({
       headers: z.object({ 'Retry-After': z.number().int().openapi({ description: 'Seconds until the longest exhausted window admits a request' }) }),
     },
     503: errors[503],
+  },
+});
+
+export const validateBatchRoute = createRoute({
+  method: 'post',
+  path: '/v1/validate/batch',
+  tags: ['Validation'],
+  summary: 'Validate up to 100 addresses in one call',
+  description:
+    'Each item is billed, cached and recorded exactly like one `POST /v1/validate` (one usage event per item, endpoint `/v1/validate/batch`). ' +
+    'Items run a few at a time; a bad item or running out of credits answers that item alone. Body limit 512 KiB.',
+  security: secret,
+  request: {
+    query: SourceParam,
+    body: { required: true, content: { 'application/json': { schema: ValidateBatchRequest } } },
+  },
+  responses: {
+    200: json(ValidateBatchResponse, 'One result per item, in input order: a ValidateResponse or a BatchItemError'),
+    ...errors,
+    413: json(ErrorBody, 'The body exceeds 512 KiB'),
   },
 });

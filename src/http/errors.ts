@@ -17,10 +17,12 @@ export const Messages = {
   demoRate: 'Demo request allowance reached.',
   notFound: 'Not found',
   bodyTooLarge: 'Request body too large: the limit is 64 KiB',
+  batchBodyTooLarge: 'Request body too large: the limit for a batch is 512 KiB',
   jsonBodyRequired: 'Send the request body as JSON with Content-Type: application/json',
   internal: 'Internal server error',
   unavailable: 'Service temporarily unavailable: try again shortly',
   notReady: 'Not ready: the database does not answer',
+  metricsToken: 'Missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>',
 } as const;
 
 /** SPEC: states monthly credits exhausted with the plan quota and the plan name, and points to the console. */

@@ -27,6 +27,7 @@ describe('/openapi.json', () => {
         'GET /healthz',
         'GET /readyz',
         'POST /v1/validate',
+        'POST /v1/validate/batch',
         'POST /v1/autocomplete',
         'POST /v1/widget/autocomplete',
         'OPTIONS /v1/widget/autocomplete',

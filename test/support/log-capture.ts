@@ -1,15 +1,19 @@
-import { pino } from 'pino';
-import type { Logger } from '../../src/lib/logger.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
 
-export interface LogLine {
-  level: number;
-  msg: string;
-  [field: string]: unknown;
-}
+export type LogLine = Record<string, unknown> & { level: number; msg: string };
 
-/** A real pino logger whose lines a test can read (and wait on) instead of stdout. */
-export function captureLogs(level = 'info'): { logger: Logger; lines: LogLine[]; messages(msg: string): LogLine[] } {
+/** A real pino logger (same options as production) whose lines land in `lines`, parsed, and in `raw`. */
+export function captureLogs(level = 'info'): { logger: Logger; lines: LogLine[]; raw: string[]; messages(msg: string): LogLine[] } {
   const lines: LogLine[] = [];
-  const logger = pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
-  return { logger, lines, messages: (msg) => lines.filter((line) => line.msg === msg) };
+  const raw: string[] = [];
+  const logger = createLogger(level, {
+    write(chunk: string) {
+      raw.push(chunk);
+      lines.push(JSON.parse(chunk) as LogLine);
+    },
+  });
+  return { logger, lines, raw, messages: (msg) => lines.filter((line) => line.msg === msg) };
 }
+
+/** pino's numeric levels. */
+export const LEVEL = { info: 30, warn: 40, error: 50 } as const;

@@ -5,6 +5,7 @@ import { DemoLimiterUnavailableError, DemoValidator } from '../../demo/demo-vali
 import { visitorIp } from '../client-address.js';
 import type { RouteModule } from '../context.js';
 import { Messages, serviceUnavailable } from '../errors.js';
+import { flagUnverified } from '../unverified.js';
 
 const prompt = (c: Context) => c.json({ message: Messages.demoPrompt }, 400);
 
@@ -48,9 +49,11 @@ export const demoRoutes: RouteModule = (app, services) => {
       }
       c.header('Cache-Control', 'no-store');
       if (outcome.kind === 'limited') {
+        services.metrics.rateLimitRejections.inc({ limit: 'demo' });
         c.header('Retry-After', String(outcome.error.retryAfterSeconds));
         return c.json(outcome.error, 429);
       }
+      flagUnverified(c, outcome.unverified === true);
       return c.json(outcome.response, 200);
     },
     (result, c) => (result.success ? undefined : prompt(c)),
