@@ -174,6 +174,20 @@ export class CreditLedger {
     return this.releaseRows(await this.db.selectFrom('credit_reservations').selectAll().where('created_at', '<', cutoff).execute());
   }
 
+  /**
+   * Restarts a held reservation's age (`created_at` = now): a holder that runs longer than any
+   * single request (a bulk chunk) renews its lease so no sweep takes it for a crashed one's.
+   * False when it is gone (settled, or released by a sweep after all).
+   */
+  async renew(reservation: Reservation): Promise<boolean> {
+    const updated = await this.db
+      .updateTable('credit_reservations')
+      .set({ created_at: utcTimestamp(this.clock.now()) })
+      .where('id', '=', reservation.id)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
+  }
+
   /** How many reservations are held right now (all instances): for the operator and tests. */
   async heldReservations(): Promise<number> {
     const row = await this.db.selectFrom('credit_reservations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

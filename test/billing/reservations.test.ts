@@ -71,6 +71,22 @@ describe.each(STORAGE_BACKENDS)('reservation ownership and the sweeper on %s', (
     expect(await survivor.heldReservations()).toBe(0);
   });
 
+  it('a holder that runs longer than a request (a bulk chunk) keeps its reservation by renewing it', async () => {
+    const acc = await newAccount(f, 'free');
+    const chunk = owned('bulk');
+    const reservation = await chunk.reserve(acc, 20);
+    const sweeper = owned('server');
+    for (let i = 0; i < 4; i++) {
+      f.clock.advance(MAX_AGE / 2);
+      expect(await chunk.renew(reservation!)).toBe(true);
+      expect(await sweeper.releaseStale(MAX_AGE)).toBe(0);
+    }
+    // Renewals stop (the process died): the next sweep past the age takes it.
+    f.clock.advance(MAX_AGE + SECOND);
+    expect(await sweeper.releaseStale(MAX_AGE)).toBe(1);
+    expect(await chunk.renew(reservation!)).toBe(false);
+  });
+
   it('refunds each stale reservation once when two instances sweep at the same time', async () => {
     const acc = await newAccount(f, 'free');
     for (let i = 0; i < 5; i++) await owned('crashed').reserve(acc, 2);
