@@ -165,6 +165,10 @@ describe('PostgreSQL faults', () => {
     clock.advance(server.services.config.RESERVATION_MAX_AGE_MS + 1000);
     expect(await server.services.sweeper.nextSweep()).toBe(1);
     expect(await books()).toMatchObject({ events: 0, reserved: 0, used: 0 });
-    expect((await validate()).status).toBe(200);
+    // The answer of the unbilled call was not cached: asking again is a paid lookup.
+    const again = await validate();
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { cached: boolean }).cached).toBe(false);
+    expect(await books()).toMatchObject({ events: 1, reserved: 0, used: 3 });
   });
 });
