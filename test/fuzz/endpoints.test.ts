@@ -209,5 +209,5 @@ describe.each(STORAGE_BACKENDS)('fuzzing every endpoint on %s', (backend) => {
       }),
       Math.ceil(RUNS / 2),
     );
-  });
+  }, TIMEOUT_MS);
 });
