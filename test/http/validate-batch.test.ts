@@ -221,7 +221,7 @@ describe('POST /v1/validate/batch in the contract', () => {
       expect(op.security).toEqual([{ secretKey: [] }]);
       expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidateBatchRequest' });
       expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['query:source']);
-      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '413', '429']);
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '413', '429', '503']);
       expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidateBatchResponse' });
       const schemas = doc.components.schemas;
       expect(schemas.ValidateBatchRequest.properties.items).toMatchObject({ type: 'array', minItems: 1, maxItems: 100, items: { $ref: '#/components/schemas/ValidateRequest' } });
