@@ -2,8 +2,8 @@
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
 /**
- * node-postgres and pg-pool say "the connection is gone" in words, without a code ("timeout expired":
- * a client that could not open its connection within the connect timeout).
+ * node-postgres and pg-pool say "the connection is gone" in words, without a code; `timeout
+ * expired` is pg's own connect timeout (connectionTimeoutMillis) destroying the socket.
  */
 const LOST_CONNECTION = /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection timed out|^timeout expired$/i;
 
