@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROVIDER_IDS } from './contract/enums.js';
 
 /**
  * The whole configuration, read once from the environment at start-up (DESIGN §11).
@@ -38,7 +39,13 @@ const ConfigSchema = z.object({
   PROVIDERS: z
     .string()
     .default('pdok,photon,nominatim,local')
-    .transform(csv),
+    .transform(csv)
+    .refine((ids) => ids.every((id) => (PROVIDER_IDS as readonly string[]).includes(id)), {
+      error: (issue) => {
+        const unknown = (issue.input as string[]).filter((id) => !(PROVIDER_IDS as readonly string[]).includes(id));
+        return `unknown provider ${unknown.map((id) => JSON.stringify(id)).join(', ')} (known: ${PROVIDER_IDS.join(', ')})`;
+      },
+    }),
   PDOK_URL: z.url().default('https://api.pdok.nl/bzk/locatieserver/search/v3_1'),
   PHOTON_URL: z.url().default('https://photon.komoot.io'),
   NOMINATIM_URL: z.url().default('https://nominatim.openstreetmap.org'),
@@ -60,6 +67,13 @@ const ConfigSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{43}=?$|^[0-9a-fA-F]{64}$/, 'must be 32 bytes as base64url or hex')
     .optional(),
   TRUST_PROXY: bool.default(false),
+  /**
+   * Behind a load balancer the server must keep idle connections open longer than the balancer does
+   * (AWS ALB 60 s, GCP 600 s: raise it there), or the balancer reuses a socket the server just closed.
+   */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(65_000),
+  /** Time to receive a request's headers; above KEEP_ALIVE_TIMEOUT_MS as Node.js requires. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(66_000),
   /** When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -71,11 +85,17 @@ const ConfigSchema = z.object({
   CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(12),
 });
 
+const CheckedConfig = ConfigSchema.refine((c) => c.HEADERS_TIMEOUT_MS > c.KEEP_ALIVE_TIMEOUT_MS, {
+  path: ['HEADERS_TIMEOUT_MS'],
+  message: 'must be greater than KEEP_ALIVE_TIMEOUT_MS',
+});
+
 export type Config = z.infer<typeof ConfigSchema>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    // One line, every problem: start-up failures are one line on stderr (README "Operating it").
+    super(`Invalid configuration: ${problems.join('; ')}`);
     this.name = 'ConfigError';
   }
 }
@@ -87,7 +107,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = env[key];
     if (value !== undefined && value !== '') picked[key] = value;
   }
-  const parsed = ConfigSchema.safeParse(picked);
+  const parsed = CheckedConfig.safeParse(picked);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
   }
