@@ -12,8 +12,10 @@ import { demoRoutes } from './http/routes/demo.js';
 import { healthRoutes } from './http/routes/health.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { pageRoutes } from './http/routes/pages.js';
+import { readyRoutes } from './http/routes/ready.js';
 import { usageRoutes } from './http/routes/usage.js';
 import { validateRoutes } from './http/routes/validate.js';
+import { validateBatchRoutes } from './http/routes/validate-batch.js';
 import { widgetAssetRoutes } from './http/routes/widget-assets.js';
 import { widgetAutocompleteRoutes } from './http/routes/widget-autocomplete.js';
 import { secretKeyAuth } from './http/secret-key-auth.js';
@@ -22,9 +24,12 @@ import { EXPOSED_HEADERS } from './http/unverified.js';
 import { widgetAuth } from './http/widget-auth.js';
 import type { Services } from './services.js';
 
-const SECRET_KEY_PATHS = ['/v1/validate', '/v1/autocomplete', '/v1/usage'] as const;
+const BATCH_PATH = '/v1/validate/batch';
+const SECRET_KEY_PATHS = ['/v1/validate', BATCH_PATH, '/v1/autocomplete', '/v1/usage'] as const;
 /** Far above any valid request (a ValidateRequest tops out near 2 KiB); Messages.bodyTooLarge names it. */
 const BODY_LIMIT_BYTES = 64 * 1024;
+/** A batch holds up to 100 of them. */
+const BATCH_BODY_LIMIT_BYTES = 512 * 1024;
 
 /** The HTTP app without listen(), so tests drive it in-process or on a real port. */
 export function buildApp(services: Services): App {
@@ -38,7 +43,9 @@ export function buildApp(services: Services): App {
 
   // First, so every answer (a 413 and a 404 included) gets its request id, log line and metrics.
   app.use('*', accessLog(services));
-  app.use('*', limitBody(BODY_LIMIT_BYTES));
+  const defaultLimit = limitBody(BODY_LIMIT_BYTES, Messages.bodyTooLarge);
+  const batchLimit = limitBody(BATCH_BODY_LIMIT_BYTES, Messages.batchBodyTooLarge);
+  app.use('*', (c, next) => (c.req.path === BATCH_PATH ? batchLimit(c, next) : defaultLimit(c, next)));
   // Secret-key routes answer any origin (SPEC: permissive CORS; the key is the caller's to protect).
   for (const path of SECRET_KEY_PATHS) {
     app.use(path, cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: EXPOSED_HEADERS, maxAge: 600 }));
@@ -51,7 +58,7 @@ export function buildApp(services: Services): App {
     c.req.method === 'POST' ? widgetAuth(services)(c, next) : next(),
   );
 
-  for (const register of [healthRoutes, metricsRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
+  for (const register of [healthRoutes, readyRoutes, metricsRoutes, validateRoutes, validateBatchRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
     register(app, services);
   }
   // The hosted widget; its access check lets the script stay silent on origins no token allows.

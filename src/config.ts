@@ -30,6 +30,11 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /**
+   * How long a request waits for a PostgreSQL connection before the database counts as
+   * unreachable and the request is answered 503: an unreachable database fails fast.
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
@@ -83,6 +88,8 @@ const ConfigSchema = z.object({
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   /** How long a console log-in lasts before the person signs in again. */
   CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(12),
+  /** Items of one POST /v1/validate/batch in flight at once, so a batch cannot starve other traffic. */
+  BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
 });
 
 const CheckedConfig = ConfigSchema.refine((c) => c.HEADERS_TIMEOUT_MS > c.KEEP_ALIVE_TIMEOUT_MS, {

@@ -72,6 +72,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const dbOptions = {
     dataDir: config.DATA_DIR,
     ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    // A terminated connection (restart, failover) is dropped by the pool and logged; only the
+    // requests that were using it fail.
+    onError: (error: Error) => logger.warn({ err: error }, 'database connection error'),
   };
   const database = await openDatabase(dbOptions).catch((error: unknown) => {
     const where = config.DATABASE_URL ? `PostgreSQL at ${redactDatabaseUrl(config.DATABASE_URL)}` : `SQLite under ${config.DATA_DIR}`;

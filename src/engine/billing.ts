@@ -83,7 +83,7 @@ export class Biller {
     if (credits > 0) this.metrics.creditsCharged.inc({ endpoint: ctx.endpoint }, credits);
   }
 
-  private event(ctx: CallContext, outcome: CallOutcome, cached: boolean): UsageEventInput {
+  protected event(ctx: CallContext, outcome: CallOutcome, cached: boolean): UsageEventInput {
     return {
       accountId: ctx.accountId,
       credentialId: ctx.credentialId,

@@ -16,13 +16,13 @@ const LINGER_MS = 5000;
  * Hono's bodyLimit would do the size check, but it keeps the body's reader to itself (chunked) or
  * leaves a stream that pauses the socket: the rest of a refused body could not be drained.
  */
-export function limitBody(maxSize: number): MiddlewareHandler {
+export function limitBody(maxSize: number, message: string = Messages.bodyTooLarge): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const length = c.req.header('content-length');
     if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
       // Declared too large: refused before a byte of the body is read (Node.js discards it).
-      if (Number.parseInt(length, 10) > maxSize) refuse(c);
+      if (Number.parseInt(length, 10) > maxSize) refuse(c, message);
       return next();
     }
     const body = c.req.raw.body;
@@ -34,7 +34,7 @@ export function limitBody(maxSize: number): MiddlewareHandler {
       const { done, value } = await reader.read();
       if (done) break;
       size += value.length;
-      if (size > maxSize) refuse(c, () => discard(reader));
+      if (size > maxSize) refuse(c, message, () => discard(reader));
       chunks.push(value);
     }
     c.req.raw = new Request(c.req.raw, { body: Buffer.concat(chunks, size) });
@@ -42,9 +42,9 @@ export function limitBody(maxSize: number): MiddlewareHandler {
   };
 }
 
-function refuse(c: Context, drain?: () => void): never {
+function refuse(c: Context, message: string, drain?: () => void): never {
   lingerAfterResponse(c, drain);
-  throw new HttpError(413, Messages.bodyTooLarge, undefined, { Connection: 'close' });
+  throw new HttpError(413, message, undefined, { Connection: 'close' });
 }
 
 async function discard(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Services } from '../services.js';
 import type { LimitWindow } from '../store/limits/rate-limiter.js';
-import { HttpError, Messages } from './errors.js';
+import { HttpError, serviceUnavailable } from './errors.js';
 
 /**
  * One hit on the limiter key `name:subject`; throws 429 with `Retry-After` (the longest wait) when a
@@ -19,7 +19,7 @@ export async function enforceLimit(
     result = await services.limiter.hit(`${name}:${subject}`, windows, services.clock.now());
   } catch (error) {
     services.logger.error({ err: error }, 'rate limiter unavailable');
-    throw new HttpError(503, Messages.unavailable);
+    throw serviceUnavailable();
   }
   if (!result.allowed) {
     services.metrics.rateLimitRejections.inc({ limit: name });

@@ -3,7 +3,7 @@ import { createLogger, type Logger } from '../../src/lib/logger.js';
 export type LogLine = Record<string, unknown> & { level: number; msg: string };
 
 /** A real pino logger (same options as production) whose lines land in `lines`, parsed, and in `raw`. */
-export function captureLogs(level = 'info'): { logger: Logger; lines: LogLine[]; raw: string[] } {
+export function captureLogs(level = 'info'): { logger: Logger; lines: LogLine[]; raw: string[]; messages(msg: string): LogLine[] } {
   const lines: LogLine[] = [];
   const raw: string[] = [];
   const logger = createLogger(level, {
@@ -12,7 +12,7 @@ export function captureLogs(level = 'info'): { logger: Logger; lines: LogLine[];
       lines.push(JSON.parse(chunk) as LogLine);
     },
   });
-  return { logger, lines, raw };
+  return { logger, lines, raw, messages: (msg) => lines.filter((line) => line.msg === msg) };
 }
 
 /** pino's numeric levels. */

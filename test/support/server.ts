@@ -41,9 +41,9 @@ export interface TestServerOptions {
   providers?: string;
   dataset?: EmulatorAddress[];
   clock?: Clock;
-  env?: Record<string, string>;
-  /** Default: silent. Tests of the logs pass a capturing logger (support/log-capture.ts). */
+  /** Default silent; a test that asserts on log lines passes its own. */
   logger?: Logger;
+  env?: Record<string, string>;
 }
 
 export interface TestServer {
