@@ -4,8 +4,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { describeError } from './lib/describe-error.js';
 import { createLogger } from './lib/logger.js';
 import { logReachability } from './providers/reachability.js';
-import { listen } from './server.js';
-import { createServices } from './services.js';
+import { type HttpServer, listen } from './server.js';
+import { createServices, type Services } from './services.js';
 
 /**
  * Composition root: config → services (stores, providers, engine) → app → listen; graceful shutdown.
@@ -21,8 +21,26 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
-  let services;
-  let http;
+  let services: Services | undefined;
+  let http: HttpServer | undefined;
+
+  // Installed before anything starts: a signal during start-up (or the instant after `listening`
+  // was logged) must stop the service, not kill it with the default action.
+  // Requests in flight finish (a provider call ends within its timeout); new ones go elsewhere.
+  const graceMs = config.PROVIDER_TIMEOUT_MS + 5000;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, graceMs }, 'shutting down: no new connections, finishing requests in flight');
+    const drained = http ? await http.drain(graceMs) : true;
+    await services?.close();
+    logger.info({ drained }, drained ? 'stopped' : 'stopped: requests still running after the grace period were cut');
+    process.exit(drained ? 0 : 1);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
   try {
     services = await createServices(config, { logger });
     // The parser builds its classifier once (~0.5 s); do it before the first request, not during it.
@@ -38,21 +56,6 @@ async function main(): Promise<void> {
     `listening on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${http.port}`,
   );
   void logReachability(services.providers, logger, Math.min(config.PROVIDER_TIMEOUT_MS, 5000));
-
-  // Requests in flight finish (a provider call ends within its timeout); new ones go elsewhere.
-  const graceMs = config.PROVIDER_TIMEOUT_MS + 5000;
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal, graceMs }, 'shutting down: no new connections, finishing requests in flight');
-    const drained = await http.drain(graceMs);
-    await services.close();
-    logger.info({ drained }, drained ? 'stopped' : 'stopped: requests still running after the grace period were cut');
-    process.exit(drained ? 0 : 1);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 function fail(line: string, code: number): never {

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Config } from './config.js';
@@ -36,9 +36,16 @@ export async function listen(app: App, config: ServerConfig): Promise<HttpServer
   server.headersTimeout = config.HEADERS_TIMEOUT_MS;
 
   let draining = false;
+  // Responses not yet written: when draining starts they get `Connection: close` too.
+  const pending = new Set<ServerResponse>();
   // Runs after the app's listener has started the request, before its response is written.
-  server.on('request', (_req, res) => {
-    if (draining) res.setHeader('Connection', 'close');
+  server.on('request', (_req, res: ServerResponse) => {
+    if (draining) {
+      res.setHeader('Connection', 'close');
+      return;
+    }
+    pending.add(res);
+    res.once('close', () => pending.delete(res));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -55,6 +62,8 @@ export async function listen(app: App, config: ServerConfig): Promise<HttpServer
     port: (server.address() as AddressInfo).port,
     drain(graceMs) {
       draining = true;
+      for (const res of pending) if (!res.headersSent) res.setHeader('Connection', 'close');
+      pending.clear();
       return new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => {
           server.closeAllConnections();
