@@ -96,7 +96,7 @@ function compareStreet(input: string, result: string, country: string | undefine
   let best: ComparisonVerdict = 'mismatch';
   for (const langs of langSets) {
     const filler = (t: string) => ARTICLES.has(t) || isStreetTypeWord(t, langs) || isCardinalWord(t, langs);
-    const verdict = compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), { filler, langs });
+    const verdict = compareNames(normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs), { filler, langs });
     if (verdict === 'match') return verdict;
     if (verdict === 'corrected') best = verdict;
   }
@@ -105,11 +105,16 @@ function compareStreet(input: string, result: string, country: string | undefine
 
 function compareCity(input: string, result: string, country: string | undefined): ComparisonVerdict {
   const langs = countryLanguages(country);
-  const a = expandNameWords(input, langs);
-  const b = expandNameWords(result, langs);
+  const a = expandNameWords(folded(input, langs), langs);
+  const b = expandNameWords(folded(result, langs), langs);
   const verdict = compareNames(a, b, { filler: (t) => ARTICLES.has(t), langs, containment: true });
   if (verdict === 'mismatch' && areCityAliases(normalizeText(input), normalizeText(result))) return 'corrected';
   return verdict;
+}
+
+/** Digraphs folded before words are looked up (`Soendre` is `Søndre`, so `Sdr.`). */
+function folded(s: string, langs: readonly string[]): string {
+  return foldDigraphs(normalizeText(s), langs);
 }
 
 /** Shared rules for names already normalized to the same vocabulary. */

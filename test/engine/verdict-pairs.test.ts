@@ -5,7 +5,7 @@ import type { ProviderId, Reason, Verdict } from '../../src/contract/enums.js';
 import { buildConsensus } from '../../src/engine/consensus.js';
 import { scoreCandidate } from '../../src/engine/score.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../src/engine/types.js';
-import { decideVerdict } from '../../src/engine/verdict.js';
+import { decideVerdict, recognisable } from '../../src/engine/verdict.js';
 import type { Precision } from '../../src/providers/provider.js';
 
 /**
@@ -77,7 +77,8 @@ const rows: Row[] = [
   { name: 'US Apt dropped, 5th Ave', country: 'US', input: '350 5th Ave Apt 12, New York, NY 10118', result: { components: { street: '5th Avenue', houseNumber: '350', postcode: '10118', city: 'New York', state: 'New York', country: 'US' } }, verdict: 'valid', band: '>=80', reasons: [] },
   { name: 'US St = Street', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main }, verdict: 'valid', band: '>=80', reasons: [] },
   { name: 'US street typo', country: 'US', input: '123 Mian St, Springfield, IL 62701', result: { components: main }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
-  { name: 'US wrong street and city', country: 'US', input: '123 Oak Ave, Chicago, IL 60601', result: { components: main }, verdict: 'invalid', band: '<50', reasons: ['low_confidence', 'components_corrected'] },
+  // Another street is never presented as the fix (issue 15): the answer is the one for no result.
+  { name: 'US wrong street and city', country: 'US', input: '123 Oak Ave, Chicago, IL 60601', result: { components: main }, verdict: 'invalid', band: '<50', reasons: ['no_results', 'low_confidence'] },
   { name: 'US weak provider confidence', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main, providerConfidence: 0.2 }, verdict: 'valid', band: '>=80', reasons: [] },
   // per-account thresholds
   { name: 'strict account: 84 is not valid', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main, providerConfidence: 0.2 }, thresholds: { valid: 90, correctable: 60 }, verdict: 'correctable', band: '>=80', reasons: ['low_confidence'] },
@@ -107,8 +108,8 @@ function run(row: Row) {
         ),
       ]
     : [];
-  const { selected, confidence } = buildConsensus(scored);
-  return { confidence, ...decideVerdict({ input, selected, confidence, thresholds: row.thresholds ?? DEFAULT_THRESHOLDS }) };
+  const { selected, confidence } = buildConsensus(scored.filter((c) => recognisable(c.componentVerdicts)));
+  return { confidence, ...decideVerdict({ selected, confidence, thresholds: row.thresholds ?? DEFAULT_THRESHOLDS }) };
 }
 
 describe('verdict, confidence band and reasons for input/result pairs', () => {
