@@ -124,7 +124,7 @@ function compareNames(a: string, b: string, rules: NameRules): ComparisonVerdict
   const fa = compact(foldDigraphs(a, rules.langs));
   const fb = compact(foldDigraphs(b, rules.langs));
   if (fa === fb) return 'match';
-  if (isTypo(fa, fb) || isAbbreviation(a, b)) return 'corrected';
+  if (isTypo(compact(a), compact(b)) || isTypo(fa, fb) || isAbbreviation(a, b)) return 'corrected';
   if (rules.containment ? isContained(a, b, rules.filler) : differsByFillers(a, b, rules.filler)) return 'corrected';
   return 'mismatch';
 }

@@ -16,6 +16,8 @@ export interface PostcodeContext {
   known?: readonly string[];
   /** Whether a known place starts at a token index. */
   placeAt?: (index: number) => boolean;
+  /** Whether a known place ends at a token index. */
+  placeEndsAt?: (index: number) => boolean;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface PostcodeContext {
  * both numbers). Evidence: a postcode of the country's format 2 (one of its length where a
  * postcode stands 1; without a country: NL, GB, PT and ZIP+4 shapes 2, five digits 1, four 0.5),
  * a shape no house number has (letters, `1100-053`) +2, the postcode of a known result +4,
- * a town or a US state next to it +2, words after it (`1620 København`) +1, ending its section +1;
+ * a town or a US state next to it (no comma between) +2, words after it (`1620 København`) +1, ending its section +1;
  * a bare number right after a name with nothing after it (`Damrak 1234`) −1.
  */
 export function postcodeCandidates(tokens: readonly Token[], labels: readonly (Label | undefined)[], ctx: PostcodeContext): PostcodeCandidate[] {
@@ -46,11 +48,13 @@ export function postcodeCandidates(tokens: readonly Token[], labels: readonly (L
       const closes = !next || next.opens;
       const wordsAfter = !closes && isNameWord(next) && labels[span.to + 1] === undefined;
       const afterState = ctx.usContext && !token.opens && prev !== undefined && /^[A-Za-z]{2}$/.test(prev.text) && isUsStateCode(prev.text);
-      if (ctx.placeAt?.(span.to + 1) || afterState) score += 2;
+      const townAfter = !closes && ctx.placeAt?.(span.to + 1) === true;
+      const townBefore = !token.opens && ctx.placeEndsAt?.(span.from - 1) === true;
+      if (townAfter || townBefore || afterState) score += 2;
       if (wordsAfter) score += 1;
       if (closes) score += 1;
       const plain = /^\d+$/.test(written);
-      if (plain && !token.opens && isNameWord(prev) && !afterState && !wordsAfter && !ctx.placeAt?.(span.from - 1)) score -= 1;
+      if (plain && !token.opens && isNameWord(prev) && !afterState && !wordsAfter && !townBefore) score -= 1;
       out.push({ ...span, value, score });
     }
   });

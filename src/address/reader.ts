@@ -63,8 +63,13 @@ export function readAddress(input: string, opts: ReadOptions = {}): AddressCompo
   markUnits(tokens, labels);
 
   const places = new PlaceSet([...(opts.hints?.places ?? []), ...listedCityNames()], country);
-  const placeAt = (i: number) => places.at(text, tokens, labels, i) !== undefined;
-  const postcodes = postcodeCandidates(tokens, labels, { ...(country ? { country } : {}), usContext: us, ...(opts.hints?.postcodes ? { known: opts.hints.postcodes } : {}), placeAt });
+  const postcodes = postcodeCandidates(tokens, labels, {
+    ...(country ? { country } : {}),
+    usContext: us,
+    ...(opts.hints?.postcodes ? { known: opts.hints.postcodes } : {}),
+    placeAt: (i) => places.at(text, tokens, labels, i) !== undefined,
+    placeEndsAt: (i) => places.endingAt(text, tokens, labels, i) !== undefined,
+  });
   const numbers = houseNumberCandidates(tokens, labels, { numberFirst, dutch: country === undefined || country === 'NL' || country === 'BE' });
   const { postcode, houseNumber } = bestPair(postcodes, numbers);
   if (postcode) {
