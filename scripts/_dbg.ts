@@ -1,10 +1,3 @@
-import { tokenize } from '../src/address/tokens.js';
-import { postcodeCandidates } from '../src/address/postcode-find.js';
-import { houseNumberCandidates } from '../src/address/house-number-find.js';
-import { PlaceSet } from '../src/address/name-spans.js';
-const text = 'Avenida da República 1000, Vila Nova de Gaia';
-const tokens = tokenize(text);
-const labels = tokens.map(() => undefined);
-const places = new PlaceSet(['Vila Nova de Gaia'], 'PT');
-console.log(postcodeCandidates(tokens, labels, { country: 'PT', usContext: false, known: ['4430-192'], placeAt: (i) => places.at(text, tokens, labels, i) !== undefined }));
-console.log(houseNumberCandidates(tokens, labels, { numberFirst: false, dutch: false }));
+import { compareComponent } from '../src/address/compare.js';
+import { normalizeStreet } from '../src/address/normalize.js';
+console.log(compareComponent('street', 'Bahnhofstrae', 'Bahnhofstraße', 'DE'), normalizeStreet('Bahnhofstrae', 'DE'), normalizeStreet('Bahnhofstraße', 'DE'));

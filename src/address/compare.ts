@@ -5,7 +5,7 @@ import { canonicalCountry } from './countries.js';
 import { normalizeHouseNumber } from './house-number.js';
 import { countryLanguages, FALLBACK_LANGUAGES } from './languages.js';
 import { hasPostcodes, normalizePostcode } from './postcode.js';
-import { differsByFillers, editDistance, isAbbreviation, isContained, isTypo } from './similarity.js';
+import { differsByFillers, editDistance, isAbbreviation, isContained, isNameTypo } from './similarity.js';
 import { expandNameWords, normalizeStreetIn } from './street.js';
 import { compact, foldDigraphs, normalizeText } from './text.js';
 import { US_STATES } from './us-states.js';
@@ -42,7 +42,7 @@ export function compareComponent(field: ComponentField, input: string, result: s
     case 'city':
       return compareCity(input, result, country);
     case 'state':
-      return compareNames(expandState(input), expandState(result), { filler: () => false, langs: [] });
+      return compareNames(expandState(input), expandState(result), { filler: () => false });
   }
 }
 
@@ -85,8 +85,6 @@ export function requiredComponents(country: string | undefined): readonly Verdic
 interface NameRules {
   /** Tokens that carry no identity on their own. */
   filler: (token: string) => boolean;
-  /** Languages whose digraphs fold (see foldDigraphs). */
-  langs: readonly string[];
   /** Whether one name may contain the other with significant words to spare (towns: `Paris 8e`). */
   containment?: boolean;
 }
@@ -96,7 +94,10 @@ function compareStreet(input: string, result: string, country: string | undefine
   let best: ComparisonVerdict = 'mismatch';
   for (const langs of langSets) {
     const filler = (t: string) => ARTICLES.has(t) || isStreetTypeWord(t, langs) || isCardinalWord(t, langs);
-    const verdict = compareNames(normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs), { filler, langs });
+    const verdict = better(
+      compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), { filler }),
+      compareNames(normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs), { filler }),
+    );
     if (verdict === 'match') return verdict;
     if (verdict === 'corrected') best = verdict;
   }
@@ -105,14 +106,24 @@ function compareStreet(input: string, result: string, country: string | undefine
 
 function compareCity(input: string, result: string, country: string | undefined): ComparisonVerdict {
   const langs = countryLanguages(country);
-  const a = expandNameWords(folded(input, langs), langs);
-  const b = expandNameWords(folded(result, langs), langs);
-  const verdict = compareNames(a, b, { filler: (t) => ARTICLES.has(t), langs, containment: true });
+  const rules = { filler: (t: string) => ARTICLES.has(t), containment: true };
+  const verdict = better(
+    compareNames(expandNameWords(input, langs), expandNameWords(result, langs), rules),
+    compareNames(expandNameWords(folded(input, langs), langs), expandNameWords(folded(result, langs), langs), rules),
+  );
   if (verdict === 'mismatch' && areCityAliases(normalizeText(input), normalizeText(result))) return 'corrected';
   return verdict;
 }
 
-/** Digraphs folded before words are looked up (`Soendre` is `Søndre`, so `Sdr.`). */
+const RANK: Record<ComparisonVerdict, number> = { match: 2, corrected: 1, mismatch: 0 };
+function better(a: ComparisonVerdict, b: ComparisonVerdict): ComparisonVerdict {
+  return RANK[a] >= RANK[b] ? a : b;
+}
+
+/**
+ * Digraphs folded before words are looked up (`Soendre` is `Søndre`, so `Sdr.`). Names are compared
+ * both as written and folded: folding may also eat letters a typo left (`Bahnhofstrae`).
+ */
 function folded(s: string, langs: readonly string[]): string {
   return foldDigraphs(normalizeText(s), langs);
 }
@@ -121,10 +132,7 @@ function folded(s: string, langs: readonly string[]): string {
 function compareNames(a: string, b: string, rules: NameRules): ComparisonVerdict {
   if (a === b || compact(a) === compact(b)) return 'match';
   if (!a || !b) return 'mismatch';
-  const fa = compact(foldDigraphs(a, rules.langs));
-  const fb = compact(foldDigraphs(b, rules.langs));
-  if (fa === fb) return 'match';
-  if (isTypo(compact(a), compact(b)) || isTypo(fa, fb) || isAbbreviation(a, b)) return 'corrected';
+  if (isNameTypo(a, b) || isAbbreviation(a, b)) return 'corrected';
   if (rules.containment ? isContained(a, b, rules.filler) : differsByFillers(a, b, rules.filler)) return 'corrected';
   return 'mismatch';
 }

@@ -71,7 +71,8 @@ function findPlace(r: NameReading): Span | undefined {
     const streetBefore = hn !== undefined && !r.numberFirst && run.to === hn.from - 1;
     const streetAfter = hn !== undefined && r.numberFirst && run.from === hn.to + 1;
     if (streetBefore) {
-      if (r.labels[run.from - 1] === 'postcode') offer(strict(r.places.at(r.text, r.tokens, r.labels, run.from), run), 2);
+      const town = r.labels[run.from - 1] === 'postcode' ? r.places.at(r.text, r.tokens, r.labels, run.from) : undefined;
+      if (town) offer(strict({ from: town.from, to: withDistrict(r, town.to, run) }, run), 2);
       continue;
     }
     const ending = r.places.endingAt(r.text, r.tokens, r.labels, run.to);
@@ -79,6 +80,16 @@ function findPlace(r: NameReading): Span | undefined {
     else offer(ending, 2);
   }
   return best?.span;
+}
+
+/** Danish postal districts follow the town as a letter (`København V`, `Aarhus C`, `København NV`). */
+const DISTRICT = /^(?:[a-zæøå]|sv|nv|nø|sø)$/i;
+
+/** The town's last token, taking the district letter after `at` along when a street still follows it. */
+function withDistrict(r: NameReading, at: number, run: Span): number {
+  const next = r.tokens[at + 1];
+  const danish = r.country === undefined || r.country === 'DK';
+  return danish && next && at + 1 < run.to && DISTRICT.test(next.text) ? at + 1 : at;
 }
 
 /** The span unless it covers the whole run (the street needs words of its own). */
@@ -106,7 +117,9 @@ function streetNextToNumber(r: NameReading, hn: Span): void {
   const alone = !r.labels.includes('city') && runs.length === 1;
   let street = run;
   if (alone && run === after && r.numberFirst) street = { from: run.from, to: streetEnd(r, run) };
-  else if (alone && run === before && r.labels[run.from - 1] === 'postcode' && run.to > run.from) street = { from: run.from + 1, to: run.to };
+  else if (alone && run === before && r.labels[run.from - 1] === 'postcode' && run.to > run.from) {
+    street = { from: withDistrict(r, run.from, run) + 1, to: run.to };
+  }
   label(r.labels, street, 'street');
 }
 
