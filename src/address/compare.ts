@@ -115,6 +115,13 @@ function compareCity(input: string, result: string, country: string | undefined)
   return verdict;
 }
 
+/** Type endings of compound street names (normalized, longest first). */
+const TYPE_ENDINGS = /(?:strasse|straat|straede|gracht|steeg|singel|plein|platz|gasse|allee|laan|kade|dijk|gade|weg|vej)$/;
+
+function typeEnding(word: string): string {
+  return TYPE_ENDINGS.exec(word)?.[0] ?? '';
+}
+
 const RANK: Record<ComparisonVerdict, number> = { match: 2, corrected: 1, mismatch: 0 };
 function better(a: ComparisonVerdict, b: ComparisonVerdict): ComparisonVerdict {
   return RANK[a] >= RANK[b] ? a : b;
@@ -132,7 +139,7 @@ function folded(s: string, langs: readonly string[]): string {
 function compareNames(a: string, b: string, rules: NameRules): ComparisonVerdict {
   if (a === b || compact(a) === compact(b)) return 'match';
   if (!a || !b) return 'mismatch';
-  if (isNameTypo(a, b) || isAbbreviation(a, b)) return 'corrected';
+  if (isNameTypo(a, b, typeEnding) || isAbbreviation(a, b)) return 'corrected';
   if (rules.containment ? isContained(a, b, rules.filler) : differsByFillers(a, b, rules.filler)) return 'corrected';
   return 'mismatch';
 }

@@ -70,6 +70,8 @@ const rows: Row[] = [
   ['city', 'København', 'København V', 'DK', 'corrected'],
   // conflicts → mismatch
   ['street', 'Nieuwe Binnenweg', 'Binnenweg', 'NL', 'mismatch'],
+  ['street', 'Begstrasse', 'Hagstrasse', 'LI', 'mismatch'], // two edits, both in the three letters that name it
+  ['street', 'Begstrasse', 'Bergstrasse', 'LI', 'corrected'],
   ['street', 'Binnenweg', 'Nieuwe Binnenweg', 'NL', 'mismatch'],
   ['street', 'North Main Street', 'South Main Street', 'US', 'mismatch'],
   ['street', 'Downing Street London', 'Downing Street', 'GB', 'mismatch'],
