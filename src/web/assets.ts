@@ -26,6 +26,8 @@ export interface WebAssets {
 
 const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
+// Under `npm run build` the page scripts beside this module are compiled .js files; from src, .ts.
+const SOURCE_EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const TARGET = ['es2020'];
 
 // A map pin in the accent colour: the tab icon, so browsers do not ask for /favicon.ico.
@@ -40,7 +42,7 @@ function asset(name: string, type: string, body: Uint8Array): WebAsset {
 
 async function bundle(entry: string): Promise<Uint8Array> {
   const result = await build({
-    entryPoints: [`${HERE}client/${entry}`],
+    entryPoints: [`${HERE}client/${entry}${SOURCE_EXT}`],
     bundle: true,
     minify: true,
     format: 'iife',
@@ -59,9 +61,9 @@ async function load(): Promise<WebAssets> {
   // Redoc's standalone bundle from node_modules: the docs page needs no CDN.
   const redocFile = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
   const [home, docs, consoleJs, redocSource] = await Promise.all([
-    bundle('home.ts'),
-    bundle('docs.ts'),
-    bundle('console.ts'),
+    bundle('home'),
+    bundle('docs'),
+    bundle('console'),
     readFile(redocFile, 'utf8'),
   ]);
   const text = (s: string) => new TextEncoder().encode(s);

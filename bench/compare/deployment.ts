@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { AccountStore } from '../../src/accounts/accounts.js';
+import { PublishableTokenStore } from '../../src/accounts/publishable-tokens.js';
+import { SecretKeyStore } from '../../src/accounts/secret-keys.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { parseMasterKey, Sealer } from '../../src/lib/seal.js';
+import { openDatabase } from '../../src/store/db/database.js';
+import { freePort, processTree, runNode, startNode, stop, waitReady } from './processes.js';
+
+export const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** How the service is started: compiled (`npm run build` → dist/) or through the TypeScript loader. */
+export type Runtime = 'dist' | 'tsx';
+export type StorageKind = 'embedded' | 'pg+redis';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const entry = (runtime: Runtime, file: string) =>
+  runtime === 'dist' ? [path.join(ROOT, 'dist', `${file}.js`)] : ['--import', 'tsx', path.join(ROOT, 'src', `${file}.ts`)];
+
+/** One deployment's storage: a fresh DATA_DIR, and for scale-out a fresh PostgreSQL schema and Redis prefix. */
+export interface Storage {
+  kind: StorageKind;
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createStorage(kind: StorageKind): Promise<Storage> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'addressd-bench-'));
+  const env: Record<string, string> = { DATA_DIR: dataDir, MASTER_KEY: randomBytes(32).toString('base64url') };
+  if (kind === 'embedded') return { kind, env, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  await admin(`CREATE SCHEMA ${schema}`);
+  env.DATABASE_URL = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  env.REDIS_URL = REDIS_URL;
+  env.REDIS_PREFIX = `bench:${schema}:`;
+  return {
+    kind,
+    env,
+    cleanup: async () => {
+      await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What the load uses to authenticate: one secret key, and many widget tokens (each its own origin). */
+export interface Credentials {
+  key: string;
+  widgets: { token: string; origin: string }[];
+}
+
+/**
+ * A scale-plan account, its key and `tokens` publishable tokens. The widget is limited to 120
+ * calls a minute per token and per origin (SPEC), so its load is spread over many of both.
+ */
+export async function createCredentials(storage: Storage, tokens: number): Promise<Credentials> {
+  const database = await openDatabase({
+    dataDir: storage.env.DATA_DIR!,
+    ...(storage.env.DATABASE_URL ? { databaseUrl: storage.env.DATABASE_URL } : {}),
+  });
+  try {
+    const sealer = new Sealer(parseMasterKey(storage.env.MASTER_KEY!));
+    const account = await new AccountStore(database.db, systemClock).create({ plan: 'scale', name: 'bench' });
+    const key = (await new SecretKeyStore(database.db, sealer, systemClock).create(account.id, 'live')).key;
+    const store = new PublishableTokenStore(database.db, sealer, systemClock);
+    const widgets: Credentials['widgets'] = [];
+    for (let i = 0; i < tokens; i += 1) {
+      const origin = `https://shop${i}.example`;
+      widgets.push({ token: (await store.create(account.id, 'live', [origin])).token, origin });
+    }
+    return { key, widgets };
+  } finally {
+    await database.close();
+  }
+}
+
+export interface ImportFigures {
+  rows: number;
+  seconds: number;
+  rate: number;
+}
+
+/** Imports a generated OpenAddresses file into the `local` index through the operator CLI, timed. */
+export async function importLocal(runtime: Runtime, storage: Storage, csv: string): Promise<ImportFigures> {
+  const started = performance.now();
+  const line = await runNode(
+    ['--max-semi-space-size=64', ...entry(runtime, 'cli/main'), 'import', csv, '--format', 'openaddresses', '--country', 'NL', '--json'],
+    { ...storage.env, LOG_LEVEL: 'warn' },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const rows = Number((JSON.parse(line) as { rows: number }).rows);
+  return { rows, seconds, rate: rows / seconds };
+}
+
+export interface RunningApp {
+  url: string;
+  pid: number;
+  processes: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts the service (`node dist/main.js`, or src through tsx) and waits until it answers. */
+export async function startApp(
+  runtime: Runtime,
+  env: Record<string, string>,
+  options: { workers: number; profileDir?: string | undefined },
+): Promise<RunningApp> {
+  const port = await freePort();
+  const flags = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
+  const child = startNode([...flags, ...entry(runtime, 'main')], {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    WORKERS: String(options.workers),
+    LOG_LEVEL: 'warn',
+  });
+  child.stdout!.resume();
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url);
+  // With workers, the first one up answers /healthz before the others listen: wait for all.
+  const expected = options.workers > 1 ? options.workers + 1 : 1;
+  const deadline = Date.now() + 60_000;
+  while (processTree(child.pid!).length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (options.workers > 1) await new Promise((r) => setTimeout(r, 1000));
+  return { url, pid: child.pid!, processes: processTree(child.pid!).length, child, stop: () => stop(child) };
+}

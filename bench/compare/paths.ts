@@ -1,0 +1,121 @@
+import type { BenchAddress } from '../local-generate.js';
+import { rng } from '../local-generate.js';
+import { DEFAULT_DATASET } from '../../test/emulators/index.js';
+import type { Credentials } from './deployment.js';
+import type { LoadRequest } from './load-spec.js';
+
+/** One measured path: what is sent, at how many connections, and against which server. */
+export interface BenchPath {
+  name: string;
+  /** `emulated`: providers on 127.0.0.1 answering in a fixed delay; `local`: the offline index only. */
+  server: 'emulated' | 'local';
+  connections: number;
+  requests: LoadRequest[];
+  /** Requests must not repeat (an uncached path): the list is consumed, never cycled. */
+  unique?: boolean;
+  /** Subtract this from latencies to report our own overhead (the providers' fixed delay). */
+  providerDelayMs?: number;
+}
+
+const json = (headers: Record<string, string>, body: unknown) => ({
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+/** The emulators' addresses as one line each; the cache-hit paths cycle through these. */
+export const HIT_LINES = DEFAULT_DATASET.map((a) => ({ query: `${a.street} ${a.houseNumber}, ${a.postcode} ${a.city}`, country: a.country }));
+/** Autocomplete prefixes of the same lines (8 and 12 characters). */
+export const HIT_PREFIXES = HIT_LINES.flatMap((l) => [8, 12].map((n) => ({ query: l.query.slice(0, n), country: l.country })));
+
+export function validateHitRequest(key: string, i: number): LoadRequest {
+  return { method: 'POST', path: '/v1/validate', ...json({ authorization: `Bearer ${key}` }, HIT_LINES[i % HIT_LINES.length]) };
+}
+
+export function autocompleteHitRequest(key: string, i: number): LoadRequest {
+  return { method: 'POST', path: '/v1/autocomplete', ...json({ authorization: `Bearer ${key}` }, HIT_PREFIXES[i % HIT_PREFIXES.length]) };
+}
+
+const typed = (a: BenchAddress) => `${a.street} ${a.number}${a.unit ? `-${a.unit}` : ''}, ${a.postcode} ${a.city}`;
+
+/** Distinct autocomplete queries from the generated sample: prefixes of 3-30 characters, each once. */
+function localPrefixes(sample: BenchAddress[], count: number): string[] {
+  const rand = rng(11);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (let round = 0; out.length < count && round < 20; round += 1) {
+    for (const a of sample) {
+      const text = typed(a);
+      const query = text.slice(0, 3 + Math.floor(rand() * 28)).trimEnd();
+      const norm = query.toLowerCase().replace(/[\s,]+/g, ' ');
+      if (seen.has(norm)) continue;
+      seen.add(norm);
+      out.push(query);
+      if (out.length >= count) break;
+    }
+  }
+  return out;
+}
+
+/** Every path of the issue, for one deployment. */
+export function benchPaths(credentials: Credentials, sample: BenchAddress[], providerDelayMs: number): BenchPath[] {
+  const auth = { authorization: `Bearer ${credentials.key}` };
+  const many = (n: number, make: (i: number) => LoadRequest) => Array.from({ length: n }, (_, i) => make(i));
+  const paths: BenchPath[] = [
+    { name: 'GET /healthz', server: 'emulated', connections: 32, requests: [{ method: 'GET', path: '/healthz', headers: {} }] },
+    { name: 'validate, cache hit', server: 'emulated', connections: 32, requests: many(HIT_LINES.length, (i) => validateHitRequest(credentials.key, i)) },
+    { name: 'autocomplete, cache hit', server: 'emulated', connections: 32, requests: many(HIT_PREFIXES.length, (i) => autocompleteHitRequest(credentials.key, i)) },
+    {
+      name: 'widget autocomplete, cache hit',
+      server: 'emulated',
+      connections: 32,
+      // Token i with origin i: each pair stays under its 120/minute limit for the run.
+      requests: credentials.widgets.map((w, i) => ({
+        method: 'POST',
+        path: '/v1/widget/autocomplete',
+        ...json({ authorization: `Bearer ${w.token}`, origin: w.origin }, HIT_PREFIXES[i % HIT_PREFIXES.length]),
+      })),
+    },
+    { name: 'GET /v1/usage', server: 'emulated', connections: 32, requests: [{ method: 'GET', path: '/v1/usage', headers: auth }] },
+    {
+      name: 'validate, uncached (3 providers)',
+      server: 'emulated',
+      connections: 8,
+      unique: true,
+      providerDelayMs,
+      // A run number in the text makes every request a cache miss; the providers still find the address.
+      requests: many(40_000, (i) => {
+        const line = HIT_LINES.filter((l) => l.country === 'NL')[i % 16]!;
+        return { method: 'POST', path: '/v1/validate', ...json(auth, { query: `${line.query} ${i}`, country: 'NL' }) };
+      }),
+    },
+  ];
+  if (sample.length > 0) {
+    paths.push(
+      {
+        name: 'local autocomplete, uncached',
+        server: 'local',
+        connections: 4,
+        unique: true,
+        requests: localPrefixes(sample, 60_000).map((query) => ({ method: 'POST', path: '/v1/autocomplete', ...json(auth, { query, country: 'NL' }) })),
+      },
+      {
+        name: 'local validate, uncached',
+        server: 'local',
+        connections: 4,
+        unique: true,
+        // Free text and structured, alternately, as in `bench:local`.
+        requests: sample.map((a, i) => ({
+          method: 'POST',
+          path: '/v1/validate',
+          ...json(
+            auth,
+            i % 2 === 0
+              ? { query: typed(a), country: 'NL' }
+              : { components: { street: a.street, houseNumber: `${a.number}${a.unit ? `-${a.unit}` : ''}`, postcode: a.postcode, city: a.city, country: 'NL' } },
+          ),
+        })),
+      },
+    );
+  }
+  return paths;
+}
