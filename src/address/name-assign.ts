@@ -35,9 +35,14 @@ const COMPOUND_STREET = /(?:straat|strasse|weg|gracht|laan|plein|kade|dijk|singe
  */
 export function assignNames(r: NameReading): void {
   const { tokens, labels, houseNumber: hn } = r;
-  const adjacent = () => freeRuns(tokens, labels).filter((run) => !hn || run.to === hn.from - 1 || run.from === hn.to + 1);
   if (r.streets.length > 0) {
-    const span = streetSpan(r.text, tokens, adjacent(), r.streets, r.country);
+    const runs = freeRuns(tokens, labels).flatMap((run) => {
+      if (!hn) return [run];
+      if (run.to === hn.from - 1) return [{ ...run, anchor: 'end' as const }];
+      if (run.from === hn.to + 1) return [{ ...run, anchor: 'start' as const }];
+      return [];
+    });
+    const span = streetSpan(r.text, tokens, runs, r.streets, r.country);
     if (span) label(labels, span, 'street');
   }
   const place = findPlace(r);

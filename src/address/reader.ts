@@ -1,6 +1,5 @@
 import type { AddressComponents } from '../contract/address.js';
 import { isStreetTypeWord } from './abbreviations.js';
-import { listedCityNames } from './city-aliases.js';
 import { canonicalCountry } from './countries.js';
 import { findCountry } from './country-find.js';
 import { houseNumberCandidates, type HouseNumberCandidate } from './house-number-find.js';
@@ -62,7 +61,7 @@ export function readAddress(input: string, opts: ReadOptions = {}): AddressCompo
   const numberFirst = country ? NUMBER_FIRST_COUNTRIES.has(country) : looksNumberFirst(tokens, ['en', 'fr']);
   markUnits(tokens, labels);
 
-  const places = new PlaceSet([...(opts.hints?.places ?? []), ...listedCityNames()], country);
+  const places = new PlaceSet(opts.hints?.places ?? [], country);
   const postcodes = postcodeCandidates(tokens, labels, {
     ...(country ? { country } : {}),
     usContext: us,
