@@ -31,7 +31,7 @@ const UNIT_WORD = /^(?:apt|apartment|flat|unit|suite|ste|room|rm|bldg|building|f
 /**
  * Reads free text in any order, case and punctuation into components (issue 15):
  * 1. the country a section or the end of the text names (`…, Nederland`, `… DK`);
- * 2. units (`Apt 4B`) set aside;
+ * 2. units (`Apt 4B`, Danish floor and door `2. tv`) set aside;
  * 3. the postcode and the house number, weighed together: each candidate's evidence (its shape for
  *    the country, where it stands, the towns and states around it: see postcode-find.ts and
  *    house-number-find.ts) and the best pair wins, so `Vesterbrogade 12 1620 København V` and
@@ -59,7 +59,7 @@ export function readAddress(input: string, opts: ReadOptions = {}): AddressCompo
   const country = hinted ?? out.country;
   const us = country === 'US' || (country === undefined && looksUs);
   const numberFirst = country ? NUMBER_FIRST_COUNTRIES.has(country) : looksNumberFirst(tokens, ['en', 'fr']);
-  markUnits(tokens, labels);
+  markUnits(tokens, labels, country);
 
   const places = new PlaceSet(opts.hints?.places ?? [], country);
   const postcodes = postcodeCandidates(tokens, labels, {
@@ -107,10 +107,20 @@ function looksNumberFirst(tokens: readonly Token[], langs: readonly string[]): b
   return section.some((t) => isStreetTypeWord(normalizeStreetIn(t.text, langs), langs));
 }
 
-function markUnits(tokens: readonly Token[], labels: (Label | undefined)[]): void {
+/** Danish floor and door (`2. tv`, `st. th`, `1.mf`, `3. sal`): the unit within the house. */
+const DK_FLOOR = /^(?:\d{1,2}\.|st\.?|kl\.?|stuen)$/i;
+const DK_DOOR = /^(?:tv|th|mf|sal|\d{1,3})\.?$/i;
+const DK_FLOOR_DOOR = /^\d{1,2}\.(?:tv|th|mf)\.?$/i;
+
+function markUnits(tokens: readonly Token[], labels: (Label | undefined)[], country: string | undefined): void {
+  const danish = country === undefined || country === 'DK';
   tokens.forEach((t, i) => {
     const next = tokens[i + 1];
-    if (/^#[\p{L}\p{N}-]+$/u.test(t.text)) labels[i] = 'unit';
+    if (danish && i > 0 && DK_FLOOR_DOOR.test(t.text)) labels[i] = 'unit';
+    else if (danish && i > 0 && DK_FLOOR.test(t.text) && next && DK_DOOR.test(next.text)) {
+      labels[i] = 'unit';
+      labels[i + 1] = 'unit';
+    } else if (/^#[\p{L}\p{N}-]+$/u.test(t.text)) labels[i] = 'unit';
     else if ((UNIT_WORD.test(t.text) || t.text === '#') && next && !next.opens && /\d|^[a-z]$/i.test(next.text.replace(/^#/, ''))) {
       labels[i] = 'unit';
       labels[i + 1] = 'unit';

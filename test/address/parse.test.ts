@@ -82,6 +82,10 @@ const TYPED: Row[] = [
   ['Marnixstraat 250 II, 1016 TL Amsterdam', 'NL', { street: 'Marnixstraat', houseNumber: '250 II', postcode: '1016 TL', city: 'Amsterdam' }],
   ['Oudegracht 231 - 3, 3511 NK Utrecht', 'NL', { street: 'Oudegracht', houseNumber: '231 - 3', postcode: '3511 NK', city: 'Utrecht' }],
   ['Istedgade 12 B 1650 København V', 'DK', { street: 'Istedgade', houseNumber: '12 B', postcode: '1650', city: 'København V' }],
+  // Units are set aside: Danish floor and door, US apartments, British flats.
+  ['Vesterbrogade 12, 2. tv, 1620 København V', 'DK', { street: 'Vesterbrogade', houseNumber: '12', postcode: '1620', city: 'København V' }],
+  ['vesterbrogade 12 st. th 1620 københavn v', 'DK', { street: 'vesterbrogade', houseNumber: '12', postcode: '1620', city: 'københavn v' }],
+  ['1500 Pike St Suite 100 Seattle WA 98101', 'US', { houseNumber: '1500', street: 'Pike St', city: 'Seattle', state: 'WA', postcode: '98101' }],
   ['2514 EE Den Haag, Lange Voorhout 34', 'NL', { street: 'Lange Voorhout', houseNumber: '34', postcode: '2514 EE', city: 'Den Haag' }],
 ];
 
