@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { PROVIDER_IDS } from './contract/enums.js';
 
 /**
  * The whole configuration, read once from the environment at start-up (DESIGN §11).
@@ -46,7 +47,13 @@ const ConfigSchema = z.object({
   PROVIDERS: z
     .string()
     .default('pdok,photon,nominatim,local')
-    .transform(csv),
+    .transform(csv)
+    .refine((ids) => ids.every((id) => (PROVIDER_IDS as readonly string[]).includes(id)), {
+      error: (issue) => {
+        const unknown = (issue.input as string[]).filter((id) => !(PROVIDER_IDS as readonly string[]).includes(id));
+        return `unknown provider ${unknown.map((id) => JSON.stringify(id)).join(', ')} (known: ${PROVIDER_IDS.join(', ')})`;
+      },
+    }),
   PDOK_URL: z.url().default('https://api.pdok.nl/bzk/locatieserver/search/v3_1'),
   PHOTON_URL: z.url().default('https://photon.komoot.io'),
   NOMINATIM_URL: z.url().default('https://nominatim.openstreetmap.org'),
@@ -68,6 +75,13 @@ const ConfigSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{43}=?$|^[0-9a-fA-F]{64}$/, 'must be 32 bytes as base64url or hex')
     .optional(),
   TRUST_PROXY: bool.default(false),
+  /**
+   * Behind a load balancer the server must keep idle connections open longer than the balancer does
+   * (AWS ALB 60 s, GCP 600 s: raise it there), or the balancer reuses a socket the server just closed.
+   */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(65_000),
+  /** Time to receive a request's headers; above KEEP_ALIVE_TIMEOUT_MS as Node.js requires. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(66_000),
   /** When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -124,6 +138,9 @@ const CompleteConfig = ConfigSchema.superRefine((config, ctx) => {
       message: `must be longer than the longest request, ${longest} ms (PROVIDER_TIMEOUT_MS + 2 × DATABASE_CONNECT_TIMEOUT_MS): a shorter age releases calls still running`,
     });
   }
+  if (config.HEADERS_TIMEOUT_MS <= config.KEEP_ALIVE_TIMEOUT_MS) {
+    ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: 'must be greater than KEEP_ALIVE_TIMEOUT_MS' });
+  }
 }).transform((config) => ({
   ...config,
   INSTANCE_ID: config.INSTANCE_ID ?? defaultInstanceId(config),
@@ -134,7 +151,8 @@ export type Config = z.output<typeof CompleteConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    // One line, every problem: start-up failures are one line on stderr (README "Operating it").
+    super(`Invalid configuration: ${problems.join('; ')}`);
     this.name = 'ConfigError';
   }
 }

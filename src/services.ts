@@ -14,6 +14,7 @@ import { ProviderRunner } from './engine/fan-out.js';
 import { ValidateEngine } from './engine/validate.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
+import { describeError } from './lib/describe-error.js';
 import { resolveMasterKey } from './lib/master-key.js';
 import { Metrics } from './lib/metrics.js';
 import { Sealer } from './lib/seal.js';
@@ -79,7 +80,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     // requests that were using it fail.
     onError: (error: Error) => logger.warn({ err: error }, 'database connection error'),
   };
-  const database = await openDatabase(dbOptions);
+  const database = await openDatabase(dbOptions).catch((error: unknown) => {
+    const where = config.DATABASE_URL ? `PostgreSQL at ${redactDatabaseUrl(config.DATABASE_URL)}` : `SQLite under ${config.DATA_DIR}`;
+    throw new Error(`cannot open the database (${where}): ${describeError(error)}`, { cause: error });
+  });
   const onError = (error: unknown) => logger.warn({ err: error }, 'cache error');
   const redis = config.REDIS_URL ? { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX } : {};
   // The circuit gauge reads the runner at scrape time; the runner is built below.
@@ -143,4 +147,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await Promise.allSettled([cache.close(), limiter.close(), providers.close(), localIndex?.close(), database.close()]);
     },
   };
+}
+
+/** Host, port and database only: never the password. */
+function redactDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(unparseable DATABASE_URL)';
+  }
 }

@@ -118,7 +118,22 @@ describe('configuration', () => {
     expect(problems).toEqual([expect.stringMatching(/^RESERVATION_MAX_AGE_MS: must be longer than the longest request, 13000 ms/)]);
   });
 
-  it('stops `npm start` with exit code 2 and every problem on stderr', async () => {
+  it('refuses an unknown provider id, and header timeouts not above the keep-alive timeout', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ PROVIDERS: 'pdok,Photon,here' })).toEqual(['PROVIDERS: unknown provider "Photon", "here" (known: pdok, photon, nominatim, local)']);
+    expect(problems({ KEEP_ALIVE_TIMEOUT_MS: '70000' })).toEqual(['HEADERS_TIMEOUT_MS: must be greater than KEEP_ALIVE_TIMEOUT_MS']);
+    expect(problems({ KEEP_ALIVE_TIMEOUT_MS: '120000', HEADERS_TIMEOUT_MS: '121000', METRICS_TOKEN: 'long-enough-token-123' })).toEqual([]);
+    expect(problems({ METRICS_TOKEN: 'short' })).toEqual(['METRICS_TOKEN: must be at least 16 characters']);
+  });
+
+  it('stops `npm start` with exit code 2 and every problem in one line on stderr', async () => {
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
@@ -128,7 +143,7 @@ describe('configuration', () => {
       );
     });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^Invalid configuration:\n/);
-    for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(result.stderr).toMatch(new RegExp(`^  - ${name}: `, 'm'));
+    expect(result.stderr).toMatch(/^addressd: Invalid configuration: [^\n]+\n$/);
+    for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(result.stderr).toMatch(new RegExp(`[:;] ${name}: `));
   }, 60_000);
 });

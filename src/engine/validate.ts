@@ -10,7 +10,7 @@ import { scoreCandidate } from './score.js';
 import type { ScoredCandidate, Thresholds } from './types.js';
 import { readValidateInput, type ValidateInput } from './validate-input.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
-import { decideVerdict } from './verdict.js';
+import { decideVerdict, recognisable } from './verdict.js';
 
 /** What the cache keeps for validate: provider answers, not verdicts (thresholds differ per account). */
 interface CachedLookup {
@@ -28,7 +28,8 @@ export type ValidateResult = Omit<ValidateResponse, 'cached'>;
 
 /**
  * POST /v1/validate, top to bottom (DESIGN §3-§6):
- * quota gate → read input → cache → reserve credits → fan-out → score → consensus → verdict → settle.
+ * quota gate → read input → cache → reserve credits → fan-out → score (free text read again against
+ * each candidate) → consensus over the recognisable candidates → verdict → settle.
  */
 export class ValidateEngine {
   constructor(private readonly deps: ValidateEngineDeps) {}
@@ -117,15 +118,16 @@ export class ValidateEngine {
   ): ValidateResult {
     const scored: ScoredCandidate[] = attempts.flatMap((attempt) =>
       attempt.candidates.map((candidate) =>
-        scoreCandidate(read.input, { ...candidate, provider: attempt.provider as ScoredCandidate['provider'] }, {
+        scoreCandidate(read.readFor(candidate), { ...candidate, provider: attempt.provider as ScoredCandidate['provider'] }, {
           ...(read.country ? { country: read.country } : {}),
         }),
       ),
     );
-    // Only results with usable coordinates can become the standardized address.
-    const usable = scored.filter((c) => hasCoordinates(c));
+    // Only results with usable coordinates can become the standardized address, and only those
+    // recognisably the address asked for: never another street, never two components replaced.
+    const usable = scored.filter((c) => hasCoordinates(c) && recognisable(c.componentVerdicts));
     const { selected, consensus, confidence } = buildConsensus(usable);
-    const { verdict, reasons } = decideVerdict({ input: read.input, selected, confidence, thresholds });
+    const { verdict, reasons } = decideVerdict({ selected, confidence, thresholds });
     const result: ValidateResult = {
       verdict,
       confidence: selected ? confidence : 0,

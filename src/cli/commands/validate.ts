@@ -46,7 +46,7 @@ const EXIT_INTERRUPTED = 130;
 export function registerValidateCommand(program: Command, ctx: CliContext): void {
   program
     .command('validate')
-    .description('Validate every address of a CSV or JSON Lines file with the same engine and billing as the API, into a new file')
+    .description('validate every address of a CSV or JSON Lines file with the same engine and billing as the API, into a new file')
     .argument('<file>', 'CSV (delimiter , ; tab or |, with a header row) or JSON Lines')
     .requiredOption('--account <id>', 'account billed for the look-ups')
     .option('--out <file>', 'output file (default FILE.validated.csv next to the input; .jsonl writes JSON Lines)')
