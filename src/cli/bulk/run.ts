@@ -22,6 +22,12 @@ export interface BulkDeps {
   cacheTtlMs: number;
   ledger: BulkLedger;
   clock: Clock;
+  /**
+   * How often a chunk renews its reservation while its rows run (a third of
+   * RESERVATION_MAX_AGE_MS): a chunk outlasts any single request, and the sweepers of running
+   * servers must not take it for one a crashed process left.
+   */
+  renewEveryMs: number;
 }
 
 export interface BulkRunOptions {
@@ -145,6 +151,9 @@ async function runChunk(
   const biller = new ChunkBiller(deps.ledger, deps.clock, grant);
   const engine = new ValidateEngine({ runner: deps.runner, cache: deps.cache, biller, cacheTtlMs: deps.cacheTtlMs });
   let exhausted = false;
+  const reservation = grant.reservation;
+  const lease = reservation ? setInterval(() => void deps.ledger.renew(reservation).catch(() => undefined), deps.renewEveryMs) : undefined;
+  lease?.unref();
 
   await mapBounded(todo, opts.concurrency, async (p) => {
     if (exhausted || opts.stop.requested || !p.request) return;
@@ -163,7 +172,7 @@ async function runChunk(
       if (!(error instanceof CreditsExhaustedError)) throw error;
       exhausted = true;
     }
-  });
+  }).finally(() => clearInterval(lease));
 
   const finished = chunk.filter((p): p is Pending & { result: ResultFields } => p.result !== undefined && !p.fromJournal);
   const credits = biller.charges.reduce((sum, c) => sum + c.credits, 0);
