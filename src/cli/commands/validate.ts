@@ -1,15 +1,11 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { BulkLedger } from '../../billing/bulk-ledger.js';
-import { createLogger } from '../../lib/logger.js';
-import { createServices } from '../../services.js';
 import { BulkInputError, inspectInput } from '../bulk/input.js';
 import { Journal, journalPath, type RunMeta } from '../bulk/journal.js';
 import { lockOutput } from '../bulk/lock.js';
 import { type ColumnMapping, type ComponentKey, parseColumnsArg, resolveMapping } from '../bulk/mapping.js';
 import { OutputWriter, type ResultFields } from '../bulk/output.js';
-import { rowProgress } from '../bulk/progress.js';
-import { type BulkSummary, recoverJournal, runBulk } from '../bulk/run.js';
+import type { BulkSummary } from '../bulk/run.js';
 import type { CliContext } from '../context.js';
 import { intArg } from '../parse-args.js';
 import { describeStore } from '../store-info.js';
@@ -90,6 +86,14 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
           throw new BulkInputError(`${journalFile} belongs to another run (the input, account, columns, country or source differ): run that command again with --resume, or delete the journal`);
         }
         ctx.note(`store: ${describeStore(ctx.config)}`);
+        // The engine and its providers load here, not at start: every other command stays quick.
+        const [{ createServices }, { createLogger }, { BulkLedger }, { recoverJournal, runBulk }, { rowProgress }] = await Promise.all([
+          import('../../services.js'),
+          import('../../lib/logger.js'),
+          import('../../billing/bulk-ledger.js'),
+          import('../bulk/run.js'),
+          import('../bulk/progress.js'),
+        ]);
         // Its own INSTANCE_ID: a server on this machine has the same default one, and starting
         // would release that server's reservations as this process's predecessor's.
         const instanceId = `${ctx.config.INSTANCE_ID}/validate-${process.pid}`;

@@ -1,9 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { createLogger } from '../../lib/logger.js';
-import { DEFAULT_WIDGET_DIR } from '../../http/routes/widget-assets.js';
-import { createServices } from '../../services.js';
 import type { CliContext } from '../context.js';
 import { intArg } from '../parse-args.js';
 import { describeStore } from '../store-info.js';
@@ -26,15 +23,20 @@ export function registerWidgetDemoCommand(program: Command, ctx: CliContext): vo
     .option('--port <port>', 'HTTPS port (0 picks a free one)', intArg(0, 65535), 8443)
     .option('--country <cc>', 'bias suggestions to one ISO country (data-country)')
     .action(async (flags: DemoFlags) => {
+      // Loaded here, not at start: the service, certificates and the HTTPS server only this command needs.
+      const [{ DEFAULT_WIDGET_DIR }, { createServices }, { createLogger }, { demoCertificate }, { startWidgetDemo }] = await Promise.all([
+        import('../../http/routes/widget-assets.js'),
+        import('../../services.js'),
+        import('../../lib/logger.js'),
+        import('../widget-demo/certificate.js'),
+        import('../widget-demo/server.js'),
+      ]);
       // The hosted widget is bundled by `npm start`; a CLI-only checkout may not have it yet.
       if (!existsSync(path.join(DEFAULT_WIDGET_DIR, 'manifest.json'))) {
         const { buildWidget } = await import('../../../scripts/build-widget.js');
         await buildWidget();
       }
       ctx.note(`store: ${describeStore(ctx.config)}`);
-      // Loaded here, not at start: certificate generation and the HTTPS server only this command needs.
-      const { demoCertificate } = await import('../widget-demo/certificate.js');
-      const { startWidgetDemo } = await import('../widget-demo/server.js');
       const certificate = await demoCertificate(ctx.config.DATA_DIR, flags.host);
       const services = await createServices(ctx.config, { logger: createLogger('warn') });
       const demo = await startWidgetDemo(services, {
