@@ -5,7 +5,7 @@ import { canonicalCountry } from './countries.js';
 import { normalizeHouseNumber } from './house-number.js';
 import { countryLanguages, FALLBACK_LANGUAGES } from './languages.js';
 import { hasPostcodes, normalizePostcode } from './postcode.js';
-import { differsByFillers, editDistance, isAbbreviation, isContained, isNameTypo } from './similarity.js';
+import { differsByFillers, editDistance, isAbbreviation, isContained, isNameTypo, isTypo } from './similarity.js';
 import { expandNameWords, normalizeStreetIn } from './street.js';
 import { compact, foldDigraphs, normalizeText } from './text.js';
 import { US_STATES } from './us-states.js';
@@ -87,16 +87,21 @@ interface NameRules {
   filler: (token: string) => boolean;
   /** Whether one name may contain the other with significant words to spare (towns: `Paris 8e`). */
   containment?: boolean;
+  /** Pairs of words no typo turns into each other. */
+  notATypo?: (x: string, y: string) => boolean;
 }
 
 function compareStreet(input: string, result: string, country: string | undefined): ComparisonVerdict {
   const langSets = country ? [countryLanguages(country)] : FALLBACK_LANGUAGES.map((l) => [l]);
   let best: ComparisonVerdict = 'mismatch';
   for (const langs of langSets) {
-    const filler = (t: string) => ARTICLES.has(t) || isStreetTypeWord(t, langs) || isCardinalWord(t, langs);
+    const rules: NameRules = {
+      filler: (t) => ARTICLES.has(t) || isStreetTypeWord(t, langs) || isCardinalWord(t, langs),
+      notATypo: (x, y) => notATypo(x, y, langs),
+    };
     const verdict = better(
-      compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), { filler }),
-      compareNames(normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs), { filler }),
+      compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), rules),
+      compareNames(normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs), rules),
     );
     if (verdict === 'match') return verdict;
     if (verdict === 'corrected') best = verdict;
@@ -115,11 +120,21 @@ function compareCity(input: string, result: string, country: string | undefined)
   return verdict;
 }
 
-/** Type endings of compound street names (normalized, longest first). */
+/** Type endings of compound street names (normalized). */
 const TYPE_ENDINGS = /(?:strasse|straat|straede|gracht|steeg|singel|plein|platz|gasse|allee|laan|kade|dijk|gade|weg|vej)$/;
 
-function typeEnding(word: string): string {
-  return TYPE_ENDINGS.exec(word)?.[0] ?? '';
+/**
+ * Words that differ in a way no typo explains: two directions (`North`/`South`), or two compounds
+ * with the same type ending whose names differ beyond a typo of their own (`Begstrasse`/`Hagstrasse`).
+ */
+function notATypo(x: string, y: string, langs: readonly string[]): boolean {
+  if (isCardinalWord(x, langs) && isCardinalWord(y, langs)) return true;
+  const ending = TYPE_ENDINGS.exec(x)?.[0];
+  if (ending && y.endsWith(ending)) {
+    const [sx, sy] = [x.slice(0, -ending.length), y.slice(0, -ending.length)];
+    return sx !== sy && !isTypo(sx, sy);
+  }
+  return false;
 }
 
 const RANK: Record<ComparisonVerdict, number> = { match: 2, corrected: 1, mismatch: 0 };
@@ -139,7 +154,7 @@ function folded(s: string, langs: readonly string[]): string {
 function compareNames(a: string, b: string, rules: NameRules): ComparisonVerdict {
   if (a === b || compact(a) === compact(b)) return 'match';
   if (!a || !b) return 'mismatch';
-  if (isNameTypo(a, b, typeEnding) || isAbbreviation(a, b)) return 'corrected';
+  if (isNameTypo(a, b, rules.notATypo) || isAbbreviation(a, b)) return 'corrected';
   if (rules.containment ? isContained(a, b, rules.filler) : differsByFillers(a, b, rules.filler)) return 'corrected';
   return 'mismatch';
 }

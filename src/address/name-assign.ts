@@ -1,5 +1,4 @@
 import { isCardinalWord, languageTable } from './abbreviations.js';
-import type { HouseNumberCandidate } from './house-number-find.js';
 import { countryLanguages } from './languages.js';
 import { type PlaceSet, streetSpan } from './name-spans.js';
 import { peliasParse } from './pelias.js';
@@ -172,7 +171,6 @@ function withoutNumber(r: NameReading): void {
     if (stop >= first.from) label(r.labels, { from: first.from, to: stop }, 'street');
     return;
   }
-  const langs = countryLanguages(r.country);
   const words = r.tokens.slice(first.from, first.to + 1);
   if (words.some((t) => isWay(r, t.norm) || COMPOUND_STREET.test(t.norm))) label(r.labels, first, 'street');
 }

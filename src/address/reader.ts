@@ -103,13 +103,14 @@ function bestPair(postcodes: readonly PostcodeCandidate[], numbers: readonly Hou
 /** `123 Main St, …`, `12 rue de Rivoli`: a leading number and a street-type word of the languages in its section. */
 function looksNumberFirst(tokens: readonly Token[], langs: readonly string[]): boolean {
   if (!/^\d/.test(tokens[0]?.text ?? '')) return false;
-  const section = tokens.slice(1, tokens.findIndex((t, i) => i > 0 && t.opens) >>> 0);
+  const sectionEnd = tokens.findIndex((t, i) => i > 0 && t.opens);
+  const section = tokens.slice(1, sectionEnd === -1 ? tokens.length : sectionEnd);
   return section.some((t) => isStreetTypeWord(normalizeStreetIn(t.text, langs), langs));
 }
 
 /** Danish floor and door (`2. tv`, `st. th`, `1.mf`, `3. sal`): the unit within the house. */
 const DK_FLOOR = /^(?:\d{1,2}\.|st\.?|kl\.?|stuen)$/i;
-const DK_DOOR = /^(?:tv|th|mf|sal|\d{1,3})\.?$/i;
+const DK_DOOR = /^(?:tv|th|mf|sal)\.?$/i;
 const DK_FLOOR_DOOR = /^\d{1,2}\.(?:tv|th|mf)\.?$/i;
 
 function markUnits(tokens: readonly Token[], labels: (Label | undefined)[], country: string | undefined): void {

@@ -23,25 +23,15 @@ export function isTypo(a: string, b: string): boolean {
 }
 
 /**
- * A typo in a name of words: word for word, each within the allowance of its own length and the
- * whole within the allowance of the whole (`Keizergracht` = `Keizersgracht`, but `North Main St`
- * is not `South Main St`: two edits in a five-letter word); a compound's type ending (`suffixOf`:
- * `strasse`, `gracht`) gives no room, its name part must carry the typo. When the words do not line
- * up (a space lost or added), the names are compared without spaces.
+ * A typo in a name: within the allowance of the whole (without spaces), unless `veto` rejects a
+ * pair of words that differ where the words line up (`North` and `South` are not a typo of each
+ * other, nor `Beg` and `Hag` before the same `strasse`).
  */
-export function isNameTypo(a: string, b: string, suffixOf: (word: string) => string = () => ''): boolean {
+export function isNameTypo(a: string, b: string, veto: (x: string, y: string) => boolean = () => false): boolean {
   const ta = a.split(' ').filter(Boolean);
   const tb = b.split(' ').filter(Boolean);
-  const whole = isTypo(ta.join(''), tb.join(''));
-  if (!whole || ta.length !== tb.length) return whole;
-  return ta.every((x, i) => {
-    const y = tb[i] ?? '';
-    if (x === y) return true;
-    // `Begstrasse` is not `Hagstrasse`: where both words end in the same type, the name is what differs.
-    const suffix = suffixOf(x);
-    if (suffix && suffix === suffixOf(y)) return isTypo(x.slice(0, -suffix.length), y.slice(0, -suffix.length));
-    return isTypo(x, y);
-  });
+  if (!isTypo(ta.join(''), tb.join(''))) return false;
+  return ta.length !== tb.length || ta.every((x, i) => x === tb[i] || !veto(x, tb[i] ?? ''));
 }
 
 /**

@@ -2,10 +2,11 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { PlanId } from '../contract/enums.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
-import { utcDay, utcMonth, utcTimestamp } from '../lib/time.js';
+import { utcMonth, utcTimestamp } from '../lib/time.js';
 import type { Database } from '../store/db/database.js';
 import type { CreditReservationsTable, DatabaseSchema } from '../store/db/schema.js';
 import { PLAN_QUOTAS } from './plans.js';
+import { insertUsage } from './usage-rows.js';
 
 /** What one billed call records in `recent` (SPEC UsageResponse). */
 export interface UsageEventInput {
@@ -273,45 +274,6 @@ export class CreditLedger {
 
   /** The event and its day's totals, in the caller's transaction: the report never counts one without the other. */
   protected async insertEvent(trx: Trx, event: UsageEventInput, credits: number): Promise<void> {
-    const now = this.clock.now();
-    const day = utcDay(now);
-    const month = utcMonth(now);
-    await trx
-      .insertInto('usage_daily')
-      .values({
-        account_id: event.accountId,
-        day,
-        month,
-        endpoint: event.endpoint,
-        verdict: event.verdict ?? '',
-        source: event.source ?? '',
-        n: 1,
-        credits,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['account_id', 'day', 'endpoint', 'verdict', 'source'])
-          .doUpdateSet((eb) => ({ n: eb('usage_daily.n', '+', 1), credits: eb('usage_daily.credits', '+', credits) })),
-      )
-      .execute();
-    await trx
-      .insertInto('usage_events')
-      .values({
-        account_id: event.accountId,
-        credential_id: event.credentialId,
-        env: event.env,
-        endpoint: event.endpoint,
-        verdict: event.verdict,
-        provider: event.provider,
-        latency_ms: Math.max(0, Math.round(event.latencyMs)),
-        cached: event.cached ? 1 : 0,
-        credits,
-        query: event.query,
-        source: event.source,
-        at: utcTimestamp(now),
-        day,
-        month,
-      })
-      .execute();
+    await insertUsage(trx, [{ event, credits }], this.clock.now());
   }
 }
