@@ -32,8 +32,10 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // drain() stops listening at once; the line comes after, so it is true when read.
+    const draining = http ? http.drain(graceMs) : Promise.resolve(true);
     logger.info({ signal, graceMs }, 'shutting down: no new connections, finishing requests in flight');
-    const drained = http ? await http.drain(graceMs) : true;
+    const drained = await draining;
     await services?.close();
     logger.info({ drained }, drained ? 'stopped' : 'stopped: requests still running after the grace period were cut');
     process.exit(drained ? 0 : 1);
