@@ -35,6 +35,8 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
       .filter(Boolean)
       .join(', ');
   const text = request.query;
+  // Candidates of one street and town (a provider's nearby numbers, other providers' same address) read alike.
+  const readings = new Map<string, AddressComponents>();
   return {
     input,
     ...(country ? { country } : {}),
@@ -53,7 +55,10 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
         places: [c.city, ...(candidate.placeNames ?? [])].filter((p): p is string => Boolean(p)),
         postcodes: c.postcode ? [c.postcode] : [],
       };
-      return merge(parseAddress(text, { ...(country ? { country } : {}), hints }));
+      const key = JSON.stringify(hints);
+      let reading = readings.get(key);
+      if (!reading) readings.set(key, (reading = merge(parseAddress(text, { ...(country ? { country } : {}), hints }))));
+      return reading;
     },
   };
 }
