@@ -1,11 +1,12 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { PlanId } from '../contract/enums.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
-import { utcDay, utcMonth, utcTimestamp } from '../lib/time.js';
+import { utcMonth, utcTimestamp } from '../lib/time.js';
 import type { Database } from '../store/db/database.js';
-import type { DatabaseSchema } from '../store/db/schema.js';
+import type { CreditReservationsTable, DatabaseSchema } from '../store/db/schema.js';
 import { PLAN_QUOTAS } from './plans.js';
+import { insertUsage } from './usage-rows.js';
 
 /** What one billed call records in `recent` (SPEC UsageResponse). */
 export interface UsageEventInput {
@@ -44,17 +45,22 @@ export type Trx = Transaction<DatabaseSchema>;
  * Money, transactionally (DESIGN §5). A call reserves its worst case before fan-out (never more
  * than the account has, even across instances), then settles: refund the unused part, delete the
  * reservation and write the usage event in ONE transaction. A crash in between leaves only a
- * reservation row, which `releaseStale` refunds at the next start: no lost event, no double bill.
+ * reservation row, owned by the instance that made it: the instance releases its own at its next
+ * start (`releaseOwn`), and any instance releases one older than the longest request
+ * (`releaseStale`, run by the sweeper): no lost event, no double bill, no credits held for long.
  * The monthly grant is spent before extra credits; refunds give extra credits back first.
  */
 export class CreditLedger {
   protected readonly db: Kysely<DatabaseSchema>;
+  private readonly owner: string | null;
 
   constructor(
     protected readonly database: Database,
     protected readonly clock: Clock,
+    options: { owner?: string } = {},
   ) {
     this.db = database.db;
+    this.owner = options.owner ?? null;
   }
 
   async balance(accountId: string): Promise<Balance> {
@@ -103,6 +109,7 @@ export class CreditLedger {
           grant_amount: grant,
           extra_amount: extra,
           created_at: utcTimestamp(now),
+          owner: this.owner,
         })
         .execute();
       return reservation;
@@ -135,11 +142,13 @@ export class CreditLedger {
     }
   }
 
-  /** Gives a whole reservation back (the call failed before answering). */
-  async release(reservation: Reservation): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  /** Gives a whole reservation back (the call failed before answering); false when it was already gone. */
+  async release(reservation: Reservation): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
       await this.lockAccount(trx, reservation.accountId);
-      if (await this.dropReservation(trx, reservation.id)) await this.refund(trx, reservation, reservation.total);
+      if (!(await this.dropReservation(trx, reservation.id))) return false;
+      await this.refund(trx, reservation, reservation.total);
+      return true;
     });
   }
 
@@ -148,21 +157,52 @@ export class CreditLedger {
     await this.db.transaction().execute((trx) => this.insertEvent(trx, event, 0));
   }
 
-  /** Refunds reservations left behind by a crashed process. Returns how many were released. */
+  /**
+   * Refunds every reservation this instance (its INSTANCE_ID) holds: at start, those are what
+   * its predecessor left when it died mid-request. Returns how many were released.
+   */
+  async releaseOwn(): Promise<number> {
+    if (this.owner === null) return 0;
+    return this.releaseRows(await this.db.selectFrom('credit_reservations').selectAll().where('owner', '=', this.owner).execute());
+  }
+
+  /**
+   * Refunds reservations of any instance older than `olderThanMs`, longer than any request can
+   * take: their process died. Several instances may sweep at once; each row is refunded once.
+   */
   async releaseStale(olderThanMs: number): Promise<number> {
     const cutoff = utcTimestamp(this.clock.now() - olderThanMs);
-    const stale = await this.db.selectFrom('credit_reservations').selectAll().where('created_at', '<', cutoff).execute();
-    for (const row of stale) {
-      await this.release({
-        id: row.id,
-        accountId: row.account_id,
-        month: row.month,
-        grant: Number(row.grant_amount),
-        extra: Number(row.extra_amount),
-        total: Number(row.grant_amount) + Number(row.extra_amount),
-      });
+    return this.releaseRows(await this.db.selectFrom('credit_reservations').selectAll().where('created_at', '<', cutoff).execute());
+  }
+
+  /**
+   * Restarts a held reservation's age (`created_at` = now): a holder that runs longer than any
+   * single request (a bulk chunk) renews its lease so no sweep takes it for a crashed one's.
+   * False when it is gone (settled, or released by a sweep after all).
+   */
+  async renew(reservation: Reservation): Promise<boolean> {
+    const updated = await this.db
+      .updateTable('credit_reservations')
+      .set({ created_at: utcTimestamp(this.clock.now()) })
+      .where('id', '=', reservation.id)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
+  }
+
+  /** How many reservations are held right now (all instances): for the operator and tests. */
+  async heldReservations(): Promise<number> {
+    const row = await this.db.selectFrom('credit_reservations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private async releaseRows(rows: Selectable<CreditReservationsTable>[]): Promise<number> {
+    let released = 0;
+    for (const row of rows) {
+      const grant = Number(row.grant_amount);
+      const extra = Number(row.extra_amount);
+      if (await this.release({ id: row.id, accountId: row.account_id, month: row.month, grant, extra, total: grant + extra })) released++;
     }
-    return stale.length;
+    return released;
   }
 
   protected async lockAccount(trx: Trx, accountId: string) {
@@ -234,45 +274,6 @@ export class CreditLedger {
 
   /** The event and its day's totals, in the caller's transaction: the report never counts one without the other. */
   protected async insertEvent(trx: Trx, event: UsageEventInput, credits: number): Promise<void> {
-    const now = this.clock.now();
-    const day = utcDay(now);
-    const month = utcMonth(now);
-    await trx
-      .insertInto('usage_daily')
-      .values({
-        account_id: event.accountId,
-        day,
-        month,
-        endpoint: event.endpoint,
-        verdict: event.verdict ?? '',
-        source: event.source ?? '',
-        n: 1,
-        credits,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['account_id', 'day', 'endpoint', 'verdict', 'source'])
-          .doUpdateSet((eb) => ({ n: eb('usage_daily.n', '+', 1), credits: eb('usage_daily.credits', '+', credits) })),
-      )
-      .execute();
-    await trx
-      .insertInto('usage_events')
-      .values({
-        account_id: event.accountId,
-        credential_id: event.credentialId,
-        env: event.env,
-        endpoint: event.endpoint,
-        verdict: event.verdict,
-        provider: event.provider,
-        latency_ms: Math.max(0, Math.round(event.latencyMs)),
-        cached: event.cached ? 1 : 0,
-        credits,
-        query: event.query,
-        source: event.source,
-        at: utcTimestamp(now),
-        day,
-        month,
-      })
-      .execute();
+    await insertUsage(trx, [{ event, credits }], this.clock.now());
   }
 }

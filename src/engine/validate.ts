@@ -55,17 +55,20 @@ export class ValidateEngine {
     }
 
     const eligible = runner.eligible('geocode', read.country);
-    return biller.billed(ctx, eligible.length, async (allowed) => {
+    const { response, attempts } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = eligible.slice(0, allowed);
       const attempts = await runner.run('geocode', read.query, signal, { only: called });
-      await this.remember(key, attempts, eligible);
       const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
       return {
-        value: markUnverified({ ...result, cached: false }, nobodyAnswered(attempts, called)),
+        value: { response: markUnverified({ ...result, cached: false }, nobodyAnswered(attempts, called)), attempts },
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcomeOf(result, read),
       };
     });
+    // Cached only once billed: a cached answer is served free, so one kept from a call whose
+    // settle failed would be served unbilled from then on.
+    await this.remember(key, attempts, eligible);
+    return response;
   }
 
   /** For the demo: a cached answer, or undefined (no credits, no allowance involved). */
