@@ -52,7 +52,7 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
     .option('--out <file>', 'output file (default FILE.validated.csv next to the input; .jsonl writes JSON Lines)')
     .option('--query-column <name>', 'column holding the whole address as free text')
     .option('--columns <map>', 'component columns, e.g. street=Street,houseNumber=No,postcode=Zip,city=Town (also state, country)', parseColumnsArg)
-    .option('--country <cc>', 'ISO country of every row (bias and filter, as the API`s `country`)', countryArg)
+    .option('--country <cc>', "ISO country of every row (bias and filter, as the API's country)", countryArg)
     .option('--source <tag>', 'usage tag of the look-ups', 'cli')
     .option('--concurrency <n>', 'rows looked up at once', intArg(1, 64), 8)
     .option('--chunk <rows>', 'rows billed together (one reservation and one transaction per chunk)', intArg(1, 10_000), 256)

@@ -53,7 +53,10 @@ export function registerWidgetDemoCommand(program: Command, ctx: CliContext): vo
         `  test token ${demo.token} allows only ${demo.origin}, on account ${demo.accountId}${demo.createdAccount ? ` (created: "${DEMO_ACCOUNT_NAME}")` : ''}`,
         `  providers: ${services.runner.active().join(', ') || 'none'} (PROVIDERS); Ctrl-C stops`,
       ]);
-      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
       await demo.close();
       await services.close();
     });
