@@ -54,7 +54,7 @@ export function buildApp(services: Services): App {
     register(app, services);
   }
   // The hosted widget; its access check lets the script stay silent on origins no token allows.
-  widgetAssetRoutes(app, { checkAccess: async (token, origin) => (await services.tokens.verify(token, origin)) !== null });
+  widgetAssetRoutes(app, { checkAccess: async (token, origin) => (await services.auth.widgetToken(token, origin)) !== null });
 
   const document = openApiDocument(app, services.baseUrl, services.config.PUBLIC_BASE_URL);
   app.get('/openapi.json', (c) => c.json(document));

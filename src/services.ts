@@ -1,4 +1,5 @@
 import { AccountStore } from './accounts/accounts.js';
+import { Authenticator } from './accounts/authenticator.js';
 import { InviteStore } from './accounts/invites.js';
 import { PeopleStore } from './accounts/people.js';
 import { SessionStore } from './accounts/sessions.js';
@@ -19,6 +20,7 @@ import { openLocalIndex, type LocalIndex } from './local-index/index.js';
 import { createLocalProvider } from './providers/local/adapter.js';
 import { createProviders, type ProviderSet } from './providers/registry.js';
 import { createResponseCache } from './store/cache/index.js';
+import { type Change, type ChangeFeed, createChangeFeed } from './store/changes/index.js';
 import type { ResponseCache } from './store/cache/response-cache.js';
 import { type Database, openDatabase } from './store/db/database.js';
 import { createRateLimiter } from './store/limits/index.js';
@@ -33,6 +35,10 @@ export interface Services {
   accounts: AccountStore;
   secretKeys: SecretKeyStore;
   tokens: PublishableTokenStore;
+  /** Keys and tokens verified through the AUTH_CACHE_MS cache (the request path uses this, not the stores). */
+  auth: Authenticator;
+  /** Tells every instance what changed (revocations, plans), so what they cache follows. */
+  changes: ChangeFeed;
   /** The console: people who log in, their sessions, invites and sign-up. */
   people: PeopleStore;
   sessions: SessionStore;
@@ -58,6 +64,8 @@ export interface Services {
 export interface ServiceOverrides {
   clock?: Clock;
   logger?: Logger;
+  /** The cluster's workers pass a feed through their primary (src/cluster.ts). */
+  changes?: ChangeFeed;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -73,6 +81,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const redis = config.REDIS_URL ? { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX } : {};
   const cache = await createResponseCache({ ...redis, onError });
   const limiter = await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') });
+  const changes = overrides.changes ?? (await createChangeFeed({ ...redis, onError: (error) => logger.warn({ err: error }, 'change feed error') }));
+  const publish = (change: Change) => changes.publish(change);
   const localIndex = config.PROVIDERS.includes('local') ? await openLocalIndex(dbOptions) : undefined;
   const providers = createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {});
   const runner = new ProviderRunner(providers, {
@@ -86,15 +96,20 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const people = new PeopleStore(database.db, clock);
   const invites = new InviteStore(database.db, clock);
   const baseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+  const accounts = new AccountStore(database.db, clock, publish);
+  const secretKeys = new SecretKeyStore(database.db, sealer, clock, publish);
+  const tokens = new PublishableTokenStore(database.db, sealer, clock, publish);
 
   return {
     config,
     clock,
     logger,
     database,
-    accounts: new AccountStore(database.db, clock),
-    secretKeys: new SecretKeyStore(database.db, sealer, clock),
-    tokens: new PublishableTokenStore(database.db, sealer, clock),
+    accounts,
+    secretKeys,
+    tokens,
+    auth: new Authenticator({ secretKeys, tokens, accounts, clock, changes }, config.AUTH_CACHE_MS),
+    changes,
     people,
     sessions: new SessionStore(database.db, clock, config.CONSOLE_SESSION_HOURS * 3_600_000),
     invites,
@@ -112,7 +127,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     baseUrl,
     consoleUrl: `${baseUrl}/dashboard`,
     async close() {
-      await Promise.allSettled([cache.close(), limiter.close(), providers.close(), localIndex?.close(), database.close()]);
+      await Promise.allSettled([cache.close(), limiter.close(), changes.close(), providers.close(), localIndex?.close(), database.close()]);
     },
   };
 }

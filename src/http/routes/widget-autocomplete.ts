@@ -46,7 +46,7 @@ export const widgetAutocompleteRoutes: RouteModule = (app, services) => {
     const raw = c.req.header('origin');
     const origin = parseExactHttpsOrigin(raw);
     const method = c.req.header('access-control-request-method');
-    if (!origin || origin !== raw || method !== 'POST' || !(await services.tokens.originAllowed(origin))) {
+    if (!origin || origin !== raw || method !== 'POST' || !(await services.auth.originAllowed(origin))) {
       return c.body(null, 403);
     }
     c.header('Access-Control-Allow-Origin', origin);
