@@ -5,6 +5,7 @@
  */
 const BENCHES: Record<string, (args: string[]) => Promise<void>> = {
   local: async (args) => (await import('./local.js')).benchLocal(args),
+  hang: async () => (await import('./hang.js')).benchHang(),
 };
 
 const [name = 'local', ...args] = process.argv.slice(2);

@@ -3,24 +3,32 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { openApiDocument } from './contract/openapi.js';
 import type { AppEnv, App } from './http/context.js';
+import { accessLog } from './http/access-log.js';
 import { errorHandler } from './http/error-handler.js';
 import { HttpError, Messages } from './http/errors.js';
 import { autocompleteRoutes } from './http/routes/autocomplete.js';
 import { consoleRoutes } from './http/routes/console.js';
 import { demoRoutes } from './http/routes/demo.js';
 import { healthRoutes } from './http/routes/health.js';
+import { metricsRoutes } from './http/routes/metrics.js';
 import { pageRoutes } from './http/routes/pages.js';
+import { readyRoutes } from './http/routes/ready.js';
 import { usageRoutes } from './http/routes/usage.js';
 import { validateRoutes } from './http/routes/validate.js';
+import { validateBatchRoutes } from './http/routes/validate-batch.js';
 import { widgetAssetRoutes } from './http/routes/widget-assets.js';
 import { widgetAutocompleteRoutes } from './http/routes/widget-autocomplete.js';
 import { secretKeyAuth } from './http/secret-key-auth.js';
+import { EXPOSED_HEADERS } from './http/unverified.js';
 import { widgetAuth } from './http/widget-auth.js';
 import type { Services } from './services.js';
 
-const SECRET_KEY_PATHS = ['/v1/validate', '/v1/autocomplete', '/v1/usage'] as const;
+const BATCH_PATH = '/v1/validate/batch';
+const SECRET_KEY_PATHS = ['/v1/validate', BATCH_PATH, '/v1/autocomplete', '/v1/usage'] as const;
 /** Far above any valid request (a ValidateRequest tops out near 2 KiB); Messages.bodyTooLarge names it. */
 const BODY_LIMIT_BYTES = 64 * 1024;
+/** A batch holds up to 100 of them. */
+const BATCH_BODY_LIMIT_BYTES = 512 * 1024;
 
 /** The HTTP app without listen(), so tests drive it in-process or on a real port. */
 export function buildApp(services: Services): App {
@@ -32,25 +40,28 @@ export function buildApp(services: Services): App {
     },
   });
 
-  app.use(
-    '*',
+  // First, so every answer (a 413 and a 404 included) gets its request id, log line and metrics.
+  app.use('*', accessLog(services));
+  const limitOf = (maxSize: number, message: string) =>
     bodyLimit({
-      maxSize: BODY_LIMIT_BYTES,
+      maxSize,
       onError: () => {
-        throw new HttpError(413, Messages.bodyTooLarge);
+        throw new HttpError(413, message);
       },
-    }),
-  );
+    });
+  const defaultLimit = limitOf(BODY_LIMIT_BYTES, Messages.bodyTooLarge);
+  const batchLimit = limitOf(BATCH_BODY_LIMIT_BYTES, Messages.batchBodyTooLarge);
+  app.use('*', (c, next) => (c.req.path === BATCH_PATH ? batchLimit(c, next) : defaultLimit(c, next)));
   // Secret-key routes answer any origin (SPEC: permissive CORS; the key is the caller's to protect).
   for (const path of SECRET_KEY_PATHS) {
-    app.use(path, cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 }));
+    app.use(path, cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: EXPOSED_HEADERS, maxAge: 600 }));
     app.use(path, async (c, next) => (c.req.method === 'OPTIONS' ? next() : secretKeyAuth(services)(c, next)));
   }
   app.use('/v1/widget/autocomplete', async (c, next) =>
     c.req.method === 'POST' ? widgetAuth(services)(c, next) : next(),
   );
 
-  for (const register of [healthRoutes, validateRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
+  for (const register of [healthRoutes, readyRoutes, metricsRoutes, validateRoutes, validateBatchRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
     register(app, services);
   }
   // The hosted widget; its access check lets the script stay silent on origins no token allows.

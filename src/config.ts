@@ -29,6 +29,11 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /**
+   * How long a request waits for a PostgreSQL connection before the database counts as
+   * unreachable and the request is answered 503: an unreachable database fails fast.
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
@@ -60,6 +65,8 @@ const ConfigSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{43}=?$|^[0-9a-fA-F]{64}$/, 'must be 32 bytes as base64url or hex')
     .optional(),
   TRUST_PROXY: bool.default(false),
+  /** When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   USER_AGENT: z.string().min(1).default('addressd/1.0 (self-hosted address validation)'),
   PUBLIC_BASE_URL: z.url().optional(),
@@ -73,6 +80,8 @@ const ConfigSchema = z.object({
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   /** How long a console log-in lasts before the person signs in again. */
   CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(12),
+  /** Items of one POST /v1/validate/batch in flight at once, so a batch cannot starve other traffic. */
+  BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { warmUpAddressParser } from './address/parse.js';
+import { logReachability } from './providers/reachability.js';
 import { createServices } from './services.js';
 
 /** Composition root: config → services (stores, providers, engine) → app → listen; graceful shutdown. */
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
       { port: info.port, host: config.HOST, storage: services.database.dialect, cache: config.REDIS_URL ? 'redis' : 'memory', providers: services.runner.active() },
       `listening on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${info.port}`,
     );
+    void logReachability(services.providers, services.logger, Math.min(config.PROVIDER_TIMEOUT_MS, 5000));
   });
 
   let stopping = false;

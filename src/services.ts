@@ -15,10 +15,12 @@ import { ValidateEngine } from './engine/validate.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { resolveMasterKey } from './lib/master-key.js';
+import { Metrics } from './lib/metrics.js';
 import { Sealer } from './lib/seal.js';
 import { openLocalIndex, type LocalIndex } from './local-index/index.js';
 import { createLocalProvider } from './providers/local/adapter.js';
 import { createProviders, type ProviderSet } from './providers/registry.js';
+import { countedCache } from './store/cache/counted-cache.js';
 import { createResponseCache } from './store/cache/index.js';
 import { type Change, type ChangeFeed, createChangeFeed } from './store/changes/index.js';
 import type { ResponseCache } from './store/cache/response-cache.js';
@@ -31,6 +33,8 @@ export interface Services {
   config: Config;
   clock: Clock;
   logger: Logger;
+  /** This app's Prometheus registry (GET /metrics). */
+  metrics: Metrics;
   database: Database;
   accounts: AccountStore;
   secretKeys: SecretKeyStore;
@@ -75,11 +79,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const dbOptions = {
     dataDir: config.DATA_DIR,
     ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    // A terminated connection (restart, failover) is dropped by the pool and logged; only the
+    // requests that were using it fail.
+    onError: (error: Error) => logger.warn({ err: error }, 'database connection error'),
   };
   const database = await openDatabase(dbOptions);
   const onError = (error: unknown) => logger.warn({ err: error }, 'cache error');
   const redis = config.REDIS_URL ? { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX } : {};
-  const cache = await createResponseCache({ ...redis, onError });
+  // The circuit gauge reads the runner at scrape time; the runner is built below.
+  const metrics = new Metrics(() => runner.circuits());
+  const cache = countedCache(await createResponseCache({ ...redis, onError }), metrics);
   const limiter = await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') });
   const changes = overrides.changes ?? (await createChangeFeed({ ...redis, onError: (error) => logger.warn({ err: error }, 'change feed error') }));
   const publish = (change: Change) => changes.publish(change);
@@ -88,11 +98,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const runner = new ProviderRunner(providers, {
     timeoutMs: config.PROVIDER_TIMEOUT_MS,
     breaker: { failures: config.BREAKER_FAILURES, halfOpenAfterMs: config.BREAKER_HALF_OPEN_MS },
+    metrics,
+    logger,
   });
   const ledger = new CreditLedger(database, clock);
   const released = await ledger.releaseStale(10 * 60_000);
   if (released > 0) logger.warn({ released }, 'released credit reservations left by a previous crash');
-  const biller = new Biller(ledger, clock);
+  const biller = new Biller(ledger, clock, metrics);
   const people = new PeopleStore(database.db, clock);
   const invites = new InviteStore(database.db, clock);
   const baseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
@@ -104,6 +116,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     config,
     clock,
     logger,
+    metrics,
     database,
     accounts,
     secretKeys,

@@ -39,6 +39,26 @@ export interface LanguageTable {
 const EXTRA_WAYS: Record<string, ReadonlyArray<readonly [string, string]>> = {
   nl: [['pl', 'plein'], ['pln', 'plein'], ['ln', 'laan'], ['kd', 'kade'], ['wg', 'weg'], ['sngl', 'singel'], ['dk', 'dijk'], ['plnts', 'plantsoen']],
   de: [['str', 'strasse'], ['pl', 'platz']],
+  // The package's Danish table knows only `gl`; these are the types Danish streets are named with.
+  da: [['vej', 'vej'], ['gade', 'gade'], ['alle', 'alle'], ['plads', 'plads'], ['torv', 'torv'], ['straede', 'straede'], ['boulevard', 'boulevard'], ['boulevarden', 'boulevarden'], ['vaenge', 'vaenge'], ['have', 'have']],
+  pt: [['lg', 'largo'], ['pc', 'praca'], ['tv', 'travessa'], ['trav', 'travessa'], ['estr', 'estrada'], ['al', 'alameda']],
+  en: [['loop', 'loop'], ['lp', 'loop'], ['parade', 'parade'], ['pde', 'parade'], ['plaza', 'plaza'], ['plz', 'plaza']],
+};
+
+/**
+ * Name words the package lacks, as [written, canonical]: Danish prefixes (`Sdr.` stands for both
+ * `Søndre` and `Sønder`, so all three share one form; `St.` is `Store`, `Skt.` is `Sankt`) and
+ * Dutch ordinals (`2e` = `tweede` = `2de`, as in `2e Helmersstraat`).
+ */
+const EXTRA_WORDS: Record<string, ReadonlyArray<readonly [string, string]>> = {
+  da: [
+    ['sdr', 'sonder'], ['sondre', 'sonder'], ['sonder', 'sonder'], ['nr', 'norre'], ['norre', 'norre'], ['skt', 'sankt'],
+    ['sankt', 'sankt'], ['st', 'store'], ['store', 'store'], ['ll', 'lille'], ['lille', 'lille'], ['gl', 'gammel'], ['gammel', 'gammel'],
+  ],
+  nl: [
+    ['eerste', '1e'], ['1ste', '1e'], ['1e', '1e'], ['tweede', '2e'], ['2de', '2e'], ['2e', '2e'], ['derde', '3e'], ['3de', '3e'], ['3e', '3e'],
+    ['vierde', '4e'], ['4de', '4e'], ['4e', '4e'], ['vijfde', '5e'], ['5de', '5e'], ['5e', '5e'],
+  ],
 };
 
 /** Compound endings; only consonant clusters that no real word ends in, so expansion is safe. */
@@ -92,6 +112,8 @@ function build(lang: string): LanguageTable {
     addExpansion(words, abbr, exp);
     addExpansion(words, full, exp);
   }
+  // These replace whatever the package filed under the token (its `gl` is a street type).
+  for (const [token, full] of EXTRA_WORDS[lang] ?? []) words.set(token, [{ full, way: false, cardinal: false }]);
   const suffixes = [...(SUFFIXES[lang] ?? [])].sort((a, b) => b[0].length - a[0].length);
   return { lang, words, suffixes };
 }
@@ -108,4 +130,9 @@ export function languageTable(lang: string): LanguageTable {
 /** Whether a normalized token is a street-type word (`street`, `straat`, `rue`) in any of the languages. */
 export function isStreetTypeWord(token: string, langs: readonly string[]): boolean {
   return langs.some((lang) => languageTable(lang).words.get(token)?.some((e) => e.way && e.full === token) ?? false);
+}
+
+/** Whether a normalized token is a compass direction (`north`, `nw`, `noord`) in any of the languages. */
+export function isCardinalWord(token: string, langs: readonly string[]): boolean {
+  return langs.some((lang) => languageTable(lang).words.get(token)?.some((e) => e.cardinal) ?? false);
 }

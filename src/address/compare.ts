@@ -1,27 +1,32 @@
 import type { ComponentField, VerdictField } from '../contract/address.js';
-import { isStreetTypeWord } from './abbreviations.js';
+import { isCardinalWord, isStreetTypeWord } from './abbreviations.js';
 import { areCityAliases } from './city-aliases.js';
 import { canonicalCountry } from './countries.js';
 import { normalizeHouseNumber } from './house-number.js';
 import { countryLanguages, FALLBACK_LANGUAGES } from './languages.js';
 import { hasPostcodes, normalizePostcode } from './postcode.js';
-import { isAbbreviation, isContained, isTypo, editDistance } from './similarity.js';
+import { differsByFillers, editDistance, isAbbreviation, isContained, isTypo } from './similarity.js';
 import { expandNameWords, normalizeStreetIn } from './street.js';
-import { compact, normalizeText } from './text.js';
+import { compact, foldDigraphs, normalizeText } from './text.js';
 import { US_STATES } from './us-states.js';
 
 export type ComparisonVerdict = 'match' | 'corrected' | 'mismatch';
 
 /** Small words that carry no identity on their own in names (`de`, `van`, `the`). */
-const ARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'les', 'van', 'der', 'den', 'het', 'von', 'am', 'an', 'the', 'of']);
+const ARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'les', 'van', 'der', 'den', 'het', 'von', 'am', 'an', 'the', 'of', 'do', 'da', 'dos', 'das']);
 
 /**
  * Verdict of one component pair after normalization (DESIGN §3):
- * - `match`: equal once case, diacritics, punctuation, spacing, street-type abbreviations and
- *   postcode layout are normalized (formatting only);
+ * - `match`: equal once case, diacritics (and their digraphs where the language writes them:
+ *   `Muenchen`, `Koebenhavn`, `Aaboulevard`), punctuation, spacing, street-type and prefix
+ *   abbreviations (`Str.`, `Sdr.`, `Av.`, `2e`) and postcode layout are normalized (formatting only);
  * - `corrected`: recognisably the same: a typo within typoAllowance, an abbreviation, a listed
- *   alternative name, a partial value the result completes (`1012` → `1012 LG`, `Paris` → `Paris 8e`);
- * - `mismatch`: anything else. House numbers are exact after normalizeHouseNumber: never `corrected`.
+ *   alternative name, a partial postcode the result completes (`1012` → `1012 LG`), a street that
+ *   differs only by words that name no street on their own (its type, an article, a direction:
+ *   `Champs-Élysées` → `Avenue des Champs-Élysées`), a town the result names more precisely
+ *   (`Paris` → `Paris 8e`);
+ * - `mismatch`: anything else, among them a street with a word the other lacks (`Nieuwe Binnenweg`
+ *   is not `Binnenweg`). House numbers are exact after normalizeHouseNumber: never `corrected`.
  * Without a country, street words are tried in each fallback language and the best reading counts.
  */
 export function compareComponent(field: ComponentField, input: string, result: string, country?: string): ComparisonVerdict {
@@ -37,8 +42,33 @@ export function compareComponent(field: ComponentField, input: string, result: s
     case 'city':
       return compareCity(input, result, country);
     case 'state':
-      return compareNames(expandState(input), expandState(result), () => false);
+      return compareNames(expandState(input), expandState(result), { filler: () => false, langs: [] });
   }
+}
+
+/**
+ * The input's city against every place a result names (its city first, then the other levels a
+ * provider returns: village, municipality, county...): the best verdict, and the place it was
+ * reached with, so the standardized address can name the place the person wrote.
+ */
+export function compareCityWithPlaces(input: string, places: readonly string[], country?: string): { verdict: ComparisonVerdict; place?: string } {
+  let best: { verdict: ComparisonVerdict; place?: string } = { verdict: 'mismatch' };
+  for (const place of places) {
+    const verdict = compareCity(input, place, country);
+    if (verdict === 'match') return { verdict, place };
+    if (verdict === 'corrected' && best.verdict === 'mismatch') best = { verdict, place };
+  }
+  return best;
+}
+
+/** Whether two street names are equal after normalization (formatting differences only). */
+export function sameStreet(a: string, b: string, country?: string): boolean {
+  return compareStreet(a, b, country) === 'match';
+}
+
+/** Whether two place names are equal after normalization (formatting differences only). */
+export function samePlace(a: string, b: string, country?: string): boolean {
+  return compareCity(a, b, country) === 'match';
 }
 
 const POSTCODE_FIELDS: readonly VerdictField[] = ['street', 'houseNumber', 'postcode', 'city'];
@@ -52,13 +82,21 @@ export function requiredComponents(country: string | undefined): readonly Verdic
   return country && hasPostcodes(country) ? POSTCODE_FIELDS : NO_POSTCODE_FIELDS;
 }
 
+interface NameRules {
+  /** Tokens that carry no identity on their own. */
+  filler: (token: string) => boolean;
+  /** Languages whose digraphs fold (see foldDigraphs). */
+  langs: readonly string[];
+  /** Whether one name may contain the other with significant words to spare (towns: `Paris 8e`). */
+  containment?: boolean;
+}
+
 function compareStreet(input: string, result: string, country: string | undefined): ComparisonVerdict {
   const langSets = country ? [countryLanguages(country)] : FALLBACK_LANGUAGES.map((l) => [l]);
   let best: ComparisonVerdict = 'mismatch';
   for (const langs of langSets) {
-    const verdict = compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), (t) =>
-      ARTICLES.has(t) || isStreetTypeWord(t, langs),
-    );
+    const filler = (t: string) => ARTICLES.has(t) || isStreetTypeWord(t, langs) || isCardinalWord(t, langs);
+    const verdict = compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), { filler, langs });
     if (verdict === 'match') return verdict;
     if (verdict === 'corrected') best = verdict;
   }
@@ -69,16 +107,20 @@ function compareCity(input: string, result: string, country: string | undefined)
   const langs = countryLanguages(country);
   const a = expandNameWords(input, langs);
   const b = expandNameWords(result, langs);
-  const verdict = compareNames(a, b, (t) => ARTICLES.has(t));
+  const verdict = compareNames(a, b, { filler: (t) => ARTICLES.has(t), langs, containment: true });
   if (verdict === 'mismatch' && areCityAliases(normalizeText(input), normalizeText(result))) return 'corrected';
   return verdict;
 }
 
 /** Shared rules for names already normalized to the same vocabulary. */
-function compareNames(a: string, b: string, isFiller: (token: string) => boolean): ComparisonVerdict {
+function compareNames(a: string, b: string, rules: NameRules): ComparisonVerdict {
   if (a === b || compact(a) === compact(b)) return 'match';
   if (!a || !b) return 'mismatch';
-  if (isTypo(compact(a), compact(b)) || isAbbreviation(a, b) || isContained(a, b, isFiller)) return 'corrected';
+  const fa = compact(foldDigraphs(a, rules.langs));
+  const fb = compact(foldDigraphs(b, rules.langs));
+  if (fa === fb) return 'match';
+  if (isTypo(fa, fb) || isAbbreviation(a, b)) return 'corrected';
+  if (rules.containment ? isContained(a, b, rules.filler) : differsByFillers(a, b, rules.filler)) return 'corrected';
   return 'mismatch';
 }
 

@@ -6,7 +6,9 @@ import { foldCase } from './text.js';
  *   (`2/B` is the written variant of `2B` that SPEC names);
  * - French suffixes join the same way: `12 bis` = `12bis` → `12bis`;
  * - any further addition (toevoeging, unit) follows a dash: `12-2` = `12 2` = `12/2` → `12-2`,
- *   `12 hs` → `12-hs`, `12B-2` → `12b-2`. So `12-2` and `12b` stay distinct;
+ *   `12B-2` → `12b-2`. So `12-2` and `12b` stay distinct;
+ * - the ways Dutch addresses write the same addition are one: the ground floor `12 hs` = `12huis`
+ *   = `12-H` → `12h`, a floor in Roman numerals `12 II` = `12-2` (II-IV; a lone `I` stays a letter);
  * - leading zeros go (`012` → `12`). Text that does not start with a number is only compacted.
  */
 export function normalizeHouseNumber(s: string): string {
@@ -21,9 +23,19 @@ export function normalizeHouseNumber(s: string): string {
     letter = suffix[1] ?? '';
     rest = suffix[2] ?? '';
   }
-  const additions = rest.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const additions = rest
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map((a) => ADDITION_FORMS[a] ?? a);
+  if (!letter && additions[0] === 'h') {
+    letter = 'h';
+    additions.shift();
+  }
   return number + letter + additions.map((a) => `-${a}`).join('');
 }
+
+/** Additions written several ways: ground floor (`hs`, `huis` = `H`), floors in Roman numerals. */
+const ADDITION_FORMS: Readonly<Record<string, string>> = { hs: 'h', huis: 'h', ii: '2', iii: '3', iv: '4' };
 
 /** A token that is (the start of) a house number: `12`, `12B`, `123-2`, `2/B`, `12-14`. */
 export const HOUSE_NUMBER_TOKEN = /^\d{1,5}[a-zA-Z]?(?:[-/][\p{L}\p{N}]{1,4})*$/u;

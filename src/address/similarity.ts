@@ -36,6 +36,21 @@ export function isContained(a: string, b: string, isFiller: (token: string) => b
 }
 
 /**
+ * One name is the other plus words that name nothing on their own (`isFiller`: a street type, an
+ * article, a direction): `Champs Elysees` ⊂ `Avenue des Champs Elysees`, `Pennsylvania Avenue` ⊂
+ * `Pennsylvania Avenue Northwest`. Extra words on both sides (`North Main St` / `South Main St`) or a
+ * significant extra word (`Nieuwe Binnenweg` / `Binnenweg`) are different names.
+ */
+export function differsByFillers(a: string, b: string, isFiller: (token: string) => boolean): boolean {
+  const ta = new Set(a.split(' ').filter(Boolean));
+  const tb = new Set(b.split(' ').filter(Boolean));
+  const [short, long] = ta.size <= tb.size ? [ta, tb] : [tb, ta];
+  if (![...short].every((t) => long.has(t))) return false;
+  const extra = [...long].filter((t) => !short.has(t));
+  return extra.length > 0 && extra.every(isFiller) && [...short].some((t) => !isFiller(t) && t.length >= 3);
+}
+
+/**
  * Token-wise abbreviation: same number of tokens, each equal or a prefix of its partner
  * (`Pres Kennedylaan` = `President Kennedylaan`, `J F Kennedy Ave` = `John Fitzgerald Kennedy Ave`),
  * with at least one whole word equal.

@@ -28,3 +28,24 @@ export function normalizeText(s: string): string {
 export function compact(s: string): string {
   return s.replace(/\s+/g, '');
 }
+
+/**
+ * Digraphs that spell a folded letter in a language, both ways: German `ae`/`oe`/`ue` for ä/ö/ü
+ * (`Muenchen` = `München` = `Munchen`), Danish and Norwegian `aa`/`oe` for å/ø (`Aaboulevard`,
+ * `Koebenhavn`). Applied to normalizeText output on both sides of a comparison, only for those
+ * languages: in Dutch `oe` is a vowel of its own (`Koelweg` is not `Kolweg`).
+ */
+const DIGRAPHS: Record<string, RegExp> = {
+  de: /ae|oe|ue/g,
+  da: /aa|oe/g,
+  no: /aa|oe/g,
+};
+
+export function foldDigraphs(normalized: string, langs: readonly string[]): string {
+  let out = normalized;
+  for (const lang of langs) {
+    const re = DIGRAPHS[lang];
+    if (re) out = out.replace(re, (d) => d[0] ?? d);
+  }
+  return out;
+}

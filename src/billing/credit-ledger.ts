@@ -38,7 +38,7 @@ export interface Balance {
   available: number;
 }
 
-type Trx = Transaction<DatabaseSchema>;
+export type Trx = Transaction<DatabaseSchema>;
 
 /**
  * Money, transactionally (DESIGN §5). A call reserves its worst case before fan-out (never more
@@ -48,11 +48,11 @@ type Trx = Transaction<DatabaseSchema>;
  * The monthly grant is spent before extra credits; refunds give extra credits back first.
  */
 export class CreditLedger {
-  private readonly db: Kysely<DatabaseSchema>;
+  protected readonly db: Kysely<DatabaseSchema>;
 
   constructor(
-    private readonly database: Database,
-    private readonly clock: Clock,
+    protected readonly database: Database,
+    protected readonly clock: Clock,
   ) {
     this.db = database.db;
   }
@@ -165,7 +165,7 @@ export class CreditLedger {
     return stale.length;
   }
 
-  private async lockAccount(trx: Trx, accountId: string) {
+  protected async lockAccount(trx: Trx, accountId: string) {
     let query = trx.selectFrom('accounts').select(['plan', 'extra_credits']).where('id', '=', accountId);
     // PostgreSQL: the row lock serializes concurrent reservations across instances.
     // SQLite: Kysely runs one transaction at a time on its single connection.
@@ -174,7 +174,7 @@ export class CreditLedger {
   }
 
   /** Takes up to `want` credits of `month`: the monthly grant first, then extra credits. */
-  private async debit(
+  protected async debit(
     trx: Trx,
     accountId: string,
     month: string,
@@ -201,12 +201,12 @@ export class CreditLedger {
     return { grant, extra };
   }
 
-  private async dropReservation(trx: Trx, id: string): Promise<boolean> {
+  protected async dropReservation(trx: Trx, id: string): Promise<boolean> {
     const deleted = await trx.deleteFrom('credit_reservations').where('id', '=', id).executeTakeFirst();
     return Number(deleted.numDeletedRows) > 0;
   }
 
-  private async refund(trx: Trx, reservation: Reservation, amount: number): Promise<void> {
+  protected async refund(trx: Trx, reservation: Reservation, amount: number): Promise<void> {
     if (amount <= 0) return;
     const extraBack = Math.min(reservation.extra, amount);
     await this.adjust(trx, reservation.accountId, reservation.month, -(amount - extraBack), -extraBack);
@@ -233,7 +233,7 @@ export class CreditLedger {
   }
 
   /** The event and its day's totals, in the caller's transaction: the report never counts one without the other. */
-  private async insertEvent(trx: Trx, event: UsageEventInput, credits: number): Promise<void> {
+  protected async insertEvent(trx: Trx, event: UsageEventInput, credits: number): Promise<void> {
     const now = this.clock.now();
     const day = utcDay(now);
     const month = utcMonth(now);

@@ -9,13 +9,24 @@ import { resolveMasterKey } from '../lib/master-key.js';
 import { Sealer } from '../lib/seal.js';
 import { type ChangeFeed, createChangeFeed } from '../store/changes/index.js';
 import { type Database, openDatabase } from '../store/db/database.js';
+import { describeStore, storeIsNew } from './store-info.js';
 
 /** What CLI commands share: configuration, an output printer and lazily opened stores. */
 export interface CliContext {
   config: Config;
   /** Prints one result: the JSON object with --json, else the human lines. */
   out(json: Record<string, unknown>, human: string | string[]): void;
-  stores(): Promise<CliStores>;
+  /** A note for a person on stderr (`store: …`, warnings); silent with --json, whose output is for scripts. */
+  note(line: string): void;
+  /** Whether --json was given. */
+  json(): boolean;
+  /**
+   * The stores, opened once. A command that writes says so: it names the store it writes to, so
+   * nobody fills a store they did not mean; opening one that did not exist warns either way.
+   */
+  stores(access?: 'read' | 'write'): Promise<CliStores>;
+  /** The process exit code when the command did not fail but did not finish either (e.g. 130 after Ctrl-C). */
+  exitCode?: number;
 }
 
 export interface CliStores {
@@ -27,23 +38,37 @@ export interface CliStores {
   ledger: CreditLedger;
 }
 
-export function createCliContext(config: Config, json: () => boolean, write: (text: string) => void): CliContext & { close(): Promise<void> } {
+export function createCliContext(
+  config: Config,
+  json: () => boolean,
+  write: (text: string) => void,
+  writeErr: (text: string) => void,
+): CliContext & { close(): Promise<void> } {
   let opened: CliStores | undefined;
   let changes: ChangeFeed | undefined;
+  const note = (line: string) => {
+    if (!json()) writeErr(`${line}\n`);
+  };
   return {
     config,
+    json,
+    note,
     out(obj, human) {
       write(json() ? `${JSON.stringify(obj)}\n` : `${[human].flat().join('\n')}\n`);
     },
-    async stores() {
+    async stores(access = 'read') {
       if (opened) return opened;
+      if (access === 'write') note(`store: ${describeStore(config)}`);
+      if (await storeIsNew(config)) {
+        note(`warning: no store there yet: creating a new, empty one (set DATA_DIR or DATABASE_URL if you meant an existing store)`);
+      }
       const database = await openDatabase({
         dataDir: config.DATA_DIR,
         ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
       });
       const sealer = new Sealer(resolveMasterKey(config.MASTER_KEY, config.DATA_DIR));
       // With Redis, a revocation here reaches running instances at once; without, within AUTH_CACHE_MS.
-      if (config.REDIS_URL) changes = await createChangeFeed({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX });
+      if (config.REDIS_URL && access === 'write') changes = await createChangeFeed({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX });
       const publish = changes ? changes.publish.bind(changes) : undefined;
       opened = {
         database,

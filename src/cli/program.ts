@@ -4,6 +4,7 @@ import { registerAccountCommands } from './commands/accounts.js';
 import { registerKeyCommands, registerTokenCommands } from './commands/credentials.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerInviteCommands } from './commands/invite.js';
+import { registerValidateCommand } from './commands/validate.js';
 import { createCliContext } from './context.js';
 
 export interface CliIo {
@@ -30,12 +31,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .enablePositionalOptions(false)
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(text.split('\n')[0] + '\n') });
-  const ctx = createCliContext(config, () => program.opts<{ json?: boolean }>().json === true, io.stdout);
+  const ctx = createCliContext(config, () => program.opts<{ json?: boolean }>().json === true, io.stdout, io.stderr);
   registerAccountCommands(program, ctx);
   registerKeyCommands(program, ctx);
   registerTokenCommands(program, ctx);
   registerImportCommand(program, ctx);
   registerInviteCommands(program, ctx);
+  registerValidateCommand(program, ctx);
   // Every subcommand accepts --json after its own arguments too.
   for (const command of allCommands(program)) command.option('--json', 'print exactly one JSON object on stdout');
   program.hook('preAction', (_root, action) => {
@@ -44,7 +46,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    return ctx.exitCode ?? 0;
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? 0 : 1;

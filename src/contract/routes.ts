@@ -2,7 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { text } from './text.js';
 import { AutocompleteRequest, AutocompleteResponse, WidgetAutocompleteResponse } from './autocomplete.js';
 import { DemoRateLimitError, ErrorBody, ValidationErrorBody } from './errors.js';
-import { HealthResponse } from './health.js';
+import { HealthResponse, ReadyResponse } from './health.js';
+import { ValidateBatchRequest, ValidateBatchResponse } from './batch.js';
 import { UsageResponse } from './usage.js';
 import { DemoValidateRequest, DemoValidateResponse, ValidateRequest, ValidateResponse } from './validate.js';
 
@@ -22,6 +23,10 @@ const errors = {
   400: json(ValidationErrorBody, 'The body failed schema validation'),
   401: json(ErrorBody, 'Missing, malformed, unknown or revoked API key'),
   429: json(ErrorBody, 'Monthly credits exhausted, or the test-key rate limit reached'),
+  503: {
+    ...json(ErrorBody, 'The database (or the rate limiter) cannot be reached right now; nothing was billed, retry shortly'),
+    headers: z.object({ 'Retry-After': z.number().int().openapi({ description: 'Seconds to wait before retrying' }) }),
+  },
 };
 const secret = [{ secretKey: [] }];
 
@@ -31,6 +36,17 @@ export const healthRoute = createRoute({
   tags: ['Service'],
   summary: 'Health and active providers',
   responses: { 200: json(HealthResponse, 'The service is up') },
+});
+
+export const readyRoute = createRoute({
+  method: 'get',
+  path: '/readyz',
+  tags: ['Service'],
+  summary: 'Readiness for load balancers: the database answers',
+  responses: {
+    200: json(ReadyResponse, 'Ready to answer keyed requests'),
+    503: errors[503],
+  },
 });
 
 export const validateRoute = createRoute({
@@ -82,6 +98,7 @@ export const widgetAutocompleteRoute = createRoute({
     401: json(ErrorBody, 'Token missing, malformed, revoked or origin-restricted'),
     403: json(ErrorBody, 'No Origin header, or not an exact HTTPS origin'),
     429: json(ErrorBody, 'Widget rate limit or credits exhausted'),
+    503: errors[503],
   },
 });
 
@@ -120,6 +137,7 @@ export const usageRoute = createRoute({
     200: json(UsageResponse, 'Usage report'),
     401: errors[401],
     429: errors[429],
+    503: errors[503],
   },
 });
 
@@ -136,5 +154,26 @@ export const demoValidateRoute = createRoute({
       ...json(DemoRateLimitError, 'Demo allowance reached'),
       headers: z.object({ 'Retry-After': z.number().int().openapi({ description: 'Seconds until the longest exhausted window admits a request' }) }),
     },
+    503: errors[503],
+  },
+});
+
+export const validateBatchRoute = createRoute({
+  method: 'post',
+  path: '/v1/validate/batch',
+  tags: ['Validation'],
+  summary: 'Validate up to 100 addresses in one call',
+  description:
+    'Each item is billed, cached and recorded exactly like one `POST /v1/validate` (one usage event per item, endpoint `/v1/validate/batch`). ' +
+    'Items run a few at a time; a bad item or running out of credits answers that item alone. Body limit 512 KiB.',
+  security: secret,
+  request: {
+    query: SourceParam,
+    body: { required: true, content: { 'application/json': { schema: ValidateBatchRequest } } },
+  },
+  responses: {
+    200: json(ValidateBatchResponse, 'One result per item, in input order: a ValidateResponse or a BatchItemError'),
+    ...errors,
+    413: json(ErrorBody, 'The body exceeds 512 KiB'),
   },
 });

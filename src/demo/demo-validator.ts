@@ -2,6 +2,7 @@ import type { DemoRateLimitError } from '../contract/errors.js';
 import type { DemoValidateResponse, ValidateRequest } from '../contract/validate.js';
 import type { ValidateResult } from '../engine/validate.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../engine/types.js';
+import { isUnverified } from '../engine/unverified.js';
 import type { Clock } from '../lib/clock.js';
 import type { ExhaustedWindow, RateLimiter } from '../store/limits/rate-limiter.js';
 import { findSample } from './samples.js';
@@ -26,7 +27,8 @@ export interface DemoValidatorDeps {
 export type DemoAnswerSource = 'sample' | 'cache' | 'lookup';
 
 export type DemoOutcome =
-  | { kind: 'answer'; source: DemoAnswerSource; response: DemoValidateResponse }
+  /** `unverified`: a fresh lookup no provider answered (engine/unverified.ts). */
+  | { kind: 'answer'; source: DemoAnswerSource; response: DemoValidateResponse; unverified?: boolean }
   | { kind: 'limited'; error: DemoRateLimitError };
 
 export const DEMO_LIMIT_MESSAGE = 'Demo request allowance reached.';
@@ -68,7 +70,7 @@ export class DemoValidator {
     if (!limit.allowed) return { kind: 'limited', error: this.limitError(limit.exhausted) };
 
     const fresh = await this.deps.engine.uncached(request, DEFAULT_THRESHOLDS, signal);
-    return { kind: 'answer', source: 'lookup', response: toDemoResponse(fresh) };
+    return { kind: 'answer', source: 'lookup', response: toDemoResponse(fresh), ...(isUnverified(fresh) ? { unverified: true } : {}) };
   }
 
   private limitError(exhausted: ExhaustedWindow[]): DemoRateLimitError {

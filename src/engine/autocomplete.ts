@@ -6,6 +6,7 @@ import { AnswerMemo } from './answer-memo.js';
 import { cacheKey } from './cache-key.js';
 import type { ProviderRunner } from './fan-out.js';
 import { mergeSuggestions } from './merge-suggestions.js';
+import { markUnverified, nobodyAnswered } from './unverified.js';
 
 export interface AutocompleteEngineDeps {
   runner: ProviderRunner;
@@ -60,6 +61,7 @@ export class AutocompleteEngine {
 
     const eligible = runner.eligible('autocomplete', country);
     return biller.billed(ctx, eligible.length, async (allowed) => {
+      const called = eligible.slice(0, allowed);
       const attempts = await runner.run(
         'autocomplete',
         {
@@ -69,12 +71,12 @@ export class AutocompleteEngine {
           limit: request.limit,
         },
         signal,
-        { only: eligible.slice(0, allowed) },
+        { only: called },
       );
       const suggestions = mergeSuggestions(attempts, request.limit, country);
       if (everyoneAnswered(attempts, eligible)) await cache.set(key, suggestions, this.deps.cacheTtlMs);
       return {
-        value: { suggestions, cached: false },
+        value: markUnverified({ suggestions, cached: false }, nobodyAnswered(attempts, called)),
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcome(suggestions),
       };

@@ -1,5 +1,6 @@
 import type { CreditLedger, UsageEventInput } from '../billing/credit-ledger.js';
 import type { Clock } from '../lib/clock.js';
+import type { Metrics } from '../lib/metrics.js';
 import { CreditsExhaustedError } from './errors.js';
 
 /** Who is calling, for billing and the usage event. */
@@ -27,6 +28,8 @@ export class Biller {
   constructor(
     private readonly ledger: CreditLedger,
     private readonly clock: Clock,
+    /** Credits charged and usage events written are counted here once committed. */
+    private readonly metrics?: Metrics,
   ) {}
 
   /** The shared quota gate: nothing runs for an exhausted account. */
@@ -47,6 +50,7 @@ export class Biller {
     if (want <= 0) {
       const { value, outcome } = await work(0);
       await this.ledger.recordFree(this.event(ctx, outcome, false));
+      this.counted(ctx, 0, false);
       return value;
     }
     const reservation = await this.ledger.reserve(ctx.accountId, want);
@@ -62,15 +66,24 @@ export class Biller {
       throw error;
     }
     await this.ledger.settle(reservation, result.answered, this.event(ctx, result.outcome, false));
+    // What settle charges: the providers that answered, never more than was reserved.
+    this.counted(ctx, Math.max(0, Math.min(result.answered, reservation.total)), false);
     return result.value;
   }
 
   /** A cache hit: costs nothing, still recorded. */
   async free(ctx: CallContext, outcome: CallOutcome): Promise<void> {
     await this.ledger.recordFree(this.event(ctx, outcome, true));
+    this.counted(ctx, 0, true);
   }
 
-  private event(ctx: CallContext, outcome: CallOutcome, cached: boolean): UsageEventInput {
+  private counted(ctx: CallContext, credits: number, cached: boolean): void {
+    if (!this.metrics) return;
+    this.metrics.usageEvents.inc({ endpoint: ctx.endpoint, cached: String(cached) });
+    if (credits > 0) this.metrics.creditsCharged.inc({ endpoint: ctx.endpoint }, credits);
+  }
+
+  protected event(ctx: CallContext, outcome: CallOutcome, cached: boolean): UsageEventInput {
     return {
       accountId: ctx.accountId,
       credentialId: ctx.credentialId,

@@ -1,9 +1,11 @@
 import type { TraceStep } from '../contract/validate.js';
 import type { TraceStatus } from '../contract/enums.js';
 import { PROVIDER_IDS } from '../contract/enums.js';
+import type { Logger } from '../lib/logger.js';
+import type { CircuitStateName, Metrics } from '../lib/metrics.js';
 import type { AutocompleteQuery, GeocodeQuery, Provider, ProviderCandidate } from '../providers/provider.js';
 import type { ProviderSet } from '../providers/registry.js';
-import { type BreakerOptions, ProviderGuard } from './provider-guard.js';
+import { type BreakerOptions, type GuardOutcome, ProviderGuard } from './provider-guard.js';
 
 /**
  * The fan-out (DESIGN §2): every eligible provider in parallel, each behind its own timeout
@@ -23,6 +25,10 @@ export type Kind = 'geocode' | 'autocomplete';
 export interface RunnerOptions {
   timeoutMs: number;
   breaker?: BreakerOptions;
+  /** Every attempt is counted and timed here (provider, kind, outcome). */
+  metrics?: Metrics;
+  /** Failed calls and circuit transitions are logged at `warn`. */
+  logger?: Logger;
 }
 
 export interface RunOptions {
@@ -43,6 +49,16 @@ export class ProviderRunner {
   /** Enabled providers that exist and can answer now: what /healthz reports and cache keys include. */
   active(): string[] {
     return this.providers.active.filter((id) => this.providers.get(id)?.available?.() ?? true);
+  }
+
+  /** Active providers whose circuit is not open: the ones that can answer right now (/healthz). */
+  usable(): string[] {
+    return this.active().filter((id) => this.guards.get(id)?.circuit !== 'open');
+  }
+
+  /** Each active provider's breaker state (closed until first called), for the circuit gauge. */
+  circuits(): [string, CircuitStateName][] {
+    return this.providers.active.map((id) => [id, this.guards.get(id)?.circuit ?? 'closed']);
   }
 
   /**
@@ -89,7 +105,10 @@ export class ProviderRunner {
   private guard(id: string): ProviderGuard {
     let guard = this.guards.get(id);
     if (!guard) {
-      guard = new ProviderGuard(this.opts.timeoutMs, this.opts.breaker);
+      const logger = this.opts.logger;
+      guard = new ProviderGuard(this.opts.timeoutMs, this.opts.breaker, (circuit, cause) =>
+        logger?.warn({ provider: id, circuit, ...(cause ? { cause } : {}) }, `provider ${id}: circuit ${circuit}`),
+      );
       this.guards.set(id, guard);
     }
     return guard;
@@ -99,6 +118,7 @@ export class ProviderRunner {
     const call = (inner: AbortSignal) =>
       kind === 'geocode' ? provider.geocode(query as GeocodeQuery, inner) : provider.autocomplete!(query as AutocompleteQuery, inner);
     const outcome = await this.guard(id).call(call, signal);
+    this.observe(kind, id, outcome);
     if (outcome.status === 'ok') {
       return {
         provider: id,
@@ -110,6 +130,22 @@ export class ProviderRunner {
     const step: TraceStep = { provider: id, status: outcome.status, error: outcome.error };
     if (outcome.latencyMs !== undefined) step.latencyMs = outcome.latencyMs;
     return { provider: id, answered: false, candidates: [], step };
+  }
+
+  private observe(kind: Kind, provider: string, outcome: GuardOutcome<unknown>): void {
+    const cause = outcome.status === 'ok' ? '' : (outcome.cause ?? '');
+    this.opts.metrics?.providerCalls.inc({ provider, kind, outcome: outcome.status, cause });
+    if (outcome.latencyMs !== undefined && outcome.status !== 'skipped') {
+      this.opts.metrics?.providerDuration.observe({ provider, kind, outcome: outcome.status }, outcome.latencyMs / 1000);
+    }
+    // A provider that did not answer is the operator's business; a caller's abort or an open circuit
+    // (logged once, when it opened) is not worth a line per request.
+    if (outcome.status === 'error' || outcome.status === 'timeout') {
+      this.opts.logger?.warn(
+        { provider, kind, status: outcome.status, cause: outcome.cause ?? 'timeout', error: outcome.error, latencyMs: outcome.latencyMs },
+        `provider ${provider} ${outcome.status === 'timeout' ? 'timed out' : 'failed'}: ${outcome.error}`,
+      );
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import {
   BrokenCircuitError,
   type CircuitBreakerPolicy,
+  CircuitState,
   ConsecutiveBreaker,
   circuitBreaker,
   handleWhen,
@@ -10,6 +11,7 @@ import {
   timeout,
 } from 'cockatiel';
 import type { TraceStatus } from '../contract/enums.js';
+import type { CircuitStateName } from '../lib/metrics.js';
 import { ProviderError, ProviderSkipped } from '../providers/provider.js';
 
 /**
@@ -29,7 +31,18 @@ export const DEFAULT_BREAKER: BreakerOptions = { failures: 5, halfOpenAfterMs: 3
 
 export type GuardOutcome<T> =
   | { status: 'ok'; value: T; latencyMs: number }
-  | { status: Exclude<TraceStatus, 'ok'>; error: string; latencyMs?: number };
+  | {
+      status: Exclude<TraceStatus, 'ok'>;
+      error: string;
+      /** Why an `error`, in a word for metrics and logs: the HTTP status, `malformed`, `network`, `unexpected`. */
+      cause?: string;
+      latencyMs?: number;
+    };
+
+/** `500` for an HTTP status, else the kind of failure. */
+function errorCause(error: ProviderError): string {
+  return error.kind === 'http' ? (/\d{3}/.exec(error.message)?.[0] ?? 'http') : error.kind;
+}
 
 /** Wraps outcomes the breaker must not count as failures. */
 class NotAFailure extends Error {
@@ -41,17 +54,43 @@ class NotAFailure extends Error {
   }
 }
 
+/** A circuit transition; `cause` is the failure that opened it. */
+export type CircuitListener = (state: CircuitStateName, cause?: string) => void;
+
+const STATE_NAMES: Record<CircuitState, CircuitStateName> = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.HalfOpen]: 'half-open',
+  [CircuitState.Open]: 'open',
+  [CircuitState.Isolated]: 'open',
+};
+
 export class ProviderGuard {
   private readonly breaker: CircuitBreakerPolicy;
 
   constructor(
     private readonly timeoutMs: number,
     breaker: BreakerOptions = DEFAULT_BREAKER,
+    onCircuit?: CircuitListener,
   ) {
     this.breaker = circuitBreaker(
       handleWhen((error) => !(error instanceof NotAFailure)),
       { halfOpenAfter: breaker.halfOpenAfterMs, breaker: new ConsecutiveBreaker(breaker.failures) },
     );
+    if (onCircuit) {
+      this.breaker.onBreak((reason) => onCircuit('open', 'error' in reason ? this.describe(reason.error) : 'isolated'));
+      this.breaker.onHalfOpen(() => onCircuit('half-open'));
+      this.breaker.onReset(() => onCircuit('closed'));
+    }
+  }
+
+  /** The breaker's state now; an open circuit past its wait stays `open` until a call tries it. */
+  get circuit(): CircuitStateName {
+    return STATE_NAMES[this.breaker.state];
+  }
+
+  private describe(error: unknown): string {
+    if (error instanceof TaskCancelledError) return this.timeoutMessage();
+    return error instanceof Error ? error.message : String(error);
   }
 
   async call<T>(fn: (signal: AbortSignal) => Promise<T>, caller?: AbortSignal): Promise<GuardOutcome<T>> {
@@ -66,8 +105,9 @@ export class ProviderGuard {
       if (error instanceof BrokenCircuitError) return { status: 'circuit-open', error: 'circuit breaker open: provider not called' };
       if (error instanceof NotAFailure) return { status: error.status, error: error.message, latencyMs: elapsed() };
       if (error instanceof TaskCancelledError) return { status: 'timeout', error: this.timeoutMessage(), latencyMs: elapsed() };
-      const message = error instanceof ProviderError ? error.message : `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
-      return { status: 'error', error: message, latencyMs: elapsed() };
+      if (error instanceof ProviderError) return { status: 'error', error: error.message, cause: errorCause(error), latencyMs: elapsed() };
+      const message = `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
+      return { status: 'error', error: message, cause: 'unexpected', latencyMs: elapsed() };
     }
   }
 

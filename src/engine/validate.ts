@@ -10,6 +10,7 @@ import { buildConsensus } from './consensus.js';
 import { scoreCandidate } from './score.js';
 import type { ScoredCandidate, Thresholds } from './types.js';
 import { readValidateInput, type ValidateInput } from './validate-input.js';
+import { markUnverified, nobodyAnswered } from './unverified.js';
 import { decideVerdict } from './verdict.js';
 
 /** What the cache keeps for validate: provider answers, not verdicts (thresholds differ per account). */
@@ -58,11 +59,12 @@ export class ValidateEngine {
 
     const eligible = runner.eligible('geocode', read.country);
     return biller.billed(ctx, eligible.length, async (allowed) => {
-      const attempts = await runner.run('geocode', read.query, signal, { only: eligible.slice(0, allowed) });
+      const called = eligible.slice(0, allowed);
+      const attempts = await runner.run('geocode', read.query, signal, { only: called });
       await this.remember(key, attempts, eligible);
       const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
       return {
-        value: { ...result, cached: false },
+        value: markUnverified({ ...result, cached: false }, nobodyAnswered(attempts, called)),
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcomeOf(result, read),
       };
@@ -105,7 +107,7 @@ export class ValidateEngine {
     const eligible = this.deps.runner.eligible('geocode', read.country);
     const attempts = await this.deps.runner.run('geocode', read.query, signal, { only: eligible });
     await this.remember(this.key(request, read), attempts, eligible);
-    return this.decide(read, attempts, thresholds);
+    return markUnverified(this.decide(read, attempts, thresholds), nobodyAnswered(attempts, eligible));
   }
 
   private key(request: ValidateRequest, read: ValidateInput, providers = this.deps.runner.active()): string {

@@ -16,10 +16,10 @@ const PER_IP: readonly LimitWindow[] = [{ name: 'fifteen_minute', max: 50, perio
 const SIGNUP_PER_IP: readonly LimitWindow[] = [{ name: 'hour', max: 10, periodSeconds: 3600 }];
 
 export async function throttlePasswordAttempt(c: Context, services: Services, email: string): Promise<void> {
-  await enforceLimit(services, `console:login:ip:${visitorIp(c, services.config.TRUST_PROXY)}`, PER_IP, ConsoleMessages.loginRate);
-  await enforceLimit(services, `console:login:email:${normalizeEmail(email)}`, PER_EMAIL, ConsoleMessages.loginRate);
+  await enforceLimit(services, 'console:login:ip', visitorIp(c, services.config.TRUST_PROXY), PER_IP, ConsoleMessages.loginRate);
+  await enforceLimit(services, 'console:login:email', normalizeEmail(email), PER_EMAIL, ConsoleMessages.loginRate);
 }
 
 export async function throttleSignup(c: Context, services: Services): Promise<void> {
-  await enforceLimit(services, `console:signup:ip:${visitorIp(c, services.config.TRUST_PROXY)}`, SIGNUP_PER_IP, ConsoleMessages.signupRate);
+  await enforceLimit(services, 'console:signup:ip', visitorIp(c, services.config.TRUST_PROXY), SIGNUP_PER_IP, ConsoleMessages.signupRate);
 }

@@ -11,6 +11,8 @@ export interface AppEnv {
     account: Account;
     widget: VerifiedToken;
     startedAt: number;
+    /** From a valid `X-Request-Id`, else generated; echoed back and in every log line of the request. */
+    requestId: string;
   };
 }
 

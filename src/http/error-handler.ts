@@ -2,9 +2,13 @@ import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from '../lib/logger.js';
 import { CreditsExhaustedError } from '../engine/errors.js';
-import { creditsExhausted, HttpError, Messages } from './errors.js';
+import { isDatabaseUnavailable } from '../store/db/faults.js';
+import { creditsExhausted, HttpError, Messages, serviceUnavailable } from './errors.js';
 
-/** Renders every thrown error with SPEC's body shapes; unknown errors are logged and become 500. */
+/**
+ * Renders every thrown error with SPEC's body shapes. The database being unreachable is 503 with
+ * Retry-After (the request may succeed shortly); unknown errors are logged and become 500.
+ */
 export function errorHandler(logger: Logger, consoleUrl: string): ErrorHandler {
   return (error, c) => {
     if (error instanceof CreditsExhaustedError) return render(c, creditsExhausted(error, consoleUrl));
@@ -27,6 +31,10 @@ export function errorHandler(logger: Logger, consoleUrl: string): ErrorHandler {
       }
       if (error.status === 413) return c.json({ message: Messages.bodyTooLarge }, 413);
       return c.json({ message: error.message || Messages.internal }, error.status);
+    }
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: error, path: c.req.path }, 'database unavailable');
+      return render(c, serviceUnavailable());
     }
     logger.error({ err: error, path: c.req.path }, 'unhandled error');
     return c.json({ message: Messages.internal }, 500);

@@ -17,9 +17,12 @@ export const Messages = {
   demoRate: 'Demo request allowance reached.',
   notFound: 'Not found',
   bodyTooLarge: 'Request body too large: the limit is 64 KiB',
+  batchBodyTooLarge: 'Request body too large: the limit for a batch is 512 KiB',
   jsonBodyRequired: 'Send the request body as JSON with Content-Type: application/json',
   internal: 'Internal server error',
-  unavailable: 'Service temporarily unavailable',
+  unavailable: 'Service temporarily unavailable: try again shortly',
+  notReady: 'Not ready: the database does not answer',
+  metricsToken: 'Missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>',
 } as const;
 
 /** SPEC: states monthly credits exhausted with the plan quota and the plan name, and points to the console. */
@@ -28,6 +31,17 @@ export function creditsExhausted(error: CreditsExhaustedError, consoleUrl: strin
     429,
     `Monthly credits exhausted: the ${error.plan} plan includes ${error.quota} credits per month and no extra credits remain. Upgrade or buy credits in the console at ${consoleUrl}`,
   );
+}
+
+/** Seconds a client is told to wait before retrying a 503: long enough for a pool to reconnect. */
+export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
+
+/**
+ * A dependency (the database, the rate limiter's Redis) cannot be reached right now: 503 with
+ * Retry-After, so clients and load balancers retry instead of treating it as a bug.
+ */
+export function serviceUnavailable(): HttpError {
+  return new HttpError(503, Messages.unavailable, undefined, { 'Retry-After': String(RETRY_AFTER_UNAVAILABLE_SECONDS) });
 }
 
 export class HttpError extends Error {

@@ -25,7 +25,7 @@ export function secretKeyAuth(services: Services): MiddlewareHandler<AppEnv> {
     c.set('key', check.key);
     c.set('account', account);
     if (check.key.env === 'test') {
-      await enforceLimit(services, `testkey:${check.key.keyId}`, TEST_KEY_WINDOW, Messages.testKeyRate);
+      await enforceLimit(services, 'testkey', check.key.keyId, TEST_KEY_WINDOW, Messages.testKeyRate);
     }
     try {
       await services.biller.ensureCredits(account.id);

@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import type { AppEnv } from './context.js';
 import { HttpError, Messages } from './errors.js';
 import { enforceLimit } from './rate-limit.js';
+import { EXPOSED_HEADERS } from './unverified.js';
 
 /** SPEC limits: 120/min per live token and per origin; 60/min for test tokens. */
 const windowFor = (max: number) => [{ name: 'minute', max, periodSeconds: 60 }] as const;
@@ -26,9 +27,10 @@ export function widgetAuth(services: Services): MiddlewareHandler<AppEnv> {
     // From here on the origin is verified: let the browser read our answers, errors included.
     c.header('Access-Control-Allow-Origin', origin);
     c.header('Vary', 'Origin');
+    c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS.join(', '));
 
-    await enforceLimit(services, `widget:token:${token.tokenId}`, windowFor(token.env === 'live' ? 120 : 60), Messages.widgetRate);
-    await enforceLimit(services, `widget:origin:${origin}`, windowFor(120), Messages.widgetRate);
+    await enforceLimit(services, 'widget:token', token.tokenId, windowFor(token.env === 'live' ? 120 : 60), Messages.widgetRate);
+    await enforceLimit(services, 'widget:origin', origin, windowFor(120), Messages.widgetRate);
     try {
       await services.biller.ensureCredits(token.accountId);
     } catch (error) {

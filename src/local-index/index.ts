@@ -1,5 +1,6 @@
 import { runImport } from './import/run-import.js';
 import { autocomplete, geocode } from './search/search.js';
+import type { PoolErrorHandler } from '../store/db/pg-pool.js';
 import { openPgStore } from './store/pg-store.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 import type { IndexStore } from './store/store.js';
@@ -13,6 +14,10 @@ export interface LocalIndexOptions {
   databaseUrl?: string;
   /** PostgreSQL schema (test isolation); created when missing. */
   schema?: string;
+  /** PostgreSQL: connection errors the pool absorbed (logged by the service). */
+  onError?: PoolErrorHandler;
+  /** PostgreSQL: how long a search waits for a connection. */
+  connectTimeoutMs?: number;
 }
 
 /** The offline address index behind the `local` provider. */
@@ -33,7 +38,7 @@ export interface LocalIndex {
 const REFRESH_MS = 2000;
 
 export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalIndex> {
-  const store: IndexStore = opts.databaseUrl ? await openPgStore(opts.databaseUrl, opts.schema) : openSqliteStore(opts.dataDir);
+  const store: IndexStore = opts.databaseUrl ? await openPgStore(opts.databaseUrl, { schema: opts.schema, onError: opts.onError, connectTimeoutMs: opts.connectTimeoutMs }) : openSqliteStore(opts.dataDir);
   let cached: { version: number; countries: string[] } = { version: -1, countries: [] };
   const refresh = async (): Promise<string[]> => {
     const version = await store.version();

@@ -80,6 +80,20 @@ export class HttpClient {
     }
   }
 
+  /**
+   * Whether `url` answers over HTTP at all (any status counts: the server is there), for the
+   * start-up probe. Resolves to the status code; rejects with a ProviderError otherwise.
+   */
+  async reach(url: URL, signal: AbortSignal): Promise<number> {
+    try {
+      const { statusCode, body } = await request(url, { method: 'GET', dispatcher: this.dispatcher, signal, headers: { 'user-agent': this.userAgent } });
+      await body.dump().catch(() => undefined);
+      return statusCode;
+    } catch (error) {
+      throw networkError(error, signal);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.owned) await this.dispatcher.close();
   }

@@ -16,6 +16,11 @@ export interface ProviderSet {
   /** Enabled ids that have a provider here (known and available), config order, no duplicates. */
   active: readonly ProviderId[];
   get(id: string): Provider | undefined;
+  /**
+   * Whether an active provider can be reached now: an HTTP provider's base URL answers (any
+   * status), `local` has data. Never rejects; for the start-up log line. Absent on test doubles.
+   */
+  probe?(id: ProviderId, signal: AbortSignal): Promise<{ reachable: boolean; detail: string }>;
   /** Closes the shared HTTP agent (`local` is closed by whoever opened its index). */
   close(): Promise<void>;
 }
@@ -76,6 +81,25 @@ function narrowCoverage(provider: Provider, countries: '*' | string[]): Provider
   });
 }
 
+const BASE_URL: Partial<Record<ProviderId, (config: Config) => string>> = {
+  pdok: (config) => config.PDOK_URL,
+  photon: (config) => config.PHOTON_URL,
+  nominatim: (config) => config.NOMINATIM_URL,
+};
+
+async function probe(provider: Provider | undefined, url: string | undefined, http: HttpClient, signal: AbortSignal) {
+  if (!provider) return { reachable: false, detail: 'not configured' };
+  if (!url) return provider.available?.() === false ? { reachable: false, detail: 'no data' } : { reachable: true, detail: 'has data' };
+  const started = performance.now();
+  try {
+    const status = await http.reach(new URL(url), signal);
+    return { reachable: true, detail: `HTTP ${status} in ${Math.round(performance.now() - started)} ms` };
+  } catch (error) {
+    const detail = signal.aborted ? 'no answer in time' : error instanceof Error ? error.message : String(error);
+    return { reachable: false, detail };
+  }
+}
+
 function isProviderId(id: string): id is ProviderId {
   return (PROVIDER_IDS as readonly string[]).includes(id);
 }
@@ -92,6 +116,7 @@ export function createProviders(config: Config, extra: ProviderExtras = {}): Pro
     enabled: [...config.PROVIDERS],
     active: [...built.keys()],
     get: (id) => (isProviderId(id) ? built.get(id) : undefined),
+    probe: (id, signal) => probe(built.get(id), BASE_URL[id]?.(config), http, signal),
     close: () => http.close(),
   };
 }

@@ -25,7 +25,9 @@ describe('/openapi.json', () => {
     expect(ops.sort()).toEqual(
       [
         'GET /healthz',
+        'GET /readyz',
         'POST /v1/validate',
+        'POST /v1/validate/batch',
         'POST /v1/autocomplete',
         'POST /v1/widget/autocomplete',
         'OPTIONS /v1/widget/autocomplete',
@@ -43,6 +45,7 @@ describe('/openapi.json', () => {
       'ConsensusReport', 'ProviderDisagreement', 'ConsensusDifference', 'AutocompleteRequest', 'Suggestion',
       'AutocompleteResponse', 'WidgetSuggestion', 'WidgetAutocompleteResponse', 'UsageResponse',
       'DemoValidateResponse', 'DemoRateLimitError', 'Error', 'ValidationError', 'PlanId', 'Environment', 'DemoLimitWindow',
+      'ReadyResponse',
     ]) {
       expect(names, name).toContain(name);
     }

@@ -154,7 +154,8 @@ describe('demo allowance when the limiter backend fails', () => {
       const before = server.emulators.pdok.requests.length;
       const res = await visitors.ask(visitors.freshQuery(), visitors.newIp());
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ message: 'Service temporarily unavailable' });
+      expect(await res.json()).toEqual({ message: 'Service temporarily unavailable: try again shortly' });
+      expect(res.headers.get('retry-after')).toBe('5');
       expect(server.emulators.pdok.requests.length).toBe(before);
       // Samples need no limiter.
       expect((await visitors.ask(DEMO_SAMPLES[1]!.query, visitors.newIp())).status).toBe(200);

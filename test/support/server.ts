@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Environment, PlanId } from '../../src/contract/enums.js';
 import type { App } from '../../src/http/context.js';
 import type { Clock } from '../../src/lib/clock.js';
-import { createLogger } from '../../src/lib/logger.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { createServices, type Services } from '../../src/services.js';
 import {
   type Emulator,
@@ -42,6 +42,8 @@ export interface TestServerOptions {
   providers?: string;
   dataset?: EmulatorAddress[];
   clock?: Clock;
+  /** Default silent; a test that asserts on log lines passes its own. */
+  logger?: Logger;
   env?: Record<string, string>;
 }
 
@@ -83,7 +85,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const services = await createServices(config, {
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const app = buildApp(services);

@@ -11,6 +11,7 @@ interface Operation {
 
 const SPEC_ENDPOINTS = [
   'GET /healthz',
+  'GET /readyz',
   'GET /v1/usage',
   'OPTIONS /v1/widget/autocomplete',
   'POST /demo/validate',

@@ -32,7 +32,7 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
       if (opts.correctableThreshold > opts.validThreshold) {
         throw new Error('--correctable-threshold cannot exceed --valid-threshold');
       }
-      const { accounts } = await ctx.stores();
+      const { accounts } = await ctx.stores('write');
       const created = await accounts.create({
         plan: opts.plan,
         ...(opts.name ? { name: opts.name } : {}),
@@ -61,7 +61,7 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
     .argument('<id>', 'account id')
     .argument('<plan>', 'free, starter, growth or scale', planArg)
     .action(async (id: string, plan: Account['plan']) => {
-      const { accounts } = await ctx.stores();
+      const { accounts } = await ctx.stores('write');
       const updated = await accounts.setPlan(id, plan);
       ctx.out(accountJson(updated), accountLines(updated));
     });
@@ -74,7 +74,7 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
     .argument('<id>', 'account id')
     .argument('<n>', 'credits to add', intArg(1, 1_000_000_000))
     .action(async (id: string, amount: number) => {
-      const { accounts } = await ctx.stores();
+      const { accounts } = await ctx.stores('write');
       const updated = await accounts.addExtraCredits(id, amount);
       ctx.out(accountJson(updated), accountLines(updated));
     });

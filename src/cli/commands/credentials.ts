@@ -38,7 +38,7 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
     .option('--env <env>', 'live or test', envArg, 'live')
     .option('--name <name>', 'a name to recognise it by')
     .action(async (opts: { account: string; env: Environment; name?: string }) => {
-      const { secretKeys } = await ctx.stores();
+      const { secretKeys } = await ctx.stores('write');
       const created = await secretKeys.create(opts.account, opts.env, opts.name);
       ctx.out({ id: created.id, key: created.key, env: created.env, name: created.name }, [`${created.id}  ${created.env}`, created.key]);
     });
@@ -61,14 +61,14 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
   key
     .command('rename <keyId> <name>')
     .action(async (keyId: string, name: string) => {
-      const { secretKeys } = await ctx.stores();
+      const { secretKeys } = await ctx.stores('write');
       const renamed = await secretKeys.rename(keyId, name);
       ctx.out(keyJson(renamed), keyLine(renamed));
     });
   key
     .command('revoke <keyId>')
     .action(async (keyId: string) => {
-      const { secretKeys } = await ctx.stores();
+      const { secretKeys } = await ctx.stores('write');
       const revoked = await secretKeys.revoke(keyId);
       ctx.out(keyJson(revoked), keyLine(revoked));
     });
@@ -83,7 +83,7 @@ export function registerTokenCommands(program: Command, ctx: CliContext): void {
     .option('--env <env>', 'live or test', envArg, 'live')
     .requiredOption('--origin <origin>', 'an exact HTTPS origin (repeatable)', collectOrigin)
     .action(async (opts: { account: string; env: Environment; origin: string[] }) => {
-      const { tokens } = await ctx.stores();
+      const { tokens } = await ctx.stores('write');
       const created = await tokens.create(opts.account, opts.env, opts.origin);
       ctx.out({ id: created.id, token: created.token, env: created.env, origins: created.origins }, tokenLine(created));
     });
@@ -99,7 +99,7 @@ export function registerTokenCommands(program: Command, ctx: CliContext): void {
   token
     .command('revoke <tokenId>')
     .action(async (tokenId: string) => {
-      const { tokens } = await ctx.stores();
+      const { tokens } = await ctx.stores('write');
       const revoked = await tokens.revoke(tokenId);
       ctx.out(revoked, `${revoked.id} revoked ${revoked.revokedAt}`);
     });

@@ -12,7 +12,7 @@ function addInvite(command: Command, ctx: CliContext): void {
     .requiredOption('--account <id>', 'account id')
     .requiredOption('--email <email>', 'who may use it', emailArg)
     .action(async (opts: { account: string; email: string }) => {
-      const { invites } = await ctx.stores();
+      const { invites } = await ctx.stores('write');
       const invite = await invites.create(opts.account, opts.email);
       const url = inviteUrl(ctx, invite.code);
       ctx.out(

@@ -1,6 +1,7 @@
 import { autocompleteRoute } from '../../contract/routes.js';
 import { callContext } from '../call-context.js';
 import type { RouteModule } from '../context.js';
+import { flagUnverified } from '../unverified.js';
 
 export const autocompleteRoutes: RouteModule = (app, services) => {
   app.openapi(autocompleteRoute, async (c) => {
@@ -10,6 +11,7 @@ export const autocompleteRoutes: RouteModule = (app, services) => {
       callContext(c, '/v1/autocomplete', body.source),
       c.req.raw.signal,
     );
+    flagUnverified(c, result);
     return c.json({ ...result, sessionToken: body.sessionToken ?? null }, 200);
   });
 };

@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import { NotFoundError } from '../../accounts/accounts.js';
 import { problemPage } from '../../web/console/auth-pages.js';
 import type { RouteModule, AppEnv } from '../context.js';
-import { HttpError } from '../errors.js';
+import { isDatabaseUnavailable } from '../../store/db/faults.js';
+import { HttpError, serviceUnavailable } from '../errors.js';
 import { currentCaller, Redirect } from '../console-session.js';
 import { consoleAuthRoutes } from './console-auth.js';
 import { consoleKeyRoutes } from './console-keys.js';
@@ -31,10 +32,15 @@ export const consoleRoutes: RouteModule = (app, services) => {
     if (error instanceof NotFoundError) {
       return page(c, (assets) => problemPage(assets, 'Not found', 'There is no such key or token in this account.', back), 404);
     }
+    if (isDatabaseUnavailable(error)) {
+      services.logger.warn({ err: error, path: c.req.path }, 'database unavailable');
+      error = serviceUnavailable();
+    }
     if (error instanceof HttpError && (error.status === 403 || error.status === 429 || error.status === 503)) {
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
       const title = error.status === 403 ? 'Request refused' : error.status === 429 ? 'Too many attempts' : 'Try again shortly';
-      const wait = error.headers?.['Retry-After'];
+      // A throttle's wait is minutes; a 503's few seconds are not worth a number.
+      const wait = error.status === 429 ? error.headers?.['Retry-After'] : undefined;
       const message = wait ? `${error.message} (about ${Math.ceil(Number(wait) / 60)} min)` : error.message;
       return page(c, (assets) => problemPage(assets, title, message, back), error.status);
     }

@@ -4,7 +4,8 @@ import { demoValidateRoute } from '../../contract/routes.js';
 import { DemoLimiterUnavailableError, DemoValidator } from '../../demo/demo-validator.js';
 import { visitorIp } from '../client-address.js';
 import type { RouteModule } from '../context.js';
-import { HttpError, Messages } from '../errors.js';
+import { Messages, serviceUnavailable } from '../errors.js';
+import { flagUnverified } from '../unverified.js';
 
 const prompt = (c: Context) => c.json({ message: Messages.demoPrompt }, 400);
 
@@ -42,15 +43,17 @@ export const demoRoutes: RouteModule = (app, services) => {
       } catch (error) {
         if (error instanceof DemoLimiterUnavailableError) {
           services.logger.error({ err: error.cause }, 'demo rate limiter failed');
-          throw new HttpError(503, Messages.unavailable);
+          throw serviceUnavailable();
         }
         throw error;
       }
       c.header('Cache-Control', 'no-store');
       if (outcome.kind === 'limited') {
+        services.metrics.rateLimitRejections.inc({ limit: 'demo' });
         c.header('Retry-After', String(outcome.error.retryAfterSeconds));
         return c.json(outcome.error, 429);
       }
+      flagUnverified(c, outcome.unverified === true);
       return c.json(outcome.response, 200);
     },
     (result, c) => (result.success ? undefined : prompt(c)),

@@ -1,6 +1,7 @@
 import { validateRoute } from '../../contract/routes.js';
 import type { RouteModule } from '../context.js';
 import { callContext } from '../call-context.js';
+import { flagUnverified } from '../unverified.js';
 
 export const validateRoutes: RouteModule = (app, services) => {
   app.openapi(validateRoute, async (c) => {
@@ -11,6 +12,7 @@ export const validateRoutes: RouteModule = (app, services) => {
       { ...callContext(c, '/v1/validate', body.source), thresholds: account.thresholds },
       c.req.raw.signal,
     );
+    flagUnverified(c, response);
     return c.json(response, 200);
   });
 };

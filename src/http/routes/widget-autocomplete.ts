@@ -4,6 +4,7 @@ import { widgetAutocompleteRoute, widgetPreflightRoute } from '../../contract/ro
 import { CreditsExhaustedError } from '../../engine/errors.js';
 import type { RouteModule } from '../context.js';
 import { HttpError, Messages } from '../errors.js';
+import { flagUnverified } from '../unverified.js';
 
 /** Associated data that binds a suggestion id to the token it was issued to: it opens under no other. */
 export const suggestionIdBinding = (tokenId: string): string => `widget:${tokenId}`;
@@ -37,6 +38,7 @@ export const widgetAutocompleteRoutes: RouteModule = (app, services) => {
       provider: s.provider,
       address: s.components,
     }));
+    flagUnverified(c, result);
     return c.json({ suggestions, sessionToken: body.sessionToken ?? null, cached: result.cached }, 200);
   });
 

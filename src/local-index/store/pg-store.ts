@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
+import { createPgPool, type PoolErrorHandler } from '../../store/db/pg-pool.js';
 import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
 import { applyPgSchema, ident } from './pg-schema.js';
@@ -35,10 +36,30 @@ function withSessionOptions(databaseUrl: string, schema: string | undefined): st
  * The PostgreSQL index: tsvector + GIN over streets, pg_trgm over the vocabulary for
  * typo candidates (then checked with the same edit-distance rule as SQLite).
  */
-export async function openPgStore(databaseUrl: string, schema?: string): Promise<IndexStore> {
+export interface PgStoreOptions {
+  schema?: string | undefined;
+  /** Connection errors the pool absorbed (a backend terminated): logged by the service. */
+  onError?: PoolErrorHandler | undefined;
+  /** How long a search waits for a connection before it fails (the provider reports an error). */
+  connectTimeoutMs?: number | undefined;
+}
+
+export async function openPgStore(databaseUrl: string, options: PgStoreOptions = {}): Promise<IndexStore> {
+  const { schema } = options;
   // A query fans out to up to four parallel look-ups; opening a connection costs more than a
   // whole search, so connections are opened up front and kept (allowExitOnIdle: no hang at exit).
-  const pool = new pg.Pool({ connectionString: withSessionOptions(databaseUrl, schema), max: 8, idleTimeoutMillis: 0, allowExitOnIdle: true });
+  // Kept connections get terminated by restarts and failovers: createPgPool's listeners drop them
+  // instead of letting an unhandled `error` event end the process.
+  const pool = createPgPool(
+    {
+      connectionString: withSessionOptions(databaseUrl, schema),
+      max: 8,
+      idleTimeoutMillis: 0,
+      allowExitOnIdle: true,
+      ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+    },
+    options.onError,
+  );
   const setup = await pool.connect();
   try {
     await applyPgSchema(setup, schema);

@@ -179,6 +179,23 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    // Bulk validation (issue 13): the idempotency keys of settled chunks, so `addressd validate
+    // --resume` never bills a row twice even when it crashed between paying and writing the row down.
+    '0005_bulk_receipts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('bulk_receipts')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('account_id', 'text', (c) => c.notNull())
+          .addColumn('calls', 'integer', (c) => c.notNull())
+          .addColumn('credits', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('bulk_receipts').ifExists().execute();
+      },
+    },
   };
 }
 

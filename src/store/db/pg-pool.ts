@@ -13,8 +13,19 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
  * A broken client is dropped; only the queries that were using it fail.
  */
 export function createPgPool(config: pg.PoolConfig, onError: PoolErrorHandler = () => undefined): pg.Pool {
-  const pool = new pg.Pool({ connectionTimeoutMillis: DEFAULT_CONNECT_TIMEOUT_MS, keepAlive: true, ...config });
-  pool.on('error', (error) => onError(error));
+  const { connectionTimeoutMillis = DEFAULT_CONNECT_TIMEOUT_MS, ...rest } = config;
+  // The timeout bounds opening a connection only (an unreachable server answers 503 quickly). pg.Pool
+  // would also apply it to waiting for a busy connection, so a burst that queues behind a row lock
+  // (many requests of one account) failed as "unreachable" while the database was merely busy.
+  class TimedClient extends pg.Client {
+    constructor(options?: pg.ClientConfig) {
+      super({ ...options, connectionTimeoutMillis });
+    }
+  }
+  const pool = new pg.Pool({ keepAlive: true, ...rest, Client: TimedClient });
+  // The client listener hears every error, idle or checked out; the pool re-emits the idle ones,
+  // which only need a listener so they are not thrown (reporting them too would log each twice).
+  pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', (error) => onError(error)));
   return pool;
 }

@@ -139,6 +139,18 @@ export interface ConsoleSessionsTable {
   expires_at: string;
 }
 
+/**
+ * One settled chunk of a bulk run (`addressd validate`): its id is the chunk's idempotency key,
+ * written in the transaction that bills the chunk, so a resumed run knows it was paid for.
+ */
+export interface BulkReceiptsTable {
+  id: string;
+  account_id: string;
+  calls: number;
+  credits: number;
+  created_at: string;
+}
+
 export interface DatabaseSchema {
   people: PeopleTable;
   memberships: MembershipsTable;
@@ -152,4 +164,5 @@ export interface DatabaseSchema {
   credit_reservations: CreditReservationsTable;
   usage_events: UsageEventsTable;
   usage_daily: UsageDailyTable;
+  bulk_receipts: BulkReceiptsTable;
 }

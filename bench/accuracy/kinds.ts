@@ -1,0 +1,224 @@
+import type { VerdictField } from '../../src/contract/address.js';
+import type { ComponentVerdict } from '../../src/contract/enums.js';
+import { US_STATES } from '../../src/address/us-states.js';
+import { rng } from '../local-generate.js';
+import { addressKey, type CorpusAddress } from './corpus.js';
+
+/**
+ * The ways people type an address (issue 15), each applied to every corpus address it fits, with
+ * what /v1/validate should answer. Formatting kinds change only how the address is written;
+ * the non-existent kinds name something the data does not hold; the others need one fix.
+ */
+export const KIND_GROUPS = {
+  formatting: ['clean', 'lower-no-commas', 'postcode-first', 'folded', 'abbreviated', 'country-named', 'addition-forms'],
+  'does not exist': ['unknown-street', 'other-street', 'unknown-number', 'unknown-addition'],
+  corrections: ['street-typo', 'postcode-transposed'],
+  'kept as they were': ['wrong-postcode', 'missing-postcode', 'wrong-city'],
+} as const;
+export type Kind = (typeof KIND_GROUPS)[keyof typeof KIND_GROUPS][number];
+export const KINDS: readonly Kind[] = Object.values(KIND_GROUPS).flat();
+
+export type Expectation =
+  | { verdict: 'valid' }
+  | { verdict: 'invalid' }
+  /** `correctable`, the right address, and `field` answered with one of `as`. */
+  | { verdict: 'correctable'; field: VerdictField; as: readonly ComponentVerdict[] };
+
+export interface Case {
+  kind: Kind;
+  country: string;
+  query: string;
+  /** The request's `country`; absent where the text names the country itself. */
+  requestCountry?: string;
+  expect: Expectation;
+  address: CorpusAddress;
+}
+
+const VALID: Expectation = { verdict: 'valid' };
+const INVALID: Expectation = { verdict: 'invalid' };
+
+/** Countries that write the number before the street. */
+const NUMBER_FIRST = new Set(['GB', 'US', 'FR', 'IE', 'CA', 'AU']);
+
+interface Parts {
+  street: string;
+  houseNumber: string;
+  postcode?: string;
+  city: string;
+}
+
+function stateCode(a: CorpusAddress): string | undefined {
+  if (!a.state) return undefined;
+  if (a.state.length === 2) return a.state;
+  return Object.entries(US_STATES).find(([, name]) => name === a.state)?.[0];
+}
+
+/** The address as the country writes it: `Street 12, 1234 AB City`, `12 Street, City POSTCODE`, `12 Street, City, ST 12345`. */
+export function written(a: CorpusAddress, p: Parts = a): string {
+  const pc = p.postcode;
+  if (a.country === 'US') {
+    const state = stateCode(a);
+    return `${p.houseNumber} ${p.street}, ${p.city}${state ? `, ${state}` : ''}${pc ? ` ${pc}` : ''}`;
+  }
+  if (a.country === 'GB') return `${p.houseNumber} ${p.street}, ${p.city}${pc ? ` ${pc}` : ''}`;
+  const street = NUMBER_FIRST.has(a.country) ? `${p.houseNumber} ${p.street}` : `${p.street} ${p.houseNumber}`;
+  return `${street}, ${pc ? `${pc} ` : ''}${p.city}`;
+}
+
+function streetPart(a: CorpusAddress): string {
+  return NUMBER_FIRST.has(a.country) ? `${a.houseNumber} ${a.street}` : `${a.street} ${a.houseNumber}`;
+}
+
+/** Diacritics dropped (`København` → `Kobenhavn`) or written as digraphs (`Koebenhavn`, `Aaboulevard`, `Muellerstrasse`). */
+const PLAIN: Record<string, string> = { ø: 'o', Ø: 'O', æ: 'ae', Æ: 'Ae', ß: 'ss', œ: 'oe' };
+const DIGRAPH: Record<string, string> = { ø: 'oe', Ø: 'Oe', å: 'aa', Å: 'Aa', æ: 'ae', Æ: 'Ae', ü: 'ue', Ü: 'Ue', ö: 'oe', Ö: 'Oe', ä: 'ae', Ä: 'Ae', ß: 'ss' };
+function fold(s: string, table: Record<string, string>): string {
+  return [...s].map((c) => table[c] ?? c).join('').normalize('NFKD').replace(/\p{M}/gu, '');
+}
+
+/** Street-type and prefix abbreviations as each country writes them. */
+const ABBREVIATIONS: Record<string, ReadonlyArray<readonly [RegExp, string]>> = {
+  NL: [[/straat$/, 'str.'], [/gracht$/i, 'gr.'], [/^Sint /, 'St. '], [/^Burgemeester /, 'Burg. '], [/^Tweede /, '2e '], [/ Gracht$/, ' Gr.']],
+  DE: [[/straße$/, 'str.'], [/Straße$/, 'Str.'], [/^Straße /, 'Str. '], [/strasse$/, 'str.']],
+  AT: [[/straße$/, 'str.'], [/Straße$/, 'Str.']],
+  CH: [[/strasse$/, 'str.'], [/Strasse$/, 'Str.']],
+  LI: [[/strasse$/, 'str.']],
+  DK: [[/^Søndre /, 'Sdr. '], [/^Sønder /, 'Sdr. '], [/^Gammel /, 'Gl. '], [/^Sankt /, 'Skt. '], [/Allé$/, 'Alle'], [/^Store /, 'St. '], [/^Nørre /, 'Nr. ']],
+  PT: [[/^Rua /, 'R. '], [/^Avenida /, 'Av. '], [/^Praça /, 'Pç. '], [/^Largo /, 'Lg. ']],
+  GB: [[/ Street$/, ' St'], [/ Road$/, ' Rd'], [/ Lane$/, ' Ln'], [/ Crescent$/, ' Cres'], [/^St /, 'Saint '], [/ Parade$/, ' Pde']],
+  US: [[/ Street/, ' St'], [/ Avenue/, ' Ave'], [/ Boulevard/, ' Blvd'], [/ Plaza$/, ' Plz'], [/ Loop$/, ' Lp'], [/^North /, 'N '], [/^South /, 'S '], [/^West /, 'W '], [/^East /, 'E '], [/^Southwest /, 'SW '], [/ Northeast$/, ' NE'], [/ Northwest$/, ' NW']],
+  FR: [[/^Rue /, 'R. '], [/^Avenue /, 'Av. '], [/^Boulevard /, 'Bd '], [/Saint-/, 'St-'], [/Sainte-/, 'Ste-']],
+};
+
+/** How the country names itself, for `…, Danmark`. */
+const OWN_NAME: Record<string, string> = {
+  NL: 'Nederland', DE: 'Deutschland', DK: 'Danmark', PT: 'Portugal', GB: 'United Kingdom', US: 'United States',
+  FR: 'France', AT: 'Österreich', CH: 'Schweiz', LI: 'Liechtenstein',
+};
+
+/** Invented street names, shaped like each country's. */
+const STEMS = ['Quillfeather', 'Bramblewick', 'Tarnhollow', 'Vexmoor', 'Orchidane', 'Wexleigh'];
+function inventedStreet(country: string, stem: string): string {
+  switch (country) {
+    case 'NL': return `${stem}straat`;
+    case 'DE': case 'AT': return `${stem}straße`;
+    case 'CH': case 'LI': return `${stem}strasse`;
+    case 'DK': return `${stem}vej`;
+    case 'PT': return `Rua do ${stem}`;
+    case 'FR': return `Rue ${stem}`;
+    default: return `${stem} Street`;
+  }
+}
+
+const ROMAN = ['', 'I', 'II', 'III', 'IV'];
+
+/** `92B` → letter forms, `2-H` → ground-floor forms, `12-2` → floor forms; empty for a plain number. */
+function additionForms(hn: string): string[] {
+  const letter = /^(\d+)([A-Za-z])$/.exec(hn);
+  if (letter) {
+    const [, n, l] = letter as unknown as [string, string, string];
+    return [`${n} ${l}`, `${n} ${l.toLowerCase()}`, `${n}-${l}`, `${n}${l.toLowerCase()}`];
+  }
+  const ground = /^(\d+)-H$/i.exec(hn);
+  if (ground) {
+    const n = ground[1]!;
+    return [`${n} H`, `${n}-H`, `${n}hs`, `${n} hs`, `${n}h`];
+  }
+  const floor = /^(\d+)-(\d)$/.exec(hn);
+  if (floor) {
+    const [, n, f] = floor as unknown as [string, string, string];
+    return [`${n}-${f}`, `${n} ${f}`, `${n} - ${f}`, ...(Number(f) >= 2 && Number(f) <= 4 ? [`${n} ${ROMAN[Number(f)]}`] : [])];
+  }
+  return [];
+}
+
+/** A one-letter typo inside the street name (changed, dropped or swapped; never in its first two letters). */
+function typo(s: string, rand: () => number): string | undefined {
+  const at = [...s].map((c, i) => (i >= 2 && i < s.length - 1 && /\p{L}/u.test(c) && /\p{L}/u.test(s[i + 1] ?? '') ? i : -1)).filter((i) => i >= 0);
+  if (s.replace(/[^\p{L}]/gu, '').length < 5 || at.length === 0) return undefined;
+  for (let tries = 0; tries < 20; tries++) {
+    const i = at[Math.floor(rand() * at.length)]!;
+    const kind = Math.floor(rand() * 3);
+    const typed =
+      kind === 0 ? s.slice(0, i) + s.slice(i + 1) : kind === 1 ? s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2) : s.slice(0, i) + (s[i] === 'e' ? 'a' : 'e') + s.slice(i + 1);
+    if (typed.toLowerCase() !== s.toLowerCase()) return typed;
+  }
+  return undefined;
+}
+
+/** Two adjacent different digits swapped (`1012 LG` → `1021 LG`); undefined where that breaks the format. */
+function transposed(pc: string, country: string, rand: () => number): string | undefined {
+  const at = [...pc].map((c, i) => (/\d/.test(c) && /\d/.test(pc[i + 1] ?? '') && c !== pc[i + 1] ? i : -1)).filter((i) => i >= 0);
+  if (at.length === 0) return undefined;
+  const i = at[Math.floor(rand() * at.length)]!;
+  const out = pc.slice(0, i) + pc[i + 1] + pc[i] + pc.slice(i + 2);
+  if (country === 'NL' && out.startsWith('0')) return undefined;
+  return out;
+}
+
+/** Builds every case of every kind over the corpus; deterministic for a seed. */
+export function buildCases(addresses: readonly CorpusAddress[], universe: readonly CorpusAddress[] = addresses, seed = 15): Case[] {
+  const rand = rng(seed);
+  const exists = new Set(universe.map(addressKey));
+  const has = (country: string, street: string, houseNumber: string) => exists.has(addressKey({ country, street, houseNumber }));
+  const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(rand() * list.length)];
+  const sameCountry = (a: CorpusAddress) => universe.filter((o) => o.country === a.country);
+  const cases: Case[] = [];
+
+  for (const a of addresses) {
+    const base = { country: a.country, address: a };
+    const add = (kind: Kind, query: string, expect: Expectation, requestCountry: string | undefined = a.country) =>
+      cases.push({ ...base, kind, query, expect, ...(requestCountry ? { requestCountry } : {}) });
+    const clean = written(a);
+
+    // formatting only → valid
+    add('clean', clean, VALID);
+    add('lower-no-commas', clean.toLowerCase().replace(/,/g, ''), VALID);
+    add('postcode-first', `${a.postcode} ${a.city}, ${streetPart(a)}`, VALID);
+    for (const table of [PLAIN, DIGRAPH]) {
+      const folded = fold(clean, table);
+      if (folded !== clean && !cases.some((c) => c.kind === 'folded' && c.address === a && c.query === folded)) add('folded', folded, VALID);
+    }
+    let short = a.street;
+    for (const [re, to] of ABBREVIATIONS[a.country] ?? []) short = short.replace(re, to);
+    if (short !== a.street) add('abbreviated', written(a, { ...a, street: short }), VALID);
+    const name = OWN_NAME[a.country];
+    if (name) add('country-named', `${clean}, ${name}`, VALID, undefined);
+    add('country-named', `${clean} ${a.country}`, VALID, undefined);
+    for (const form of additionForms(a.houseNumber)) add('addition-forms', written(a, { ...a, houseNumber: form }), VALID);
+
+    // does not exist → invalid
+    add('unknown-street', written(a, { ...a, street: inventedStreet(a.country, pick(STEMS)!) }), INVALID);
+    const others = [...new Set(sameCountry(a).filter((o) => o.city === a.city && o.street !== a.street).map((o) => o.street))].filter(
+      (s) => !has(a.country, s, a.houseNumber),
+    );
+    const other = pick(others);
+    if (other) add('other-street', written(a, { ...a, street: other }), INVALID);
+    const n = Number.parseInt(a.houseNumber, 10);
+    const unknownNumber = [n + 200, n + 311, 977, 1999].map(String).find((h) => !has(a.country, a.street, h));
+    if (unknownNumber) add('unknown-number', written(a, { ...a, houseNumber: unknownNumber }), INVALID);
+    const letter = ['C', 'D', 'E', 'F'].find((l) => !has(a.country, a.street, `${n}${l}`));
+    if (letter) add('unknown-addition', written(a, { ...a, houseNumber: `${n}${letter}` }), INVALID);
+    if (String(n) !== a.houseNumber && !has(a.country, a.street, String(n))) add('unknown-addition', written(a, { ...a, houseNumber: String(n) }), INVALID);
+
+    // one fix → correctable with that component corrected
+    const typed = typo(a.street, rand);
+    if (typed && !sameCountry(a).some((o) => o.street.toLowerCase() === typed.toLowerCase())) {
+      add('street-typo', written(a, { ...a, street: typed }), { verdict: 'correctable', field: 'street', as: ['corrected'] });
+    }
+    const swapped = transposed(a.postcode, a.country, rand);
+    if (swapped) add('postcode-transposed', written(a, { ...a, postcode: swapped }), { verdict: 'correctable', field: 'postcode', as: ['corrected'] });
+
+    // as today → correctable
+    const postcodes = (list: readonly CorpusAddress[]) => [...new Set(list.map((o) => o.postcode))].filter((p) => p !== a.postcode);
+    const wrongPostcode = pick(postcodes(sameCountry(a).filter((o) => o.city === a.city))) ?? pick(postcodes(sameCountry(a)));
+    if (wrongPostcode) add('wrong-postcode', written(a, { ...a, postcode: wrongPostcode }), { verdict: 'correctable', field: 'postcode', as: ['corrected', 'mismatch'] });
+    add('missing-postcode', written(a, { ...a, postcode: '' }), { verdict: 'correctable', field: 'postcode', as: ['missing'] });
+    const cities = [...new Set(sameCountry(a).map((o) => o.city))].filter(
+      (c) => c !== a.city && !sameCountry(a).some((o) => o.city === c && o.street === a.street),
+    );
+    const city = pick(cities);
+    if (city) add('wrong-city', written(a, { ...a, city }), { verdict: 'correctable', field: 'city', as: ['corrected', 'mismatch'] });
+  }
+  return cases;
+}

@@ -1,0 +1,93 @@
+import { InvalidArgumentError } from 'commander';
+import type { AddressComponents } from '../../contract/address.js';
+import { ValidateRequest } from '../../contract/validate.js';
+import { BulkInputError } from './input.js';
+
+export type ComponentKey = keyof AddressComponents;
+const COMPONENT_KEYS: readonly ComponentKey[] = ['street', 'houseNumber', 'postcode', 'city', 'state', 'country'];
+
+/** Where a row's address is: one free-text column, or a column per component. */
+export type ColumnMapping = { query: string } | { components: Partial<Record<ComponentKey, string>> };
+
+/** `--columns street=Straat,houseNumber=Nr,postcode=PC,city=Plaats` → component → column name. */
+export function parseColumnsArg(value: string): Partial<Record<ComponentKey, string>> {
+  const mapping: Partial<Record<ComponentKey, string>> = {};
+  for (const pair of value.split(',')) {
+    const [key, column] = pair.split('=').map((s) => s.trim());
+    if (!key || !column) throw new InvalidArgumentError(`"${pair}" is not component=column`);
+    if (!(COMPONENT_KEYS as readonly string[]).includes(key)) {
+      throw new InvalidArgumentError(`unknown component "${key}" (one of ${COMPONENT_KEYS.join(', ')})`);
+    }
+    mapping[key as ComponentKey] = column;
+  }
+  return mapping;
+}
+
+/** Header names people use, folded (lower case, no spaces, dashes or underscores). */
+const QUERY_NAMES = ['query', 'address', 'fulladdress', 'addressline', 'adres', 'adresse', 'anschrift'];
+const COMPONENT_NAMES: Record<ComponentKey, string[]> = {
+  street: ['street', 'streetname', 'straat', 'straatnaam', 'strasse', 'straße', 'rue'],
+  houseNumber: ['housenumber', 'housenr', 'number', 'huisnummer', 'hausnummer', 'nr', 'no'],
+  postcode: ['postcode', 'postalcode', 'zip', 'zipcode', 'plz', 'cp'],
+  city: ['city', 'town', 'place', 'plaats', 'woonplaats', 'ort', 'stadt', 'ville'],
+  state: ['state', 'province', 'provincie', 'region', 'county'],
+  country: ['country', 'countrycode', 'land'],
+};
+const fold = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
+
+/**
+ * The mapping for a file: the one given, checked against its header, or one found from the header
+ * names (a query-like column wins; else component columns, needing a street or a postcode).
+ */
+export function resolveMapping(columns: readonly string[], path: string, given?: ColumnMapping): ColumnMapping {
+  const missing = (name: string) =>
+    new BulkInputError(
+      columns.length === 1
+        ? `${path}: no column "${name}": the header is one column "${columns[0]}" (columns are separated by , ; tab or |)`
+        : `${path}: no column "${name}" (columns: ${columns.join(', ')})`,
+    );
+  if (given) {
+    for (const name of 'query' in given ? [given.query] : Object.values(given.components)) {
+      if (!columns.includes(name)) throw missing(name);
+    }
+    return given;
+  }
+  const find = (names: readonly string[]) => columns.find((c) => names.includes(fold(c)));
+  const query = find(QUERY_NAMES);
+  if (query) return { query };
+  const components: Partial<Record<ComponentKey, string>> = {};
+  for (const key of COMPONENT_KEYS) {
+    const column = find(COMPONENT_NAMES[key]);
+    if (column) components[key] = column;
+  }
+  if (components.street || components.postcode) return { components };
+  throw new BulkInputError(
+    columns.length === 1
+      ? `${path}: the header is one column "${columns[0]}": separate columns with , ; tab or |, or name the address column with --query-column`
+      : `${path}: no address column found (columns: ${columns.join(', ')}): name it with --query-column NAME or --columns street=…,houseNumber=…,postcode=…,city=…`,
+  );
+}
+
+export type RowRequest = { ok: true; request: ValidateRequest } | { ok: false; error: string };
+
+/** One row → the ValidateRequest the API would get; a row it cannot make one of says why. */
+export function rowRequest(columns: readonly string[], row: readonly string[], mapping: ColumnMapping, country?: string): RowRequest {
+  const value = (name: string) => (row[columns.indexOf(name)] ?? '').trim();
+  const body: Record<string, unknown> = country ? { country } : {};
+  if ('query' in mapping) {
+    const query = value(mapping.query);
+    if (query) body.query = query;
+  } else {
+    const components: Record<string, string> = {};
+    for (const [key, column] of Object.entries(mapping.components)) {
+      const v = value(column);
+      if (v) components[key] = key === 'country' ? v.toUpperCase() : v;
+    }
+    body.components = components;
+  }
+  const parsed = ValidateRequest.safeParse(body);
+  if (parsed.success) return { ok: true, request: parsed.data };
+  const issue = parsed.error.issues[0];
+  if (issue?.code === 'custom') return { ok: false, error: 'no address in this row' };
+  return { ok: false, error: `${issue?.path.join('.') || 'row'}: ${issue?.message ?? 'invalid'}` };
+}

@@ -1,0 +1,50 @@
+import type { z } from '@hono/zod-openapi';
+import type { BatchItemError, ValidateBatchResponse } from '../../contract/batch.js';
+import { validateBatchRoute } from '../../contract/routes.js';
+import { ValidateRequest } from '../../contract/validate.js';
+import { validateEach } from '../../engine/validate-batch.js';
+import { callContext } from '../call-context.js';
+import type { RouteModule } from '../context.js';
+import { creditsExhausted } from '../errors.js';
+
+/**
+ * POST /v1/validate/batch: each item is checked against ValidateRequest on its own (a bad one is
+ * its own 400 entry), the good ones go through the engine as single validates would.
+ */
+export const validateBatchRoutes: RouteModule = (app, services) => {
+  app.openapi(validateBatchRoute, async (c) => {
+    const body = c.req.valid('json');
+    const account = c.get('account');
+    const results: ValidateBatchResponse['results'] = new Array(body.items.length);
+    const runnable: { index: number; request: ValidateRequest }[] = [];
+    body.items.forEach((item, index) => {
+      const parsed = ValidateRequest.safeParse(item);
+      if (parsed.success) runnable.push({ index, request: parsed.data });
+      else results[index] = invalidItem(parsed.error.issues);
+    });
+
+    const outcomes = await validateEach(
+      services.validate,
+      runnable.map((r) => r.request),
+      (i) => ({
+        ...callContext(c, '/v1/validate/batch', runnable[i]?.request.source ?? body.source),
+        startedAt: services.clock.now(),
+        thresholds: account.thresholds,
+      }),
+      { concurrency: services.config.BATCH_CONCURRENCY, signal: c.req.raw.signal },
+    );
+    outcomes.forEach((outcome, i) => {
+      const index = runnable[i]?.index ?? i;
+      results[index] = outcome.ok
+        ? outcome.response
+        : { status: 429, error: { message: creditsExhausted(outcome.exhausted, services.consoleUrl).message } };
+    });
+    return c.json({ results }, 200);
+  });
+};
+
+/** SPEC's ValidationError for one item; Zod allows symbol path keys, JSON has none. */
+function invalidItem(issues: readonly z.core.$ZodIssue[]): BatchItemError {
+  const issuesJson = issues.map((issue) => ({ ...issue, path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) }));
+  return { status: 400, error: { message: 'Validation failed', issues: issuesJson } };
+}

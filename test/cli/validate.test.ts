@@ -1,0 +1,296 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BulkLedger } from '../../src/billing/bulk-ledger.js';
+import { runCli } from '../../src/cli/program.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { openDatabase, type Database } from '../../src/store/db/database.js';
+import { startPdokEmulator, type Emulator } from '../emulators/index.js';
+import { createSandbox, type Sandbox, STORAGE_BACKENDS } from '../support/backends.js';
+
+const BIN = path.resolve('bin/addressd.js');
+const FIXTURE = path.resolve('test/fixtures/import/amsterdam.oa.csv');
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cli(env: Record<string, string>, args: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env });
+  return { code, stdout, stderr };
+}
+
+/** An output file's records; the delimiter is the header's (the input's). */
+function csv(text: string): string[][] {
+  return parse(text, { delimiter: text.split('\n')[0]?.includes(';') ? ';' : ',' }) as string[][];
+}
+
+/** `addressd validate` (issue 13) on both storage backends, against the offline index and the PDOK emulator. */
+describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
+  let sandbox: Sandbox;
+  let env: Record<string, string>;
+  let database: Database;
+  let ledger: BulkLedger;
+  const file = (name: string, text: string) => {
+    const p = path.join(sandbox.dataDir, name);
+    writeFileSync(p, text);
+    return p;
+  };
+  const newAccount = async (plan = 'starter') => JSON.parse((await cli(env, ['account', 'create', '--plan', plan, '--json'])).stdout).id as string;
+  const events = (accountId: string) =>
+    database.db
+      .selectFrom('usage_events')
+      .select(['endpoint', 'credential_id', 'source', 'query', 'verdict', 'cached', 'credits'])
+      .where('account_id', '=', accountId)
+      .execute();
+
+  beforeAll(async () => {
+    sandbox = await createSandbox(backend);
+    env = { ...sandbox.env, PROVIDERS: 'local', LOG_LEVEL: 'silent' };
+    expect((await cli(env, ['import', FIXTURE, '--country', 'NL', '--json'])).code).toBe(0);
+    database = await openDatabase({ dataDir: sandbox.dataDir, ...(sandbox.databaseUrl ? { databaseUrl: sandbox.databaseUrl } : {}) });
+    ledger = new BulkLedger(database, systemClock);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await sandbox?.cleanup();
+  });
+
+  it('validates a CSV with a free-text column into the input columns plus the result, billing each row once', async () => {
+    const accountId = await newAccount();
+    const input = file(
+      'customers.csv',
+      'id;Full address;note\n1;Damrak 1, 1012 LG Amsterdam;a\n2;Keizersgracht 123 Amsterdam;"b; c"\n3;;empty\n4;Damrk 2, Amsterdam;typo\n5;Nowherelane 5, Utrecht;unknown\n',
+    );
+    const res = await cli(env, ['validate', input, '--account', accountId, '--query-column', 'Full address', '--country', 'NL', '--chunk', '2']);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain(`store: ${backend === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`);
+    expect(res.stdout).toContain('5 of 5 rows');
+    expect(res.stdout).toContain('valid 1, correctable 2, invalid 1, no address 1; 4 credits spent by this run');
+
+    const out = readFileSync(path.join(sandbox.dataDir, 'customers.validated.csv'), 'utf8');
+    const [header, ...rows] = csv(out);
+    expect(header).toEqual(['id', 'Full address', 'note', 'verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error']);
+    expect(rows.map((r) => [r[0], r[3], r[6], r[7], r[8], r[14]])).toEqual([
+      ['1', 'valid', 'Damrak', '1', '1012 LG', 'local'],
+      ['2', 'correctable', 'Keizersgracht', '123', '1015 CW', 'local'],
+      ['3', '', '', '', '', ''],
+      ['4', 'correctable', 'Damrak', '2', '1012 LG', 'local'],
+      ['5', 'invalid', '', '', '', ''],
+    ]);
+    expect(out).toContain('"b; c"');
+    expect(rows[2]?.[15]).toBe('no address in this row');
+    expect(rows[3]?.[5]).toContain('components_corrected');
+    expect(Number(rows[0]?.[12])).toBeCloseTo(52.3749, 3);
+
+    // One usage event per looked-up row, as the API writes them; the empty row cost nothing.
+    const recorded = await events(accountId);
+    expect(recorded).toHaveLength(4);
+    for (const e of recorded) expect(e).toMatchObject({ endpoint: 'cli validate', credential_id: 'cli', source: 'cli', credits: 1 });
+    expect(recorded.map((e) => e.query).sort()).toEqual(['Damrak 1, 1012 LG Amsterdam', 'Damrk 2, Amsterdam', 'Keizersgracht 123 Amsterdam', 'Nowherelane 5, Utrecht']);
+    expect((await ledger.balance(accountId)).usedThisMonth).toBe(4);
+    // Two chunks of two look-ups (the empty row rides along unbilled), each with its receipt; nothing held, no journal left.
+    const receipts = await database.db.selectFrom('bulk_receipts').select(['calls', 'credits']).where('account_id', '=', accountId).execute();
+    expect(receipts.map((r) => [Number(r.calls), Number(r.credits)])).toEqual([[2, 2], [2, 2]]);
+    expect(await database.db.selectFrom('credit_reservations').select('id').where('account_id', '=', accountId).execute()).toEqual([]);
+    expect(existsSync(path.join(sandbox.dataDir, 'customers.validated.csv.journal'))).toBe(false);
+  });
+
+  it('validates component columns (found by their names, or mapped with --columns) and JSON Lines', async () => {
+    const accountId = await newAccount();
+    const input = file('parts.csv', 'Straat,Nr,PC,Plaats\nDamrak,1,1012LG,Amsterdam\nPrinsengracht,263,1016 GV,Amsterdam\nHerengracht,999,1015BA,Amsterdam\n');
+    const out = path.join(sandbox.dataDir, 'parts-out.csv');
+    const res = await cli(env, ['validate', input, '--account', accountId, '--columns', 'street=Straat,houseNumber=Nr,postcode=PC,city=Plaats', '--country', 'NL', '--out', out, '--json']);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(JSON.parse(res.stdout)).toMatchObject({ rows: 3, done: 3, valid: 2, invalid: 1, creditsThisRun: 3, outcome: 'complete', out, journal: null });
+    const [header, ...rows] = csv(readFileSync(out, 'utf8'));
+    expect(header?.slice(0, 5)).toEqual(['Straat', 'Nr', 'PC', 'Plaats', 'verdict']);
+    expect(rows.map((r) => r[4])).toEqual(['valid', 'valid', 'invalid']);
+    expect(rows[2]?.[6]).toContain('no_house_number_match');
+
+    // Header names a person would use are found without --columns; result columns they share get a prefix.
+    const named = file('named.jsonl', '{"street":"Damrak","housenumber":"3","postcode":"1012 LG","city":"Amsterdam","ref":7}\n{"street":"Dam","housenumber":"1","city":"Amsterdam","ref":8}\n');
+    const jsonl = await cli(env, ['validate', named, '--account', accountId, '--json']);
+    expect(jsonl.code).toBe(0);
+    const lines = readFileSync(path.join(sandbox.dataDir, 'named.validated.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    expect(lines).toEqual([
+      expect.objectContaining({ street: 'Damrak', ref: '7', verdict: 'valid', validated_street: 'Damrak', validated_postcode: '1012 LG', provider: 'local' }),
+      // No postcode given: found, and the postcode it lacked is supplied.
+      expect.objectContaining({ street: 'Dam', ref: '8', verdict: 'correctable', reasons: 'components_incomplete', validated_postcode: '1012 JS' }),
+    ]);
+  });
+
+  it('refuses bad files with one clear line and exit 1, before anything is billed', async () => {
+    const accountId = await newAccount();
+    const cases: [string, string[], RegExp][] = [
+      ['empty.csv', [], /empty\.csv is empty/],
+      ['header-only.csv', [], /has a header but no rows/],
+      ['colons.csv', [], /the header is one column "street:houseNumber:city"/],
+      ['mixed.csv', [], /line 3: 1 fields where the header has 2: is it separated by ";"/],
+      ['missing.csv', ['--query-column', 'address'], /no column "address" \(columns: street, city\)/],
+      ['missing.csv', ['--columns', 'street=street,postcode=zip'], /no column "zip"/],
+      ['broken.jsonl', [], /broken\.jsonl line 2: not a JSON object/],
+      ['nowhere.csv', [], /nowhere\.csv: no such file/],
+    ];
+    file('empty.csv', '');
+    file('header-only.csv', 'street,city\n');
+    file('colons.csv', 'street:houseNumber:city\nDamrak:1:Amsterdam\n');
+    file('mixed.csv', 'address,city\nDamrak 1,Amsterdam\nDamrak 2;Amsterdam\n');
+    file('missing.csv', 'street,city\nDamrak 1,Amsterdam\n');
+    file('broken.jsonl', '{"query":"Damrak 1"}\n[1,2]\n');
+    for (const [name, extra, message] of cases) {
+      const res = await cli(env, ['validate', path.join(sandbox.dataDir, name), '--account', accountId, ...extra]);
+      expect(res.code, name).toBe(1);
+      expect(res.stdout, name).toBe('');
+      expect(res.stderr, name).toMatch(/^error: [^\n]+\n$/);
+      expect(res.stderr, name).toMatch(message);
+    }
+    const unknown = await cli(env, ['validate', path.join(sandbox.dataDir, 'missing.csv'), '--account', 'acc_nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: Unknown account acc_nope\n$/m);
+    expect(await events(accountId)).toEqual([]);
+  });
+
+  it('resumes from the journal: a paid chunk whose `settled` line was lost is not billed again, an unpaid one runs again', async () => {
+    const accountId = await newAccount();
+    const input = file('crash.csv', 'address\nDamrak 1 Amsterdam\nDamrak 2 Amsterdam\nDamrak 3 Amsterdam\nDamrak 4 Amsterdam\nDam 1 Amsterdam\n');
+    const out = path.join(sandbox.dataDir, 'crash.validated.csv');
+    const journal = `${out}.journal`;
+    // The state a crash leaves: rows 0-1 settled in the database (receipt written) but the process
+    // died before journaling `settled`; rows 2-3 reserved and journaled but never settled.
+    const meta = { t: 'run', input, bytes: statSync(input).size, rows: 5, columns: ['address'], mapping: { query: 'address' }, country: null, account: accountId, source: 'cli' };
+    const marked = ['valid', '100', '', 'FROM-JOURNAL', '1', '1012 LG', 'Amsterdam', '', 'NL', '52', '4', 'local', ''];
+    const event = (query: string) => ({ accountId, credentialId: 'cli', env: 'live', endpoint: 'cli validate', verdict: 'valid', provider: 'local', latencyMs: 1, cached: false, query, source: 'cli' });
+    const paid = await ledger.reserve(accountId, 2);
+    await ledger.settleChunk(accountId, paid, [{ credits: 1, event: event('Damrak 1 Amsterdam') }, { credits: 1, event: event('Damrak 2 Amsterdam') }], 'blk_paid');
+    const held = await ledger.reserve(accountId, 2);
+    writeFileSync(
+      journal,
+      [
+        meta,
+        { t: 'reserved', id: 'blk_paid', reservation: paid },
+        { t: 'chunk', id: 'blk_paid', credits: 2, rows: [[0, marked], [1, marked]] },
+        { t: 'reserved', id: 'blk_unpaid', reservation: held },
+        { t: 'chunk', id: 'blk_unpaid', credits: 2, rows: [[2, marked], [3, marked]] },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n') + '\n{"t":"settl',
+    );
+    expect((await ledger.balance(accountId)).usedThisMonth).toBe(4);
+
+    // Without --resume the journal is not overwritten; with it the run completes.
+    const refused = await cli(env, ['validate', input, '--account', accountId]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/holds an interrupted run: add --resume/);
+    const other = await cli(env, ['validate', input, '--account', accountId, '--resume', '--source', 'other']);
+    expect(other.stderr).toMatch(/belongs to another run/);
+
+    const res = await cli(env, ['validate', input, '--account', accountId, '--resume', '--json']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ rows: 5, done: 5, creditsThisRun: 3, outcome: 'complete' });
+    const rows = csv(readFileSync(out, 'utf8')).slice(1);
+    expect(rows.map((r) => r[4])).toEqual(['FROM-JOURNAL', 'FROM-JOURNAL', 'Damrak', 'Damrak', 'Dam']);
+    // Rows 0-1 once (the paid chunk), rows 2-4 once each: five events, five credits, no reservation held.
+    expect((await events(accountId)).map((e) => e.query).sort()).toEqual(['Dam 1 Amsterdam', 'Damrak 1 Amsterdam', 'Damrak 2 Amsterdam', 'Damrak 3 Amsterdam', 'Damrak 4 Amsterdam']);
+    expect((await ledger.balance(accountId)).usedThisMonth).toBe(5);
+    expect(await database.db.selectFrom('credit_reservations').select('id').where('account_id', '=', accountId).execute()).toEqual([]);
+    expect(existsSync(journal)).toBe(false);
+    const again = await cli(env, ['validate', input, '--account', accountId, '--resume']);
+    expect(again.stderr).toMatch(/nothing to resume/);
+  });
+
+  it('stops when the credits run out part-way, and --resume continues once credits are added', async () => {
+    const accountId = await newAccount('free');
+    const spend = await ledger.reserve(accountId, 498);
+    await ledger.settleChunk(accountId, spend, [{ credits: 498, event: { accountId, credentialId: 'x', env: 'live', endpoint: '/v1/validate', verdict: null, provider: null, latencyMs: 0, cached: false, query: null, source: null } }], 'blk_spend');
+    const input = file('short.csv', 'address\nDamrak 1 Amsterdam\nDamrak 2 Amsterdam\nDamrak 3 Amsterdam\nDamrak 4 Amsterdam\n');
+    const res = await cli(env, ['validate', input, '--account', accountId, '--chunk', '3']);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('2 of 4 rows');
+    expect(res.stdout).toContain('credits ran out at row 3');
+    expect((await ledger.balance(accountId)).available).toBe(0);
+    expect((await cli(env, ['credits', 'add', accountId, '10'])).code).toBe(0);
+    const resumed = await cli(env, ['validate', input, '--account', accountId, '--chunk', '3', '--resume', '--json']);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ done: 4, creditsThisRun: 2, outcome: 'complete' });
+    expect((await events(accountId)).filter((e) => e.endpoint === 'cli validate')).toHaveLength(4);
+  });
+});
+
+describe('addressd validate interrupted with Ctrl-C', () => {
+  let sandbox: Sandbox;
+  let pdok: Emulator;
+  beforeAll(async () => {
+    sandbox = await createSandbox('sqlite');
+    pdok = await startPdokEmulator();
+  });
+  afterAll(async () => {
+    await pdok?.close();
+    await sandbox?.cleanup();
+  });
+
+  it('finishes the rows in flight, writes them, exits 130, and --resume completes without billing a row twice', async () => {
+    const env = { ...sandbox.env, PROVIDERS: 'pdok', PDOK_URL: pdok.url, LOG_LEVEL: 'silent' };
+    const accountId = JSON.parse((await cli(env, ['account', 'create', '--plan', 'starter', '--json'])).stdout).id as string;
+    const rows = Array.from({ length: 40 }, (_, i) => `Teststraat ${i + 1} Amsterdam`);
+    const input = path.join(sandbox.dataDir, 'big.csv');
+    writeFileSync(input, `address\n${rows.join('\n')}\n`);
+    const out = path.join(sandbox.dataDir, 'big.validated.csv');
+    const journal = `${out}.journal`;
+    // Slow answers, so the run is surely mid-way when it is interrupted.
+    pdok.setFault({ mode: 'slow', delayMs: 60 });
+
+    const child = spawn(process.execPath, [BIN, 'validate', input, '--account', accountId, '--country', 'NL', '--chunk', '4', '--concurrency', '2'], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Interrupt as soon as the first chunk is settled (the journal says so).
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (existsSync(journal) && readFileSync(journal, 'utf8').includes('"t":"settled"')) {
+          watcher.close();
+          resolve();
+        }
+      };
+      const watcher = watch(sandbox.dataDir, check);
+      check();
+    });
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    pdok.setFault({ mode: 'none' });
+
+    const database = await openDatabase({ dataDir: sandbox.dataDir });
+    try {
+      const written = csv(readFileSync(out, 'utf8')).slice(1);
+      expect(written.length).toBeGreaterThanOrEqual(4);
+      expect(written.length).toBeLessThan(40);
+      expect(written.map((r) => r[0])).toEqual(rows.slice(0, written.length));
+      expect(stdout).toContain(`${written.length} of 40 rows`);
+      expect(stdout).toContain('--resume');
+      const billedBefore = await database.db.selectFrom('usage_events').select('query').where('account_id', '=', accountId).execute();
+      expect(billedBefore).toHaveLength(written.length);
+
+      const res = await promisify(execFile)(process.execPath, [BIN, 'validate', input, '--account', accountId, '--country', 'NL', '--resume', '--json'], {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      });
+      expect(JSON.parse(res.stdout)).toMatchObject({ rows: 40, done: 40, creditsThisRun: 40 - written.length, outcome: 'complete' });
+      const all = csv(readFileSync(out, 'utf8')).slice(1);
+      expect(all.map((r) => r[0])).toEqual(rows);
+      // Every row billed exactly once: 40 events, 40 credits (PDOK answered each look-up).
+      const billed = await database.db.selectFrom('usage_events').select('query').where('account_id', '=', accountId).execute();
+      expect(billed.map((e) => e.query).sort()).toEqual([...rows].sort());
+      expect(Number((await database.db.selectFrom('credit_months').select('used_grant').where('account_id', '=', accountId).executeTakeFirstOrThrow()).used_grant)).toBe(40);
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+});

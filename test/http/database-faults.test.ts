@@ -1,0 +1,143 @@
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSandbox, POSTGRES_URL, type Sandbox } from '../support/backends.js';
+import { captureLogs } from '../support/log-capture.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { waitFor } from '../support/wait-for.js';
+
+/**
+ * PostgreSQL behind a TCP proxy the test cuts, silences and restores, and whose backends it
+ * terminates: the process stays up, keyed endpoints answer 503 with Retry-After while the
+ * database is away (nothing reserved, nothing half-written), and it recovers by itself.
+ */
+const UNAVAILABLE = { message: 'Service temporarily unavailable: try again shortly' };
+const ADDRESS = { query: 'Damrak 1, 1012 LG Amsterdam', country: 'NL' };
+
+describe('PostgreSQL faults', () => {
+  let sandbox: Sandbox;
+  let proxy: TcpProxy;
+  let server: TestServer;
+  let logs: ReturnType<typeof captureLogs>;
+  let applicationName: string;
+  let key: string;
+  let accountId: string;
+
+  beforeAll(async () => {
+    sandbox = await createSandbox('postgres');
+    proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await sandbox.cleanup();
+  });
+  beforeEach(async () => {
+    await proxy.restore();
+    logs = captureLogs('warn');
+    applicationName = `addressd_${sandbox.id}_${Math.random().toString(36).slice(2, 8)}`;
+    const url = new URL(sandbox.databaseUrl!);
+    url.port = String(proxy.port);
+    url.searchParams.set('application_name', applicationName);
+    server = await startTestServer({
+      sandbox,
+      // `local` too: the index keeps its own pool of warm connections.
+      providers: 'pdok,photon,nominatim,local',
+      logger: logs.logger,
+      env: { DATABASE_URL: url.toString(), DATABASE_CONNECT_TIMEOUT_MS: '2000' },
+    });
+    ({ key, accountId } = await server.createAccount({ plan: 'free' }));
+  });
+  afterEach(async () => {
+    await proxy.restore();
+    await server.close();
+  });
+
+  const auth = () => ({ authorization: `Bearer ${key}` });
+  const validate = () => server.post('/v1/validate', ADDRESS, auth());
+
+  async function admin<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      return (await client.query<T>(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** Ledger and events agree, and nothing is left reserved. */
+  async function books() {
+    const [used] = await admin<{ n: number }>(
+      `SELECT coalesce(sum(used_grant + used_extra), 0)::int AS n FROM ${sandbox.schema}.credit_months WHERE account_id = $1`,
+      [accountId],
+    );
+    const [events] = await admin<{ n: number; credits: number }>(
+      `SELECT count(*)::int AS n, coalesce(sum(credits), 0)::int AS credits FROM ${sandbox.schema}.usage_events WHERE account_id = $1`,
+      [accountId],
+    );
+    const [held] = await admin<{ n: number }>(`SELECT count(*)::int AS n FROM ${sandbox.schema}.credit_reservations`);
+    return { used: used!.n, events: events!.n, eventCredits: events!.credits, reserved: held!.n };
+  }
+
+  it('survives PostgreSQL terminating every pooled connection, and answers the next requests', async () => {
+    expect((await validate()).status).toBe(200);
+    // Two statements: in one, PostgreSQL may call pg_terminate_backend on rows the WHERE has not filtered yet.
+    const terminated = await admin<{ pid: number; state: string }>('SELECT pid, state FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+    await admin('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [terminated.map((row) => row.pid)]);
+    // The main pool and the local index's warm connections.
+    expect(terminated.length).toBeGreaterThanOrEqual(2);
+    // Each idle client hears its termination; without a listener that event ended the process.
+    // (A client busy at that instant fails its query instead, and is dropped on release.)
+    const idle = terminated.filter((row) => row.state === 'idle').length;
+    await waitFor(() => logs.messages('database connection error').length >= idle, 'the pools to notice');
+
+    expect((await validate()).status).toBe(200);
+    const usage = await fetch(`${server.url}/v1/usage`, { headers: auth() });
+    expect(usage.status).toBe(200);
+    expect(await books()).toMatchObject({ events: 2, reserved: 0 });
+  });
+
+  it('answers 503 with Retry-After while PostgreSQL is unreachable, reserves nothing, and recovers by itself', async () => {
+    expect((await validate()).status).toBe(200);
+    const before = await books();
+    await proxy.cut();
+
+    const down = await Promise.all(Array.from({ length: 5 }, () => validate()));
+    for (const res of down) {
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(await res.json()).toEqual(UNAVAILABLE);
+    }
+    for (const res of [
+      await server.post('/v1/autocomplete', { query: 'Damrak 1' }, auth()),
+      await fetch(`${server.url}/v1/usage`, { headers: auth() }),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual(UNAVAILABLE);
+    }
+    expect(logs.messages('unhandled error')).toEqual([]);
+    const notReady = await fetch(`${server.url}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toEqual({ message: 'Not ready: the database does not answer' });
+
+    await proxy.restore();
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect((await validate()).status).toBe(200);
+    const after = await books();
+    // Exactly one more billed call: the 503s reserved and wrote nothing.
+    expect(after.events).toBe(before.events + 1);
+    expect(after.used).toBe(after.eventCredits);
+    expect(after.reserved).toBe(0);
+  });
+
+  it('fails fast with 503 when the database host accepts connections and never answers', async () => {
+    await proxy.blackhole();
+    const res = await validate();
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual(UNAVAILABLE);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+    await proxy.restore();
+    expect((await validate()).status).toBe(200);
+  });
+});

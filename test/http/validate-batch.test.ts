@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PLAN_QUOTAS } from '../../src/billing/plans.js';
+import { ValidateBatchResponse, type BatchItemError } from '../../src/contract/batch.js';
+import type { ValidateResponse } from '../../src/contract/validate.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+type Result = ValidateBatchResponse['results'][number];
+const isError = (r: Result): r is BatchItemError => 'status' in r;
+
+const BACKENDS = [
+  { name: 'SQLite, in-process cache', backend: 'sqlite', redis: false },
+  { name: 'PostgreSQL + Redis', backend: 'postgres', redis: true },
+] as const;
+
+/** POST /v1/validate/batch end to end (issue 13): real app and storage, the three providers as emulators. */
+describe.each(BACKENDS)('POST /v1/validate/batch on $name', ({ backend, redis }) => {
+  let server: TestServer;
+  const providerCalls = () => Object.values(server.emulators).reduce((n, e) => n + e.requests.length, 0);
+  const events = (accountId: string) =>
+    server.services.database.db
+      .selectFrom('usage_events')
+      .select(['endpoint', 'query', 'source', 'cached', 'credits', 'verdict'])
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
+  const used = async (accountId: string) => (await server.services.ledger.balance(accountId)).usedThisMonth;
+
+  async function batch(key: string, body: unknown, query = ''): Promise<Result[]> {
+    const res = await server.post(`/v1/validate/batch${query}`, body, { authorization: `Bearer ${key}` });
+    expect(res.status).toBe(200);
+    // The answer is the contract's shape, item by item.
+    return ValidateBatchResponse.parse(await res.json()).results;
+  }
+
+  /** An account of `plan` with only `left` credits of its monthly grant left. */
+  async function accountWith(left: number) {
+    const account = await server.createAccount({ plan: 'free' });
+    const spend = PLAN_QUOTAS.free - left;
+    const reservation = await server.services.ledger.reserve(account.accountId, spend);
+    await server.services.ledger.settle(reservation!, spend, {
+      accountId: account.accountId,
+      credentialId: 'earlier',
+      env: 'live',
+      endpoint: '/v1/validate',
+      verdict: 'valid',
+      provider: 'pdok',
+      latencyMs: 1,
+      cached: false,
+      query: 'earlier traffic',
+      source: null,
+    });
+    return account;
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer({ backend, redis, env: { PROVIDER_TIMEOUT_MS: '15000' } });
+  });
+  afterAll(async () => server?.close());
+
+  it('answers each item in input order, bills and records each like a single validate, and caches them', async () => {
+    const { key, accountId } = await server.createAccount({ plan: 'starter' });
+    const items = [
+      { query: 'Damrak 1, 1012 LG Amsterdam', country: 'NL', source: 'own-tag' },
+      { query: '', country: 'NL' },
+      { components: { street: 'Dam', houseNumber: '1', postcode: '1012 JS', city: 'Amsterdam' }, country: 'NL' },
+      { country: 'NL' },
+      { query: 'Nonexistentweg 12345, Nowhereville', country: 'NL' },
+    ];
+    const first = await batch(key, { items, source: 'top-level' });
+    expect(first).toHaveLength(5);
+    const [damrak, empty, dam, neither, unknown] = first as [Result, Result, Result, Result, Result];
+    expect(damrak).toMatchObject({ verdict: 'valid', cached: false, address: { street: 'Damrak', houseNumber: '1' } });
+    expect(dam).toMatchObject({ verdict: 'valid', cached: false, address: { street: 'Dam', postcode: '1012 JS' } });
+    expect(unknown).toMatchObject({ verdict: 'invalid', reasons: expect.arrayContaining(['no_results']), address: null });
+    // A bad item is its own 400 with SPEC's ValidationError body; paths are relative to the item.
+    expect(empty).toEqual({
+      status: 400,
+      error: { message: 'Validation failed', issues: [expect.objectContaining({ code: 'too_small', path: ['query'], minimum: 1 })] },
+    });
+    expect(neither).toEqual({
+      status: 400,
+      error: { message: 'Validation failed', issues: [{ code: 'custom', path: [], message: 'Provide query or components' }] },
+    });
+
+    // One event per answered item, endpoint /v1/validate/batch; the item's own source wins over the top-level one.
+    // Three providers answer each uncached look-up (no results is still an answer): 3 credits each.
+    const recorded = await events(accountId);
+    expect(recorded.map((e) => [e.endpoint, e.source, Number(e.cached), Number(e.credits)])).toEqual(
+      expect.arrayContaining([
+        ['/v1/validate/batch', 'own-tag', 0, 3],
+        ['/v1/validate/batch', 'top-level', 0, 3],
+        ['/v1/validate/batch', 'top-level', 0, 3],
+      ]),
+    );
+    expect(recorded).toHaveLength(3);
+    expect(await used(accountId)).toBe(9);
+    // The same answers as single calls would give, from the same cache: the batch filled it.
+    const single = await server.post('/v1/validate', items[0], { authorization: `Bearer ${key}` });
+    const singleBody = (await single.json()) as ValidateResponse;
+    expect(singleBody.cached).toBe(true);
+    expect({ ...singleBody, cached: false }).toEqual(damrak);
+
+    // Again: every good item is a cache hit, costs nothing, calls no provider, is still recorded.
+    const calls = providerCalls();
+    const second = await batch(key, { items: [items[2], items[4]] }, '?source=from-query');
+    expect(second.map((r) => !isError(r) && r.cached)).toEqual([true, true]);
+    expect({ ...second[0], cached: false }).toEqual(dam);
+    expect(providerCalls()).toBe(calls);
+    expect(await used(accountId)).toBe(9);
+    const latest = (await events(accountId)).slice(-2);
+    expect(latest.map((e) => [e.endpoint, e.source, Number(e.cached), Number(e.credits)])).toEqual([
+      ['/v1/validate/batch', 'from-query', 1, 0],
+      ['/v1/validate/batch', 'from-query', 1, 0],
+    ]);
+  });
+
+  it('refuses the remaining items with their own 429 when credits run out mid-batch, at no cost', async () => {
+    // 6 credits: two uncached look-ups at 3 each. Items run four at a time, so the third and
+    // fourth find nothing left to reserve, and the fifth never starts.
+    const { key, accountId } = await accountWith(6);
+    const items = ['Amstel 1, 1011 PN Amsterdam', 'Prinsengracht 263, 1016 GV Amsterdam', 'Coolsingel 40, 3011 AD Rotterdam', 'Keizersgracht 174A, 1016 DW Amsterdam', 'Damrak 70, 1012 LM Amsterdam'].map(
+      (query) => ({ query, country: 'NL' }),
+    );
+    const results = await batch(key, { items });
+    const refused = results.filter(isError);
+    expect(results.filter((r) => !isError(r))).toHaveLength(2);
+    expect(refused).toHaveLength(3);
+    for (const r of refused) {
+      expect(r.status).toBe(429);
+      expect(Object.keys(r.error)).toEqual(['message']);
+      expect(r.error.message).toMatch(/monthly credits exhausted/i);
+      expect(r.error.message).toContain('free');
+    }
+    expect(await used(accountId)).toBe(PLAN_QUOTAS.free);
+    expect((await events(accountId)).filter((e) => e.endpoint === '/v1/validate/batch').map((e) => Number(e.credits))).toEqual([3, 3]);
+  });
+
+  it('refuses items in input order once credits run out, one at a time with BATCH_CONCURRENCY=1', async () => {
+    const serial = await startTestServer({ backend, redis, sandbox: server.sandbox, env: { BATCH_CONCURRENCY: '1', PROVIDER_TIMEOUT_MS: '15000' } });
+    try {
+      const account = await serial.createAccount({ plan: 'free' });
+      const reservation = await serial.services.ledger.reserve(account.accountId, PLAN_QUOTAS.free - 4);
+      await serial.services.ledger.settle(reservation!, PLAN_QUOTAS.free - 4, {
+        accountId: account.accountId, credentialId: 'earlier', env: 'live', endpoint: '/v1/validate', verdict: null, provider: null, latencyMs: 1, cached: false, query: null, source: null,
+      });
+      const items = ['Binnenhof 1A, 2513 AA Den Haag', 'Apothekersdijk 2, Leiden', 'Dam 1, 1012 JS Amsterdam'].map((query) => ({ query, country: 'NL' }));
+      const res = await serial.post('/v1/validate/batch', { items }, { authorization: `Bearer ${account.key}` });
+      const results = ValidateBatchResponse.parse(await res.json()).results;
+      // The first takes 3, the second the last 1 (one provider asked, as a single validate would), the third is refused.
+      expect(results.map((r) => (isError(r) ? r.status : 200))).toEqual([200, 200, 429]);
+      expect((await serial.services.ledger.balance(account.accountId)).available).toBe(0);
+    } finally {
+      await serial.close();
+    }
+  });
+
+  it('runs at most BATCH_CONCURRENCY items at once', async () => {
+    const { key } = await server.createAccount({ plan: 'starter' });
+    let running = 0;
+    let most = 0;
+    const engine = server.services.validate;
+    const original = engine.validate.bind(engine);
+    const spy = vi.spyOn(engine, 'validate').mockImplementation(async (...args) => {
+      most = Math.max(most, ++running);
+      try {
+        return await original(...args);
+      } finally {
+        running--;
+      }
+    });
+    for (const e of Object.values(server.emulators)) e.setFault({ mode: 'slow', delayMs: 30 });
+    try {
+      const items = Array.from({ length: 10 }, (_, i) => ({ query: `Teststraat ${i + 1}, Utrecht`, country: 'NL' }));
+      const results = await batch(key, { items });
+      expect(results.every((r) => !isError(r))).toBe(true);
+      expect(spy).toHaveBeenCalledTimes(10);
+      expect(most).toBe(4);
+    } finally {
+      spy.mockRestore();
+      for (const e of Object.values(server.emulators)) e.setFault({ mode: 'none' });
+    }
+  });
+
+  it('fails the whole request only for a bad envelope, a bad key, an exhausted account or an oversized body', async () => {
+    const { key } = await server.createAccount({ plan: 'starter' });
+    const post = (body: unknown, auth = `Bearer ${key}`) => server.post('/v1/validate/batch', body, { authorization: auth });
+    for (const body of [{}, { items: [] }, { items: Array.from({ length: 101 }, () => ({ query: 'x' })) }, { items: 'x' }, { items: [{ query: 'x' }], source: '' }]) {
+      const res = await post(body);
+      expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(400);
+      const error = (await res.json()) as { message: string; issues: unknown[] };
+      expect(error.message).toBe('Validation failed');
+      expect(error.issues.length).toBeGreaterThan(0);
+    }
+    const malformed = await post('{"items": [');
+    expect(malformed.status).toBe(400);
+
+    expect((await post({ items: [{ query: 'x' }] }, 'Bearer nope')).status).toBe(401);
+    const exhausted = await accountWith(0);
+    const refused = await post({ items: [{ query: 'Damrak 1' }] }, `Bearer ${exhausted.key}`);
+    expect(refused.status).toBe(429);
+    expect(Object.keys(await refused.json())).toEqual(['message']);
+
+    // 100 items of 1 000 characters (~100 KiB) pass the batch limit though a single validate stops at 64 KiB;
+    // each is its own 400 (too long), so no provider is asked.
+    const calls = providerCalls();
+    const big = await batch(key, { items: Array.from({ length: 100 }, () => ({ query: 'x'.repeat(1000) })) });
+    expect(big.map((r) => isError(r) && r.status)).toEqual(Array.from({ length: 100 }, () => 400));
+    expect(providerCalls()).toBe(calls);
+    const tooBig = await post({ items: [{ query: 'x'.repeat(600 * 1024) }] });
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toEqual({ message: 'Request body too large: the limit for a batch is 512 KiB' });
+  });
+});
+
+describe('POST /v1/validate/batch in the contract', () => {
+  it('is in /openapi.json with its request, item and response schemas', async () => {
+    const server = await startTestServer();
+    try {
+      const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Record<string, any>;
+      const op = doc.paths['/v1/validate/batch'].post;
+      expect(op.security).toEqual([{ secretKey: [] }]);
+      expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidateBatchRequest' });
+      expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['query:source']);
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '413', '429']);
+      expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidateBatchResponse' });
+      const schemas = doc.components.schemas;
+      expect(schemas.ValidateBatchRequest.properties.items).toMatchObject({ type: 'array', minItems: 1, maxItems: 100, items: { $ref: '#/components/schemas/ValidateRequest' } });
+      expect(schemas.ValidateBatchRequest.required).toEqual(['items']);
+      expect(schemas.ValidateBatchResponse.properties.results.items.anyOf).toEqual([
+        { $ref: '#/components/schemas/ValidateResponse' },
+        { $ref: '#/components/schemas/BatchItemError' },
+      ]);
+      expect(schemas.BatchItemError.properties.status).toMatchObject({ enum: [400, 429] });
+      expect(op['x-codeSamples'][0].source).toContain('/v1/validate/batch');
+    } finally {
+      await server.close();
+    }
+  });
+});
