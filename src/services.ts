@@ -140,6 +140,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     baseUrl,
     consoleUrl: `${baseUrl}/dashboard`,
     async close() {
+      // Events still in a group commit are written before the database goes.
+      await ledger.idle().catch(() => undefined);
       await Promise.allSettled([cache.close(), limiter.close(), changes.close(), providers.close(), localIndex?.close(), database.close()]);
     },
   };
