@@ -1,9 +1,14 @@
+import cluster from 'node:cluster';
 import { serve } from '@hono/node-server';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { warmUpAddressParser } from './address/parse.js';
 import { logReachability } from './providers/reachability.js';
-import { createServices } from './services.js';
+import { ClusterChangeFeed } from './store/changes/cluster-change-feed.js';
+import { ClusterRateLimiter } from './store/limits/cluster-limiter.js';
+import { runPrimary } from './cluster.js';
+import { createLogger } from './lib/logger.js';
+import { createServices, type ServiceOverrides } from './services.js';
 
 /** Composition root: config → services (stores, providers, engine) → app → listen; graceful shutdown. */
 async function main(): Promise<void> {
@@ -17,7 +22,11 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const services = await createServices(config);
+  if (config.WORKERS > 1 && cluster.isPrimary) return runPrimary(config, createLogger(config.LOG_LEVEL));
+  const worker = cluster.isWorker;
+  // Cluster workers without Redis share limits and changes through their primary (cluster.ts).
+  const shared: ServiceOverrides = worker && !config.REDIS_URL ? { changes: new ClusterChangeFeed(), limiter: new ClusterRateLimiter() } : {};
+  const services = await createServices(config, shared);
   // The parser builds its classifier once (~0.5 s); do it before the first request, not during it.
   warmUpAddressParser();
   const app = buildApp(services);
@@ -26,7 +35,9 @@ async function main(): Promise<void> {
       { port: info.port, host: config.HOST, storage: services.database.dialect, cache: config.REDIS_URL ? 'redis' : 'memory', providers: services.runner.active() },
       `listening on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${info.port}`,
     );
-    void logReachability(services.providers, services.logger, Math.min(config.PROVIDER_TIMEOUT_MS, 5000));
+    if (worker) process.send?.({ addressd: 'listening' });
+    // Once per deployment: in a cluster the first worker speaks for all.
+    if (!worker || cluster.worker?.id === 1) void logReachability(services.providers, services.logger, Math.min(config.PROVIDER_TIMEOUT_MS, 5000));
   });
 
   let stopping = false;

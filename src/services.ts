@@ -68,8 +68,9 @@ export interface Services {
 export interface ServiceOverrides {
   clock?: Clock;
   logger?: Logger;
-  /** The cluster's workers pass a feed through their primary (src/cluster.ts). */
+  /** The cluster's workers without Redis pass changes and limits through their primary (src/cluster.ts). */
   changes?: ChangeFeed;
+  limiter?: RateLimiter;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -90,7 +91,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // The circuit gauge reads the runner at scrape time; the runner is built below.
   const metrics = new Metrics(() => runner.circuits());
   const cache = countedCache(await createResponseCache({ ...redis, onError }), metrics);
-  const limiter = await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') });
+  const limiter = overrides.limiter ?? (await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') }));
   const changes = overrides.changes ?? (await createChangeFeed({ ...redis, onError: (error) => logger.warn({ err: error }, 'change feed error') }));
   const publish = (change: Change) => changes.publish(change);
   const localIndex = config.PROVIDERS.includes('local') ? await openLocalIndex(dbOptions) : undefined;
