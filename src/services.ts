@@ -7,6 +7,7 @@ import { SignUp } from './accounts/signup.js';
 import { PublishableTokenStore } from './accounts/publishable-tokens.js';
 import { SecretKeyStore } from './accounts/secret-keys.js';
 import { CreditLedger } from './billing/credit-ledger.js';
+import { QuotaGate } from './billing/quota-gate.js';
 import type { Config } from './config.js';
 import { AutocompleteEngine } from './engine/autocomplete.js';
 import { Biller } from './engine/billing.js';
@@ -105,7 +106,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const ledger = new CreditLedger(database, clock);
   const released = await ledger.releaseStale(10 * 60_000);
   if (released > 0) logger.warn({ released }, 'released credit reservations left by a previous crash');
-  const biller = new Biller(ledger, clock, metrics);
+  const gate = new QuotaGate((id) => ledger.balance(id), clock, config.AUTH_CACHE_MS, changes);
+  const biller = new Biller(ledger, clock, metrics, gate);
   const people = new PeopleStore(database.db, clock);
   const invites = new InviteStore(database.db, clock);
   const baseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
