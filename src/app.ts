@@ -1,11 +1,11 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { openApiDocument } from './contract/openapi.js';
 import type { AppEnv, App } from './http/context.js';
 import { accessLog } from './http/access-log.js';
+import { limitBodySize } from './http/body-limit.js';
 import { errorHandler } from './http/error-handler.js';
-import { HttpError, Messages } from './http/errors.js';
+import { Messages } from './http/errors.js';
 import { autocompleteRoutes } from './http/routes/autocomplete.js';
 import { consoleRoutes } from './http/routes/console.js';
 import { demoRoutes } from './http/routes/demo.js';
@@ -42,15 +42,8 @@ export function buildApp(services: Services): App {
 
   // First, so every answer (a 413 and a 404 included) gets its request id, log line and metrics.
   app.use('*', accessLog(services));
-  const limitOf = (maxSize: number, message: string) =>
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        throw new HttpError(413, message);
-      },
-    });
-  const defaultLimit = limitOf(BODY_LIMIT_BYTES, Messages.bodyTooLarge);
-  const batchLimit = limitOf(BATCH_BODY_LIMIT_BYTES, Messages.batchBodyTooLarge);
+  const defaultLimit = limitBodySize(BODY_LIMIT_BYTES, Messages.bodyTooLarge);
+  const batchLimit = limitBodySize(BATCH_BODY_LIMIT_BYTES, Messages.batchBodyTooLarge);
   app.use('*', (c, next) => (c.req.path === BATCH_PATH ? batchLimit(c, next) : defaultLimit(c, next)));
   // Secret-key routes answer any origin (SPEC: permissive CORS; the key is the caller's to protect).
   for (const path of SECRET_KEY_PATHS) {

@@ -6,6 +6,7 @@ import { AnswerMemo } from './answer-memo.js';
 import { cacheKey } from './cache-key.js';
 import type { ProviderRunner } from './fan-out.js';
 import { mergeSuggestions } from './merge-suggestions.js';
+import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 
 export interface AutocompleteEngineDeps {
@@ -30,7 +31,7 @@ export class AutocompleteEngine {
 
   constructor(private readonly deps: AutocompleteEngineDeps) {}
 
-  async autocomplete(request: AutocompleteRequest, ctx: CallContext, signal?: AbortSignal): Promise<AutocompleteResult> {
+  async autocomplete(request: AutocompleteRequest, ctx: CallContext, signal?: SignalSource): Promise<AutocompleteResult> {
     const { biller, cache, runner } = this.deps;
     await biller.ensureCredits(ctx.accountId);
     const country = request.country?.toUpperCase();
@@ -70,7 +71,7 @@ export class AutocompleteEngine {
           ...(request.language ? { language: request.language } : {}),
           limit: request.limit,
         },
-        signal,
+        signalOf(signal),
         { only: called },
       );
       const suggestions = mergeSuggestions(attempts, request.limit, country);

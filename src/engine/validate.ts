@@ -12,6 +12,7 @@ import type { ScoredCandidate, Thresholds } from './types.js';
 import { readValidateInput, type ValidateInput } from './validate-input.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 import { decideVerdict } from './verdict.js';
+import { type SignalSource, signalOf } from './signal.js';
 
 /** What the cache keeps for validate: provider answers, not verdicts (thresholds differ per account). */
 interface CachedLookup {
@@ -40,7 +41,7 @@ export class ValidateEngine {
   async validate(
     request: ValidateRequest,
     ctx: CallContext & { thresholds: Thresholds },
-    signal?: AbortSignal,
+    signal?: SignalSource,
   ): Promise<ValidateResponse> {
     const { biller, cache, runner } = this.deps;
     await biller.ensureCredits(ctx.accountId);
@@ -60,7 +61,7 @@ export class ValidateEngine {
     const eligible = runner.eligible('geocode', read.country);
     return biller.billed(ctx, eligible.length, async (allowed) => {
       const called = eligible.slice(0, allowed);
-      const attempts = await runner.run('geocode', read.query, signal, { only: called });
+      const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called });
       await this.remember(key, attempts, eligible);
       const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
       return {

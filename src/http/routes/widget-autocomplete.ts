@@ -24,7 +24,7 @@ export const widgetAutocompleteRoutes: RouteModule = (app, services) => {
           source: body.source ?? null,
           startedAt: c.get('startedAt'),
         },
-        c.req.raw.signal,
+        () => c.req.raw.signal,
       )
       .catch((error: unknown) => {
         // Credits ran out between the gate and the reservation (a concurrent call spent them).
