@@ -1,9 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { cors } from 'hono/cors';
 import { openApiDocument } from './contract/openapi.js';
 import type { AppEnv, App } from './http/context.js';
 import { accessLog } from './http/access-log.js';
 import { limitBodySize } from './http/body-limit.js';
+import { openCors } from './http/open-cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { Messages } from './http/errors.js';
 import { autocompleteRoutes } from './http/routes/autocomplete.js';
@@ -47,7 +47,7 @@ export function buildApp(services: Services): App {
   app.use('*', (c, next) => (c.req.path === BATCH_PATH ? batchLimit(c, next) : defaultLimit(c, next)));
   // Secret-key routes answer any origin (SPEC: permissive CORS; the key is the caller's to protect).
   for (const path of SECRET_KEY_PATHS) {
-    app.use(path, cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: EXPOSED_HEADERS, maxAge: 600 }));
+    app.use(path, openCors({ allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: EXPOSED_HEADERS, maxAgeSeconds: 600 }));
     app.use(path, async (c, next) => (c.req.method === 'OPTIONS' ? next() : secretKeyAuth(services)(c, next)));
   }
   app.use('/v1/widget/autocomplete', async (c, next) =>
