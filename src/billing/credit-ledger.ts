@@ -169,7 +169,7 @@ export class CreditLedger {
         for (const item of items) {
           rows.push({ event: item.event, credits: item.reservation ? await this.charge(trx, item.reservation, item.actual ?? 0) : 0 });
         }
-        await insertUsage(trx, rows, this.clock.now());
+        await insertUsage(trx, this.database.dialect, rows, this.clock.now());
         done = true;
       });
     } catch (error) {
@@ -277,6 +277,6 @@ export class CreditLedger {
 
   /** The event and its day's totals, in the caller's transaction: the report never counts one without the other. */
   protected async insertEvent(trx: Trx, event: UsageEventInput, credits: number): Promise<void> {
-    await insertUsage(trx, [{ event, credits }], this.clock.now());
+    await insertUsage(trx, this.database.dialect, [{ event, credits }], this.clock.now());
   }
 }
