@@ -6,6 +6,8 @@
 const BENCHES: Record<string, (args: string[]) => Promise<void>> = {
   local: async (args) => (await import('./local.js')).benchLocal(args),
   hang: async () => (await import('./hang.js')).benchHang(),
+  crash: async () => (await import('./crash.js')).benchCrash(),
+  validate: async (args) => (await import('./cli-validate.js')).benchCliValidate(args),
 };
 
 const [name = 'local', ...args] = process.argv.slice(2);

@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { openApiDocument } from './contract/openapi.js';
 import type { AppEnv, App } from './http/context.js';
 import { accessLog } from './http/access-log.js';
-import { limitBodySize } from './http/body-limit.js';
+import { limitBody } from './http/body-limit.js';
 import { openCors } from './http/open-cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { Messages } from './http/errors.js';
@@ -19,6 +19,7 @@ import { validateBatchRoutes } from './http/routes/validate-batch.js';
 import { widgetAssetRoutes } from './http/routes/widget-assets.js';
 import { widgetAutocompleteRoutes } from './http/routes/widget-autocomplete.js';
 import { secretKeyAuth } from './http/secret-key-auth.js';
+import { docsPageHeaders, sitePageHeaders } from './http/security-headers.js';
 import { EXPOSED_HEADERS } from './http/unverified.js';
 import { widgetAuth } from './http/widget-auth.js';
 import type { Services } from './services.js';
@@ -42,14 +43,17 @@ export function buildApp(services: Services): App {
 
   // First, so every answer (a 413 and a 404 included) gets its request id, log line and metrics.
   app.use('*', accessLog(services));
-  const defaultLimit = limitBodySize(BODY_LIMIT_BYTES, Messages.bodyTooLarge);
-  const batchLimit = limitBodySize(BATCH_BODY_LIMIT_BYTES, Messages.batchBodyTooLarge);
+  const defaultLimit = limitBody(BODY_LIMIT_BYTES, Messages.bodyTooLarge);
+  const batchLimit = limitBody(BATCH_BODY_LIMIT_BYTES, Messages.batchBodyTooLarge);
   app.use('*', (c, next) => (c.req.path === BATCH_PATH ? batchLimit(c, next) : defaultLimit(c, next)));
   // Secret-key routes answer any origin (SPEC: permissive CORS; the key is the caller's to protect).
   for (const path of SECRET_KEY_PATHS) {
     app.use(path, openCors({ allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: EXPOSED_HEADERS, maxAgeSeconds: 600 }));
     app.use(path, async (c, next) => (c.req.method === 'OPTIONS' ? next() : secretKeyAuth(services)(c, next)));
   }
+  // The HTML pages: CSP, no framing, no sniffing, Referer kept to our origin.
+  for (const path of ['/', '/dashboard', '/dashboard/*']) app.use(path, sitePageHeaders());
+  app.use('/docs', docsPageHeaders());
   app.use('/v1/widget/autocomplete', async (c, next) =>
     c.req.method === 'POST' ? widgetAuth(services)(c, next) : next(),
   );

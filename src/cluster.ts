@@ -18,6 +18,14 @@ import { MemoryRateLimiter } from './store/limits/memory-limiter.js';
  * Before forking, the primary does once what must not race: the master key file, the migrations,
  * the local index's tables. A worker that dies is replaced; SIGTERM drains every worker first.
  */
+/** Set by the primary for each worker it forks: the worker's slot. */
+export const WORKER_SLOT_ENV = 'ADDRESSD_WORKER_SLOT';
+
+/** A cluster worker's own INSTANCE_ID: the deployment's, plus its slot (credit reservations are per owner). */
+export function workerInstanceId(instanceId: string, env: Record<string, string | undefined>): string {
+  return `${instanceId}/w${env[WORKER_SLOT_ENV] ?? '0'}`;
+}
+
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
   const storage = { dataDir: config.DATA_DIR, ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}) };
   resolveMasterKey(config.MASTER_KEY, config.DATA_DIR);
@@ -49,9 +57,13 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
         return;
     }
   };
-  const fork = () => {
-    const worker = cluster.fork();
+  const slots = new Map<Worker, number>();
+  // A worker's slot is its place (0 … WORKERS-1), kept by its replacement: the worker's INSTANCE_ID
+  // ends in it, so a replacement releases the credit reservations its predecessor left, and only those.
+  const fork = (slot: number) => {
+    const worker = cluster.fork({ [WORKER_SLOT_ENV]: String(slot) });
     workers.add(worker);
+    slots.set(worker, slot);
     worker.on('message', (message: unknown) => onMessage(worker, message));
   };
   cluster.on('exit', (worker, code, signal) => {
@@ -61,9 +73,9 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
       return;
     }
     logger.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
-    fork();
+    fork(slots.get(worker) ?? 0);
   });
-  for (let i = 0; i < config.WORKERS; i += 1) fork();
+  for (let slot = 0; slot < config.WORKERS; slot += 1) fork(slot);
 
   const stop = (signal: string) => {
     if (stopping) return;

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
+import { PROVIDER_IDS } from './contract/enums.js';
 
 /**
  * The whole configuration, read once from the environment at start-up (DESIGN §11).
@@ -30,8 +34,8 @@ const ConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   /**
-   * How long a request waits for a PostgreSQL connection before the database counts as
-   * unreachable and the request is answered 503: an unreachable database fails fast.
+   * How long opening a PostgreSQL connection may take before the database counts as unreachable
+   * and the request is answered 503: an unreachable database fails fast.
    */
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   REDIS_URL: z
@@ -43,7 +47,13 @@ const ConfigSchema = z.object({
   PROVIDERS: z
     .string()
     .default('pdok,photon,nominatim,local')
-    .transform(csv),
+    .transform(csv)
+    .refine((ids) => ids.every((id) => (PROVIDER_IDS as readonly string[]).includes(id)), {
+      error: (issue) => {
+        const unknown = (issue.input as string[]).filter((id) => !(PROVIDER_IDS as readonly string[]).includes(id));
+        return `unknown provider ${unknown.map((id) => JSON.stringify(id)).join(', ')} (known: ${PROVIDER_IDS.join(', ')})`;
+      },
+    }),
   PDOK_URL: z.url().default('https://api.pdok.nl/bzk/locatieserver/search/v3_1'),
   PHOTON_URL: z.url().default('https://photon.komoot.io'),
   NOMINATIM_URL: z.url().default('https://nominatim.openstreetmap.org'),
@@ -65,6 +75,13 @@ const ConfigSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{43}=?$|^[0-9a-fA-F]{64}$/, 'must be 32 bytes as base64url or hex')
     .optional(),
   TRUST_PROXY: bool.default(false),
+  /**
+   * Behind a load balancer the server must keep idle connections open longer than the balancer does
+   * (AWS ALB 60 s, GCP 600 s: raise it there), or the balancer reuses a socket the server just closed.
+   */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(65_000),
+  /** Time to receive a request's headers; above KEEP_ALIVE_TIMEOUT_MS as Node.js requires. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(66_000),
   /** When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -82,15 +99,68 @@ const ConfigSchema = z.object({
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   /** How long a console log-in lasts before the person signs in again. */
   CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(12),
+  /**
+   * Who owns this process's credit reservations. A restart with the same id releases what its
+   * predecessor left at once. Default: stable per host, port and DATA_DIR (see defaultInstanceId).
+   */
+  INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._:@\/-]{1,128}$/, 'must be 1-128 letters, digits or . _ : @ / -')
+    .optional(),
+  /** How often any instance releases reservations older than RESERVATION_MAX_AGE_MS. */
+  RESERVATION_SWEEP_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /** A reservation older than this belongs to a dead process; default: the longest request + a margin. */
+  RESERVATION_MAX_AGE_MS: z.coerce.number().int().min(1000).max(86_400_000).optional(),
   /** Items of one POST /v1/validate/batch in flight at once, so a batch cannot starve other traffic. */
   BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
 });
 
-export type Config = z.infer<typeof ConfigSchema>;
+/** Headroom over the longest request for what no timeout bounds (row-lock waits, a slow event loop). */
+export const RESERVATION_MARGIN_MS = 5000;
+
+/**
+ * The longest a request holds a reservation: reserving (waiting up to the connect timeout for a
+ * connection), the provider fan-out (every provider in parallel, bounded by its timeout; no
+ * retries), then settling (another connection wait).
+ */
+export function longestRequestMs(config: { PROVIDER_TIMEOUT_MS: number; DATABASE_CONNECT_TIMEOUT_MS: number }): number {
+  return config.PROVIDER_TIMEOUT_MS + 2 * config.DATABASE_CONNECT_TIMEOUT_MS;
+}
+
+/**
+ * The same on every restart of one deployment on one machine, different for two instances on one
+ * machine (they cannot share a port and data directory): host name, port, hash of the absolute
+ * DATA_DIR. Containers whose host name changes on every start should set INSTANCE_ID.
+ */
+export function defaultInstanceId(config: { PORT: number; DATA_DIR: string }): string {
+  const dir = createHash('sha256').update(path.resolve(config.DATA_DIR)).digest('hex').slice(0, 8);
+  return `${hostname()}:${config.PORT}:${dir}`;
+}
+
+const CompleteConfig = ConfigSchema.superRefine((config, ctx) => {
+  const longest = longestRequestMs(config);
+  if (config.RESERVATION_MAX_AGE_MS !== undefined && config.RESERVATION_MAX_AGE_MS <= longest) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['RESERVATION_MAX_AGE_MS'],
+      message: `must be longer than the longest request, ${longest} ms (PROVIDER_TIMEOUT_MS + 2 × DATABASE_CONNECT_TIMEOUT_MS): a shorter age releases calls still running`,
+    });
+  }
+  if (config.HEADERS_TIMEOUT_MS <= config.KEEP_ALIVE_TIMEOUT_MS) {
+    ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: 'must be greater than KEEP_ALIVE_TIMEOUT_MS' });
+  }
+}).transform((config) => ({
+  ...config,
+  INSTANCE_ID: config.INSTANCE_ID ?? defaultInstanceId(config),
+  RESERVATION_MAX_AGE_MS: config.RESERVATION_MAX_AGE_MS ?? longestRequestMs(config) + RESERVATION_MARGIN_MS,
+}));
+
+export type Config = z.output<typeof CompleteConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    // One line, every problem: start-up failures are one line on stderr (README "Operating it").
+    super(`Invalid configuration: ${problems.join('; ')}`);
     this.name = 'ConfigError';
   }
 }
@@ -102,7 +172,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = env[key];
     if (value !== undefined && value !== '') picked[key] = value;
   }
-  const parsed = ConfigSchema.safeParse(picked);
+  const parsed = CompleteConfig.safeParse(picked);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
   }

@@ -1,60 +1,84 @@
 import cluster from 'node:cluster';
-import { serve } from '@hono/node-server';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
 import { warmUpAddressParser } from './address/parse.js';
+import { ConfigError, loadConfig } from './config.js';
+import { describeError } from './lib/describe-error.js';
+import { createLogger } from './lib/logger.js';
 import { logReachability } from './providers/reachability.js';
+import { type HttpServer, listen } from './server.js';
+import { createServices, type ServiceOverrides, type Services } from './services.js';
+import { runPrimary, workerInstanceId } from './cluster.js';
 import { ClusterChangeFeed } from './store/changes/cluster-change-feed.js';
 import { ClusterRateLimiter } from './store/limits/cluster-limiter.js';
-import { runPrimary } from './cluster.js';
-import { createLogger } from './lib/logger.js';
-import { createServices, type ServiceOverrides } from './services.js';
 
-/** Composition root: config → services (stores, providers, engine) → app → listen; graceful shutdown. */
+/**
+ * Composition root: config → services (stores, providers, engine) → app → listen; graceful shutdown.
+ * A start that fails says why in exactly one line on stderr and exits non-zero (2: configuration,
+ * 1: anything else); the details go to the JSON log on stdout.
+ */
 async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
+    if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
   }
-  if (config.WORKERS > 1 && cluster.isPrimary) return runPrimary(config, createLogger(config.LOG_LEVEL));
+  const logger = createLogger(config.LOG_LEVEL);
+  // WORKERS > 1: this process only forks and supervises the workers (cluster.ts).
+  if (config.WORKERS > 1 && cluster.isPrimary) {
+    await runPrimary(config, logger).catch((error: unknown) => {
+      logger.error({ err: error }, 'start failed');
+      fail(describeError(error), 1);
+    });
+    return;
+  }
   const worker = cluster.isWorker;
-  // Cluster workers without Redis share limits and changes through their primary (cluster.ts).
+  if (worker) config = { ...config, INSTANCE_ID: workerInstanceId(config.INSTANCE_ID, process.env) };
+  // Cluster workers without Redis share limits and changes through their primary.
   const shared: ServiceOverrides = worker && !config.REDIS_URL ? { changes: new ClusterChangeFeed(), limiter: new ClusterRateLimiter() } : {};
-  const services = await createServices(config, shared);
-  // The parser builds its classifier once (~0.5 s); do it before the first request, not during it.
-  warmUpAddressParser();
-  const app = buildApp(services);
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
-    services.logger.info(
-      { port: info.port, host: config.HOST, storage: services.database.dialect, cache: config.REDIS_URL ? 'redis' : 'memory', providers: services.runner.active() },
-      `listening on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${info.port}`,
-    );
-    if (worker) process.send?.({ addressd: 'listening' });
-    // Once per deployment: in a cluster the first worker speaks for all.
-    if (!worker || cluster.worker?.id === 1) void logReachability(services.providers, services.logger, Math.min(config.PROVIDER_TIMEOUT_MS, 5000));
-  });
+  let services: Services | undefined;
+  let http: HttpServer | undefined;
 
+  // Installed before anything starts: a signal during start-up (or the instant after `listening`
+  // was logged) must stop the service, not kill it with the default action.
+  // Requests in flight finish (a provider call ends within its timeout); new ones go elsewhere.
+  const graceMs = config.PROVIDER_TIMEOUT_MS + 5000;
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    services.logger.info({ signal }, 'shutting down');
-    server.close(() => {
-      void services.close().then(() => process.exit(0));
-    });
-    setTimeout(() => process.exit(1), 10_000).unref();
+    logger.info({ signal, graceMs }, 'shutting down: no new connections, finishing requests in flight');
+    const drained = http ? await http.drain(graceMs) : true;
+    await services?.close();
+    logger.info({ drained }, drained ? 'stopped' : 'stopped: requests still running after the grace period were cut');
+    process.exit(drained ? 0 : 1);
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  try {
+    services = await createServices(config, { logger, ...shared });
+    // The parser builds its classifier once (~0.5 s); do it before the first request, not during it.
+    warmUpAddressParser();
+    http = await listen(buildApp(services), config);
+  } catch (error) {
+    logger.error({ err: error }, 'start failed');
+    await services?.close().catch(() => undefined);
+    fail(describeError(error), 1);
+  }
+  logger.info(
+    { port: http.port, host: config.HOST, storage: services.database.dialect, cache: config.REDIS_URL ? 'redis' : 'memory', providers: services.runner.active() },
+    `listening on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${http.port}`,
+  );
+  if (worker) process.send?.({ addressd: 'listening' });
+  // Once per deployment: in a cluster the first worker speaks for all.
+  if (!worker || cluster.worker?.id === 1) void logReachability(services.providers, logger, Math.min(config.PROVIDER_TIMEOUT_MS, 5000));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`Failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-  process.exit(1);
-});
+function fail(line: string, code: number): never {
+  process.stderr.write(`addressd: ${line}\n`);
+  process.exit(code);
+}
+
+main().catch((error: unknown) => fail(`failed to start: ${describeError(error)}`, 1));

@@ -8,6 +8,7 @@ import { PublishableTokenStore } from './accounts/publishable-tokens.js';
 import { SecretKeyStore } from './accounts/secret-keys.js';
 import { CreditLedger } from './billing/credit-ledger.js';
 import { QuotaGate } from './billing/quota-gate.js';
+import { ReservationSweeper } from './billing/reservation-sweeper.js';
 import type { Config } from './config.js';
 import { AutocompleteEngine } from './engine/autocomplete.js';
 import { Biller } from './engine/billing.js';
@@ -15,6 +16,7 @@ import { ProviderRunner } from './engine/fan-out.js';
 import { ValidateEngine } from './engine/validate.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
+import { describeError } from './lib/describe-error.js';
 import { resolveMasterKey } from './lib/master-key.js';
 import { Metrics } from './lib/metrics.js';
 import { Sealer } from './lib/seal.js';
@@ -50,6 +52,8 @@ export interface Services {
   invites: InviteStore;
   signUp: SignUp;
   ledger: CreditLedger;
+  /** Releases reservations crashed instances left behind (RESERVATION_SWEEP_MS). */
+  sweeper: ReservationSweeper;
   biller: Biller;
   cache: ResponseCache;
   limiter: RateLimiter;
@@ -86,7 +90,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     // requests that were using it fail.
     onError: (error: Error) => logger.warn({ err: error }, 'database connection error'),
   };
-  const database = await openDatabase(dbOptions);
+  const database = await openDatabase(dbOptions).catch((error: unknown) => {
+    const where = config.DATABASE_URL ? `PostgreSQL at ${redactDatabaseUrl(config.DATABASE_URL)}` : `SQLite under ${config.DATA_DIR}`;
+    throw new Error(`cannot open the database (${where}): ${describeError(error)}`, { cause: error });
+  });
   const onError = (error: unknown) => logger.warn({ err: error }, 'cache error');
   const redis = config.REDIS_URL ? { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX } : {};
   // The circuit gauge reads the runner at scrape time; the runner is built below.
@@ -103,9 +110,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     metrics,
     logger,
   });
-  const ledger = new CreditLedger(database, clock);
-  const released = await ledger.releaseStale(10 * 60_000);
-  if (released > 0) logger.warn({ released }, 'released credit reservations left by a previous crash');
+  const ledger = new CreditLedger(database, clock, { owner: config.INSTANCE_ID });
+  // What this instance's predecessor (same INSTANCE_ID) was in the middle of when it died: at once.
+  const own = await ledger.releaseOwn();
+  if (own > 0) logger.warn({ released: own, instanceId: config.INSTANCE_ID }, 'released credit reservations left by this instance before a crash');
+  // Any other instance's, once older than the longest request: at start, then every sweep.
+  const sweeper = new ReservationSweeper(ledger, {
+    intervalMs: config.RESERVATION_SWEEP_MS,
+    maxAgeMs: config.RESERVATION_MAX_AGE_MS,
+    onReleased: (released) => logger.warn({ released }, 'released stale credit reservations of a stopped instance'),
+    onError: (error) => logger.warn({ err: error }, 'reservation sweep failed'),
+  });
+  await sweeper.sweep();
+  sweeper.start();
   const gate = new QuotaGate((id) => ledger.balance(id), clock, config.AUTH_CACHE_MS, changes);
   const biller = new Biller(ledger, clock, metrics, gate);
   const people = new PeopleStore(database.db, clock);
@@ -131,6 +148,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     invites,
     signUp: new SignUp(database.db, sealer, clock, invites, people),
     ledger,
+    sweeper,
     biller,
     cache,
     limiter,
@@ -143,9 +161,20 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     baseUrl,
     consoleUrl: `${baseUrl}/dashboard`,
     async close() {
+      await sweeper.stop();
       // Events still in a group commit are written before the database goes.
       await ledger.idle().catch(() => undefined);
       await Promise.allSettled([cache.close(), limiter.close(), changes.close(), providers.close(), localIndex?.close(), database.close()]);
     },
   };
+}
+
+/** Host, port and database only: never the password. */
+function redactDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(unparseable DATABASE_URL)';
+  }
 }

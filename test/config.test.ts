@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { hostname } from 'node:os';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
@@ -79,7 +80,60 @@ describe('configuration', () => {
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(Object.keys(bad).sort());
   });
 
-  it('stops `npm start` with exit code 2 and every problem on stderr', async () => {
+  it('derives a stable instance id per host, port and data directory, unless INSTANCE_ID says otherwise', () => {
+    const id = loadConfig({}).INSTANCE_ID;
+    expect(id).toMatch(new RegExp(`^${hostname().replace(/[.]/g, '\\.')}:3000:[0-9a-f]{8}$`));
+    // A restart finds its predecessor's reservations under the same id ...
+    expect(loadConfig({}).INSTANCE_ID).toBe(id);
+    expect(loadConfig({ DATA_DIR: 'data/' }).INSTANCE_ID).toBe(id);
+    // ... and a second instance on the same machine gets its own.
+    expect(loadConfig({ PORT: '3001' }).INSTANCE_ID).not.toBe(id);
+    expect(loadConfig({ DATA_DIR: '/srv/other' }).INSTANCE_ID).not.toBe(id);
+    expect(loadConfig({ INSTANCE_ID: 'addressd-0' }).INSTANCE_ID).toBe('addressd-0');
+    expect(() => loadConfig({ INSTANCE_ID: 'has space' })).toThrow(/INSTANCE_ID/);
+  });
+
+  it('releases stale reservations after the longest request plus a margin, checked every 30 s', () => {
+    expect(loadConfig({})).toMatchObject({
+      DATABASE_CONNECT_TIMEOUT_MS: 5000,
+      RESERVATION_SWEEP_MS: 30_000,
+      // 3 s of providers + 2 × 5 s of waiting for a connection + 5 s of margin.
+      RESERVATION_MAX_AGE_MS: 18_000,
+    });
+    expect(loadConfig({ PROVIDER_TIMEOUT_MS: '10000', DATABASE_CONNECT_TIMEOUT_MS: '2000' }).RESERVATION_MAX_AGE_MS).toBe(19_000);
+    expect(loadConfig({ RESERVATION_MAX_AGE_MS: '45000', RESERVATION_SWEEP_MS: '10000' })).toMatchObject({
+      RESERVATION_MAX_AGE_MS: 45_000,
+      RESERVATION_SWEEP_MS: 10_000,
+    });
+  });
+
+  it('refuses a reservation age a running request could outlive', () => {
+    let problems: string[] = [];
+    try {
+      loadConfig({ RESERVATION_MAX_AGE_MS: '13000' });
+      expect.unreachable();
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems).toEqual([expect.stringMatching(/^RESERVATION_MAX_AGE_MS: must be longer than the longest request, 13000 ms/)]);
+  });
+
+  it('refuses an unknown provider id, and header timeouts not above the keep-alive timeout', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ PROVIDERS: 'pdok,Photon,here' })).toEqual(['PROVIDERS: unknown provider "Photon", "here" (known: pdok, photon, nominatim, local)']);
+    expect(problems({ KEEP_ALIVE_TIMEOUT_MS: '70000' })).toEqual(['HEADERS_TIMEOUT_MS: must be greater than KEEP_ALIVE_TIMEOUT_MS']);
+    expect(problems({ KEEP_ALIVE_TIMEOUT_MS: '120000', HEADERS_TIMEOUT_MS: '121000', METRICS_TOKEN: 'long-enough-token-123' })).toEqual([]);
+    expect(problems({ METRICS_TOKEN: 'short' })).toEqual(['METRICS_TOKEN: must be at least 16 characters']);
+  });
+
+  it('stops `npm start` with exit code 2 and every problem in one line on stderr', async () => {
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
@@ -89,7 +143,7 @@ describe('configuration', () => {
       );
     });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^Invalid configuration:\n/);
-    for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(result.stderr).toMatch(new RegExp(`^  - ${name}: `, 'm'));
+    expect(result.stderr).toMatch(/^addressd: Invalid configuration: [^\n]+\n$/);
+    for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(result.stderr).toMatch(new RegExp(`[:;] ${name}: `));
   }, 60_000);
 });

@@ -76,7 +76,7 @@ export async function openHarness(opts: HarnessOptions = {}): Promise<Harness> {
   }
 }
 
-/** Imports the extract and reads back its addresses that have a postcode and a town (the municipality where known). */
+/** Imports the extract; `all` its addresses (what exists), `sample` some that have a postcode and a town (the municipality where known). */
 async function importExtract(
   index: NonNullable<Awaited<ReturnType<typeof createServices>>['localIndex']>,
   dataDir: string,
@@ -87,15 +87,15 @@ async function importExtract(
   const rows = db
     .prepare(
       `SELECT s.street, a.hn, a.postcode, COALESCE(s.municipality, s.city) AS city, a.lat, a.lng FROM addresses a JOIN streets s ON s.id = a.street_id
-       WHERE s.country = ? AND a.postcode IS NOT NULL AND COALESCE(s.municipality, s.city) IS NOT NULL ORDER BY a.source_id`,
+       WHERE s.country = ? ORDER BY a.source_id`,
     )
-    .all(pbf.country) as { street: string; hn: string; postcode: string; city: string; lat: number; lng: number }[];
+    .all(pbf.country) as { street: string; hn: string; postcode: string | null; city: string | null; lat: number; lng: number }[];
   db.close();
-  const all = rows.map((r) => ({ street: r.street, houseNumber: r.hn, postcode: r.postcode, city: r.city, country: pbf.country, lat: r.lat, lng: r.lng, source: 'extract' }));
+  const all = rows.map((r) => ({ street: r.street, houseNumber: r.hn, postcode: r.postcode ?? '', city: r.city ?? '', country: pbf.country, lat: r.lat, lng: r.lng, source: 'extract' }));
   // Only addresses whose street and number are unique in the country: the cases name one address.
   const count = new Map<string, number>();
   for (const a of all) count.set(`${a.street}|${a.houseNumber}`, (count.get(`${a.street}|${a.houseNumber}`) ?? 0) + 1);
-  const pool = all.filter((a) => count.get(`${a.street}|${a.houseNumber}`) === 1);
+  const pool = all.filter((a) => a.postcode && a.city && count.get(`${a.street}|${a.houseNumber}`) === 1);
   const rand = rng(pbf.seed);
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));

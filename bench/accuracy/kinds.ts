@@ -135,7 +135,8 @@ function additionForms(hn: string): string[] {
 /** A one-letter typo inside the street name (changed, dropped or swapped; never in its first two letters). */
 function typo(s: string, rand: () => number): string | undefined {
   const at = [...s].map((c, i) => (i >= 2 && i < s.length - 1 && /\p{L}/u.test(c) && /\p{L}/u.test(s[i + 1] ?? '') ? i : -1)).filter((i) => i >= 0);
-  if (s.replace(/[^\p{L}]/gu, '').length < 5 || at.length === 0) return undefined;
+  // A name written abbreviated (`Zollstr.`) has no room for a typo that stays recognisable.
+  if (s.replace(/[^\p{L}]/gu, '').length < 5 || s.includes('.') || at.length === 0) return undefined;
   for (let tries = 0; tries < 20; tries++) {
     const i = at[Math.floor(rand() * at.length)]!;
     const kind = Math.floor(rand() * 3);
@@ -210,12 +211,12 @@ export function buildCases(addresses: readonly CorpusAddress[], universe: readon
     if (swapped) add('postcode-transposed', written(a, { ...a, postcode: swapped }), { verdict: 'correctable', field: 'postcode', as: ['corrected'] });
 
     // as today → correctable
-    const postcodes = (list: readonly CorpusAddress[]) => [...new Set(list.map((o) => o.postcode))].filter((p) => p !== a.postcode);
+    const postcodes = (list: readonly CorpusAddress[]) => [...new Set(list.map((o) => o.postcode))].filter((p) => p && p !== a.postcode);
     const wrongPostcode = pick(postcodes(sameCountry(a).filter((o) => o.city === a.city))) ?? pick(postcodes(sameCountry(a)));
     if (wrongPostcode) add('wrong-postcode', written(a, { ...a, postcode: wrongPostcode }), { verdict: 'correctable', field: 'postcode', as: ['corrected', 'mismatch'] });
     add('missing-postcode', written(a, { ...a, postcode: '' }), { verdict: 'correctable', field: 'postcode', as: ['missing'] });
     const cities = [...new Set(sameCountry(a).map((o) => o.city))].filter(
-      (c) => c !== a.city && !sameCountry(a).some((o) => o.city === c && o.street === a.street),
+      (c) => c && c !== a.city && !sameCountry(a).some((o) => o.city === c && o.street === a.street),
     );
     const city = pick(cities);
     if (city) add('wrong-city', written(a, { ...a, city }), { verdict: 'correctable', field: 'city', as: ['corrected', 'mismatch'] });

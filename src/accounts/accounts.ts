@@ -73,6 +73,12 @@ export class AccountStore {
     return row ? toAccount(row) : undefined;
   }
 
+  /** Every account, oldest first (ids sort by creation time). */
+  async list(): Promise<Account[]> {
+    const rows = await this.db.selectFrom('accounts').selectAll().orderBy('id').execute();
+    return rows.map(toAccount);
+  }
+
   async get(id: string): Promise<Account> {
     const account = await this.find(id);
     if (!account) throw new NotFoundError('account', id);

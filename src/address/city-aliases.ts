@@ -28,3 +28,8 @@ export function areCityAliases(a: string, b: string): boolean {
   const ga = index.get(a);
   return ga !== undefined && ga === index.get(b);
 }
+
+/** Every listed name: towns the reader knows without being told (`Den Haag` is one town, not `Den` + `Haag`). */
+export function listedCityNames(): readonly string[] {
+  return GROUPS.flat();
+}

@@ -5,7 +5,7 @@ import { canonicalCountry } from './countries.js';
 import { normalizeHouseNumber } from './house-number.js';
 import { countryLanguages, FALLBACK_LANGUAGES } from './languages.js';
 import { hasPostcodes, normalizePostcode } from './postcode.js';
-import { differsByFillers, editDistance, isAbbreviation, isContained, isTypo } from './similarity.js';
+import { differsByFillers, editDistance, isAbbreviation, isContained, isNameTypo, isTypo } from './similarity.js';
 import { expandNameWords, normalizeStreetIn } from './street.js';
 import { compact, foldDigraphs, normalizeText } from './text.js';
 import { US_STATES } from './us-states.js';
@@ -42,7 +42,7 @@ export function compareComponent(field: ComponentField, input: string, result: s
     case 'city':
       return compareCity(input, result, country);
     case 'state':
-      return compareNames(expandState(input), expandState(result), { filler: () => false, langs: [] });
+      return compareNames(expandState(input), expandState(result), { filler: () => false });
   }
 }
 
@@ -85,18 +85,24 @@ export function requiredComponents(country: string | undefined): readonly Verdic
 interface NameRules {
   /** Tokens that carry no identity on their own. */
   filler: (token: string) => boolean;
-  /** Languages whose digraphs fold (see foldDigraphs). */
-  langs: readonly string[];
   /** Whether one name may contain the other with significant words to spare (towns: `Paris 8e`). */
   containment?: boolean;
+  /** Pairs of words no typo turns into each other. */
+  notATypo?: (x: string, y: string) => boolean;
 }
 
 function compareStreet(input: string, result: string, country: string | undefined): ComparisonVerdict {
   const langSets = country ? [countryLanguages(country)] : FALLBACK_LANGUAGES.map((l) => [l]);
   let best: ComparisonVerdict = 'mismatch';
   for (const langs of langSets) {
-    const filler = (t: string) => ARTICLES.has(t) || isStreetTypeWord(t, langs) || isCardinalWord(t, langs);
-    const verdict = compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), { filler, langs });
+    const rules: NameRules = {
+      filler: (t) => ARTICLES.has(t) || isStreetTypeWord(t, langs) || isCardinalWord(t, langs),
+      notATypo: (x, y) => notATypo(x, y, langs),
+    };
+    const verdict = better(
+      compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), rules),
+      compareNames(normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs), rules),
+    );
     if (verdict === 'match') return verdict;
     if (verdict === 'corrected') best = verdict;
   }
@@ -105,21 +111,50 @@ function compareStreet(input: string, result: string, country: string | undefine
 
 function compareCity(input: string, result: string, country: string | undefined): ComparisonVerdict {
   const langs = countryLanguages(country);
-  const a = expandNameWords(input, langs);
-  const b = expandNameWords(result, langs);
-  const verdict = compareNames(a, b, { filler: (t) => ARTICLES.has(t), langs, containment: true });
+  const rules = { filler: (t: string) => ARTICLES.has(t), containment: true };
+  const verdict = better(
+    compareNames(expandNameWords(input, langs), expandNameWords(result, langs), rules),
+    compareNames(expandNameWords(folded(input, langs), langs), expandNameWords(folded(result, langs), langs), rules),
+  );
   if (verdict === 'mismatch' && areCityAliases(normalizeText(input), normalizeText(result))) return 'corrected';
   return verdict;
+}
+
+/** Type endings of compound street names (normalized). */
+const TYPE_ENDINGS = /(?:strasse|straat|straede|gracht|steeg|singel|plein|platz|gasse|allee|laan|kade|dijk|gade|weg|vej)$/;
+
+/**
+ * Words that differ in a way no typo explains: two directions (`North`/`South`), or two compounds
+ * with the same type ending whose names differ beyond a typo of their own (`Begstrasse`/`Hagstrasse`).
+ */
+function notATypo(x: string, y: string, langs: readonly string[]): boolean {
+  if (isCardinalWord(x, langs) && isCardinalWord(y, langs)) return true;
+  const ending = TYPE_ENDINGS.exec(x)?.[0];
+  if (ending && y.endsWith(ending)) {
+    const [sx, sy] = [x.slice(0, -ending.length), y.slice(0, -ending.length)];
+    return sx !== sy && !isTypo(sx, sy);
+  }
+  return false;
+}
+
+const RANK: Record<ComparisonVerdict, number> = { match: 2, corrected: 1, mismatch: 0 };
+function better(a: ComparisonVerdict, b: ComparisonVerdict): ComparisonVerdict {
+  return RANK[a] >= RANK[b] ? a : b;
+}
+
+/**
+ * Digraphs folded before words are looked up (`Soendre` is `Søndre`, so `Sdr.`). Names are compared
+ * both as written and folded: folding may also eat letters a typo left (`Bahnhofstrae`).
+ */
+function folded(s: string, langs: readonly string[]): string {
+  return foldDigraphs(normalizeText(s), langs);
 }
 
 /** Shared rules for names already normalized to the same vocabulary. */
 function compareNames(a: string, b: string, rules: NameRules): ComparisonVerdict {
   if (a === b || compact(a) === compact(b)) return 'match';
   if (!a || !b) return 'mismatch';
-  const fa = compact(foldDigraphs(a, rules.langs));
-  const fb = compact(foldDigraphs(b, rules.langs));
-  if (fa === fb) return 'match';
-  if (isTypo(fa, fb) || isAbbreviation(a, b)) return 'corrected';
+  if (isNameTypo(a, b, rules.notATypo) || isAbbreviation(a, b)) return 'corrected';
   if (rules.containment ? isContained(a, b, rules.filler) : differsByFillers(a, b, rules.filler)) return 'corrected';
   return 'mismatch';
 }

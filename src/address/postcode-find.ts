@@ -1,89 +1,91 @@
-import { isStreetTypeWord } from './abbreviations.js';
-import { GB_SHAPE, isValidPostcode, NL_SHAPE, normalizePostcode, shapeCountry } from './postcode.js';
-import { normalizeStreetIn } from './street.js';
+import { GB_SHAPE, isValidPostcode, NL_SHAPE, normalizePostcode, postcodeDigits, PT_SHAPE, shapeCountry } from './postcode.js';
+import { isNameWord, type Label, type Span, type Token } from './tokens.js';
+import { isUsStateCode } from './us-states.js';
 
-export interface FoundPostcode {
+export interface PostcodeCandidate extends Span {
   /** Display-canonical postcode. */
   value: string;
-  start: number;
-  end: number;
+  /** Evidence that this is the postcode (see postcodeCandidates). */
+  score: number;
 }
 
-interface Token {
-  text: string;
-  start: number;
-  end: number;
-  index: number;
-  sectionStart: boolean;
+export interface PostcodeContext {
+  country?: string;
+  usContext: boolean;
+  /** Postcodes known to be right (a candidate result's): found as written anywhere. */
+  known?: readonly string[];
+  /** Whether a known place starts at a token index. */
+  placeAt?: (index: number) => boolean;
+  /** Whether a known place ends at a token index. */
+  placeEndsAt?: (index: number) => boolean;
 }
-
-/** Countries where an address starts with a number that may have 4-5 digits (`12345 Main St`). */
-const LONG_NUMBER_FIRST = new Set(['US', 'AU', 'NZ', 'CA']);
 
 /**
- * Finds the postcode in free text, scanning from the end (postcodes come late in every format).
- * With a country: any form its format accepts. Without: the unmistakable NL and GB shapes, and
- * 5-digit (or ZIP+4) numbers. A bare number is not taken where it reads as a house number.
+ * Every token (or pair: `1012 LG`, `SW1A 2AA`) that may be the postcode, with its evidence; the
+ * reader weighs them against the house number (a 4-digit Danish postcode and a house number are
+ * both numbers). Evidence: a postcode of the country's format 2 (one of its length where a
+ * postcode stands 1; without a country: NL, GB, PT and ZIP+4 shapes 2, five digits 1, four 0.5),
+ * a shape no house number has (letters, `1100-053`) +2, the postcode of a known result +4,
+ * a town or a US state next to it (no comma between) +2, words after it (`1620 København`) +1, ending its section +1;
+ * a bare number right after a name with nothing after it (`Damrak 1234`) −1.
  */
-export function findPostcode(text: string, country?: string): FoundPostcode | undefined {
-  const tokens = tokenize(text);
-  for (let i = tokens.length - 1; i >= 0; i--) {
-    const last = tokens[i] as Token;
-    const prev = tokens[i - 1];
-    const spans: Token[][] = prev && !last.sectionStart ? [[prev, last], [last]] : [[last]];
+export function postcodeCandidates(tokens: readonly Token[], labels: readonly (Label | undefined)[], ctx: PostcodeContext): PostcodeCandidate[] {
+  const out: PostcodeCandidate[] = [];
+  const known = new Set((ctx.known ?? []).map((k) => squeeze(k)));
+  tokens.forEach((token, i) => {
+    const pair = tokens[i + 1];
+    const spans: Span[] = [{ from: i, to: i }];
+    if (pair && !pair.opens) spans.push({ from: i, to: i + 1 });
     for (const span of spans) {
-      const first = span[0] as Token;
-      const value = span.map((t) => t.text).join(' ');
-      if (!accepts(value, country) || !plausible(first, last, tokens, country)) continue;
-      const cc = country ?? shapeCountry(value);
-      return { value: normalizePostcode(value, cc), start: first.start, end: last.end };
+      if (labels[span.from] !== undefined || labels[span.to] !== undefined) continue;
+      const written = tokens.slice(span.from, span.to + 1).map((t) => t.text.replace(/[.:]$/, '')).join(' ');
+      const strength = shapeStrength(written, ctx.country, span.to > span.from);
+      if (strength <= 0) continue;
+      const value = normalizePostcode(written, ctx.country ?? shapeCountry(bare(written)));
+      let score = strength + (known.has(squeeze(value)) ? 4 : 0);
+      const next = tokens[span.to + 1];
+      const prev = tokens[span.from - 1];
+      const closes = !next || next.opens;
+      const wordsAfter = !closes && isNameWord(next) && labels[span.to + 1] === undefined;
+      const afterState = ctx.usContext && !token.opens && prev !== undefined && /^[A-Za-z]{2}$/.test(prev.text) && isUsStateCode(prev.text);
+      const townAfter = !closes && ctx.placeAt?.(span.to + 1) === true;
+      const townBefore = !token.opens && ctx.placeEndsAt?.(span.from - 1) === true;
+      if (townAfter || townBefore || afterState) score += 2;
+      if (wordsAfter) score += 1;
+      if (closes) score += 1;
+      const plain = /^\d+$/.test(written);
+      if (plain && !token.opens && isNameWord(prev) && !afterState && !wordsAfter && !townBefore) score -= 1;
+      out.push({ ...span, value, score });
     }
-  }
-  return undefined;
+  });
+  return out;
 }
 
-function accepts(value: string, country: string | undefined): boolean {
-  const upper = value.toUpperCase();
-  if (!/\d/.test(upper) || upper.length > 10) return false;
-  if (country) return isValidPostcode(upper, country) && (country.toUpperCase() !== 'NL' || NL_SHAPE.test(upper));
-  return NL_SHAPE.test(upper) || GB_SHAPE.test(upper) || /^\d{5}(?:-\d{4})?$/.test(upper);
+function squeeze(s: string): string {
+  return s.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
-/** Rejects bare numbers in house-number positions. */
-function plausible(first: Token, last: Token, tokens: readonly Token[], country: string | undefined): boolean {
-  if (!/^[\d\s-]+$/.test(first.text + last.text)) return true;
-  const digits = (first === last ? first.text : `${first.text}${last.text}`).replace(/\D/g, '');
-  const next = tokens[last.index + 1];
-  const startsText = first.index === 0 && next !== undefined;
-  if (startsText) {
-    const cc = country?.toUpperCase();
-    if (cc && LONG_NUMBER_FIRST.has(cc)) return false;
-    if (!cc && endsWithEnglishStreetType(tokens)) return false;
-  }
-  if (digits.length <= 4) {
-    // Short numbers (AT, CH, BE, DK, AU): a postcode opens its section before the city, or ends the text.
-    return (first.sectionStart && next !== undefined && !next.sectionStart && /\p{L}/u.test(next.text)) || next === undefined;
-  }
-  return true;
+/** `D-10117` → `10117`: an old-style country prefix is not part of the postcode. */
+function bare(written: string): string {
+  return /^[A-Za-z]{1,2}-\d/.test(written) && !GB_SHAPE.test(written.toUpperCase()) ? written.replace(/^[A-Za-z]{1,2}-/, '') : written;
 }
 
-function endsWithEnglishStreetType(tokens: readonly Token[]): boolean {
-  const sectionEnd = tokens.findIndex((t, i) => i > 0 && t.sectionStart);
-  const lastWord = tokens[(sectionEnd === -1 ? tokens.length : sectionEnd) - 1];
-  return lastWord !== undefined && isStreetTypeWord(normalizeStreetIn(lastWord.text, ['en']), ['en']);
-}
-
-function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let sectionStart = true;
-  const re = /[^\s,;]+|[,;]/g;
-  for (const m of text.matchAll(re)) {
-    if (m[0] === ',' || m[0] === ';') {
-      sectionStart = true;
-      continue;
-    }
-    tokens.push({ text: m[0], start: m.index, end: m.index + m[0].length, index: tokens.length, sectionStart });
-    sectionStart = false;
+function shapeStrength(written: string, country: string | undefined, pair: boolean): number {
+  const value = bare(written).toUpperCase();
+  if (!/\d/.test(value) || value.length > 10) return 0;
+  const distinctive = /[A-Z]/.test(value) || /^\d+-\d+$/.test(value) ? 2 : 0;
+  if (country) {
+    if (isValidPostcode(value, country) && (country !== 'NL' || NL_SHAPE.test(value))) return 2 + distinctive;
+    if (pair) return 0;
+    const digits = postcodeDigits(country);
+    // Dutch and Portuguese postcodes never start with 0.
+    if (digits !== undefined && new RegExp(`^\\d{${digits}}$`).test(value) && !(/^0/.test(value) && (country === 'NL' || country === 'PT'))) return 1;
+    if (country === 'PT' && /^\d{4}-\d{3}$/.test(value)) return 1 + distinctive;
+    return 0;
   }
-  return tokens;
+  if (NL_SHAPE.test(value) || GB_SHAPE.test(value) || PT_SHAPE.test(value) || /^\d{5}-\d{4}$/.test(value)) return 4;
+  if (pair) return 0;
+  if (/^\d{5}$/.test(value)) return 1;
+  if (/^\d{4}$/.test(value)) return 0.5;
+  return 0;
 }

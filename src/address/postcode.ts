@@ -35,12 +35,31 @@ export function normalizePostcode(s: string, country?: string): string {
   return layout?.(squeezed) ?? bare;
 }
 
-/** The country a postcode's shape alone reveals (NL or GB), if any. */
+/** Portuguese postcodes: four digits, a dash, three digits (`1100-053`). */
+export const PT_SHAPE = /^[1-9]\d{3}-\d{3}$/;
+
+/** The country a postcode's shape alone reveals (NL, GB or PT), if any. */
 export function shapeCountry(s: string): string | undefined {
   const upper = s.trim().toUpperCase();
   if (NL_SHAPE.test(upper)) return 'NL';
   if (GB_SHAPE.test(upper)) return 'GB';
+  if (PT_SHAPE.test(upper)) return 'PT';
   return undefined;
+}
+
+/**
+ * Length of the plain-number postcodes of a country (DK `1620`, DE `10117`), and the 4-digit head
+ * of Dutch and Portuguese ones: a number of that length where a postcode stands is read as one even
+ * when no postcode has it (a mistyped `9947` in Liechtenstein), so it can be corrected.
+ */
+const DIGITS: Record<string, number> = {
+  AT: 4, BE: 4, CH: 4, DK: 4, LI: 4, LU: 4, NO: 4, HU: 4, AU: 4, NZ: 4, ZA: 4, BG: 4, CY: 4, SI: 4, MK: 4, NL: 4, PT: 4,
+  DE: 5, FR: 5, MC: 5, IT: 5, SM: 5, ES: 5, US: 5, FI: 5, EE: 5, HR: 5, MX: 5, TR: 5, UA: 5, GR: 5, SE: 5, CZ: 5, SK: 5,
+  LT: 5, MA: 5, DZ: 5, ID: 5, MY: 5, TH: 5, PL: 5, RU: 6, BY: 6, RO: 6, IN: 6, CN: 6, SG: 6, KZ: 6,
+};
+
+export function postcodeDigits(country: string): number | undefined {
+  return DIGITS[canonicalCountry(country)];
 }
 
 /**

@@ -23,6 +23,18 @@ export function isTypo(a: string, b: string): boolean {
 }
 
 /**
+ * A typo in a name: within the allowance of the whole (without spaces), unless `veto` rejects a
+ * pair of words that differ where the words line up (`North` and `South` are not a typo of each
+ * other, nor `Beg` and `Hag` before the same `strasse`).
+ */
+export function isNameTypo(a: string, b: string, veto: (x: string, y: string) => boolean = () => false): boolean {
+  const ta = a.split(' ').filter(Boolean);
+  const tb = b.split(' ').filter(Boolean);
+  if (!isTypo(ta.join(''), tb.join(''))) return false;
+  return ta.length !== tb.length || ta.every((x, i) => x === tb[i] || !veto(x, tb[i] ?? ''));
+}
+
+/**
  * Every significant token of the shorter name occurs in the longer one
  * (`Champs Elysees` ⊂ `Avenue des Champs Elysees`, `New York` ⊂ `New York City`).
  * `isFiller` marks tokens that carry no identity on their own (street types, articles).

@@ -1,5 +1,9 @@
 import { utcTimestamp } from '../lib/time.js';
 import { CreditLedger, type Reservation, type UsageEventInput } from './credit-ledger.js';
+import { insertUsage, type UsageRow } from './usage-rows.js';
+
+/** Events per INSERT: far below the bound parameters SQLite (32 766) and PostgreSQL (65 535) allow. */
+const EVENTS_PER_INSERT = 1000;
 
 /** One call of a chunk: what it costs and its usage event. */
 export interface BulkCharge {
@@ -37,11 +41,13 @@ export class BulkLedger extends CreditLedger {
           }
         }
         let charged = 0;
-        for (const charge of charges) {
+        const rows: UsageRow[] = charges.map((charge) => {
           const credits = Math.min(charge.credits, budget - charged);
           charged += credits;
-          await this.insertEvent(trx, charge.event, credits);
-        }
+          return { event: charge.event, credits };
+        });
+        const now = this.clock.now();
+        for (let i = 0; i < rows.length; i += EVENTS_PER_INSERT) await insertUsage(trx, this.database.dialect, rows.slice(i, i + EVENTS_PER_INSERT), now);
         await trx
           .insertInto('bulk_receipts')
           .values({ id: receipt, account_id: accountId, calls: charges.length, credits: charged, created_at: utcTimestamp(this.clock.now()) })

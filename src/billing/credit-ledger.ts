@@ -1,10 +1,10 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { PlanId } from '../contract/enums.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { utcMonth, utcTimestamp } from '../lib/time.js';
 import type { Database } from '../store/db/database.js';
-import type { DatabaseSchema } from '../store/db/schema.js';
+import type { CreditReservationsTable, DatabaseSchema } from '../store/db/schema.js';
 import { CommitOutcomeUnknown, GroupCommit } from './group-commit.js';
 import { PLAN_QUOTAS } from './plans.js';
 import { insertUsage, type UsageRow } from './usage-rows.js';
@@ -53,19 +53,24 @@ interface BatchItem {
  * Money, transactionally (DESIGN §5). A call reserves its worst case before fan-out (never more
  * than the account has, even across instances), then settles: refund the unused part, delete the
  * reservation and write the usage event in ONE transaction. A crash in between leaves only a
- * reservation row, which `releaseStale` refunds at the next start: no lost event, no double bill.
+ * reservation row, owned by the instance that made it: the instance releases its own at its next
+ * start (`releaseOwn`), and any instance releases one older than the longest request
+ * (`releaseStale`, run by the sweeper): no lost event, no double bill, no credits held for long.
  * The monthly grant is spent before extra credits; refunds give extra credits back first.
  */
 export class CreditLedger {
   protected readonly db: Kysely<DatabaseSchema>;
+  private readonly owner: string | null;
   /** Settles and free events of concurrent requests share transactions (group-commit.ts). */
   private readonly commits = new GroupCommit<BatchItem>((items) => this.commitBatch(items));
 
   constructor(
     protected readonly database: Database,
     protected readonly clock: Clock,
+    options: { owner?: string } = {},
   ) {
     this.db = database.db;
+    this.owner = options.owner ?? null;
   }
 
   async balance(accountId: string): Promise<Balance> {
@@ -114,6 +119,7 @@ export class CreditLedger {
           grant_amount: grant,
           extra_amount: extra,
           created_at: utcTimestamp(now),
+          owner: this.owner,
         })
         .execute();
       return reservation;
@@ -134,11 +140,13 @@ export class CreditLedger {
     }
   }
 
-  /** Gives a whole reservation back (the call failed before answering). */
-  async release(reservation: Reservation): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  /** Gives a whole reservation back (the call failed before answering); false when it was already gone. */
+  async release(reservation: Reservation): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
       await this.lockAccount(trx, reservation.accountId);
-      if (await this.dropReservation(trx, reservation.id)) await this.refund(trx, reservation, reservation.total);
+      if (!(await this.dropReservation(trx, reservation.id))) return false;
+      await this.refund(trx, reservation, reservation.total);
+      return true;
     });
   }
 
@@ -191,21 +199,52 @@ export class CreditLedger {
     return debit.grant + debit.extra;
   }
 
-  /** Refunds reservations left behind by a crashed process. Returns how many were released. */
+  /**
+   * Refunds every reservation this instance (its INSTANCE_ID) holds: at start, those are what
+   * its predecessor left when it died mid-request. Returns how many were released.
+   */
+  async releaseOwn(): Promise<number> {
+    if (this.owner === null) return 0;
+    return this.releaseRows(await this.db.selectFrom('credit_reservations').selectAll().where('owner', '=', this.owner).execute());
+  }
+
+  /**
+   * Refunds reservations of any instance older than `olderThanMs`, longer than any request can
+   * take: their process died. Several instances may sweep at once; each row is refunded once.
+   */
   async releaseStale(olderThanMs: number): Promise<number> {
     const cutoff = utcTimestamp(this.clock.now() - olderThanMs);
-    const stale = await this.db.selectFrom('credit_reservations').selectAll().where('created_at', '<', cutoff).execute();
-    for (const row of stale) {
-      await this.release({
-        id: row.id,
-        accountId: row.account_id,
-        month: row.month,
-        grant: Number(row.grant_amount),
-        extra: Number(row.extra_amount),
-        total: Number(row.grant_amount) + Number(row.extra_amount),
-      });
+    return this.releaseRows(await this.db.selectFrom('credit_reservations').selectAll().where('created_at', '<', cutoff).execute());
+  }
+
+  /**
+   * Restarts a held reservation's age (`created_at` = now): a holder that runs longer than any
+   * single request (a bulk chunk) renews its lease so no sweep takes it for a crashed one's.
+   * False when it is gone (settled, or released by a sweep after all).
+   */
+  async renew(reservation: Reservation): Promise<boolean> {
+    const updated = await this.db
+      .updateTable('credit_reservations')
+      .set({ created_at: utcTimestamp(this.clock.now()) })
+      .where('id', '=', reservation.id)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
+  }
+
+  /** How many reservations are held right now (all instances): for the operator and tests. */
+  async heldReservations(): Promise<number> {
+    const row = await this.db.selectFrom('credit_reservations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private async releaseRows(rows: Selectable<CreditReservationsTable>[]): Promise<number> {
+    let released = 0;
+    for (const row of rows) {
+      const grant = Number(row.grant_amount);
+      const extra = Number(row.extra_amount);
+      if (await this.release({ id: row.id, accountId: row.account_id, month: row.month, grant, extra, total: grant + extra })) released++;
     }
-    return stale.length;
+    return released;
   }
 
   protected async lockAccount(trx: Trx, accountId: string) {

@@ -5,6 +5,7 @@ import { registerKeyCommands, registerTokenCommands } from './commands/credentia
 import { registerImportCommand } from './commands/import.js';
 import { registerInviteCommands } from './commands/invite.js';
 import { registerValidateCommand } from './commands/validate.js';
+import { registerWidgetDemoCommand } from './commands/widget-demo.js';
 import { createCliContext } from './context.js';
 
 export interface CliIo {
@@ -30,7 +31,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--json', 'print exactly one JSON object on stdout')
     .enablePositionalOptions(false)
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(text.split('\n')[0] + '\n') });
+    .showSuggestionAfterError(true)
+    // One line per error: commander's "(Did you mean account?)" joins the line it follows.
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(`${text.trim().split('\n').join(' ')}\n`) });
   const ctx = createCliContext(config, () => program.opts<{ json?: boolean }>().json === true, io.stdout, io.stderr);
   registerAccountCommands(program, ctx);
   registerKeyCommands(program, ctx);
@@ -38,6 +41,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerImportCommand(program, ctx);
   registerInviteCommands(program, ctx);
   registerValidateCommand(program, ctx);
+  registerWidgetDemoCommand(program, ctx);
   // Every subcommand accepts --json after its own arguments too.
   for (const command of allCommands(program)) command.option('--json', 'print exactly one JSON object on stdout');
   program.hook('preAction', (_root, action) => {

@@ -1,19 +1,18 @@
 import { z } from '@hono/zod-openapi';
-import { text } from './text.js';
+import { storableString, text } from './text.js';
 import { ComponentVerdict } from './enums.js';
 
-export const CountryCode = z
-  .string()
+export const CountryCode = storableString()
   .length(2)
   .openapi({ description: 'ISO 3166-1 alpha-2', example: 'NL' });
 
 export const AddressComponents = z
   .object({
-    street: text(1, 200).optional(),
-    houseNumber: text(1, 20).optional().openapi({ description: 'Includes any suffix (2B, 2/B)' }),
-    postcode: text(1, 20).optional(),
-    city: text(1, 100).optional(),
-    state: text(1, 100).optional(),
+    street: text(1, 200, { storable: true }).optional(),
+    houseNumber: text(1, 20, { storable: true }).optional().openapi({ description: 'Includes any suffix (2B, 2/B)' }),
+    postcode: text(1, 20, { storable: true }).optional(),
+    city: text(1, 100, { storable: true }).optional(),
+    state: text(1, 100, { storable: true }).optional(),
     country: CountryCode.optional(),
   })
   .openapi('AddressComponents');

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { text } from './text.js';
+import { storableString, text } from './text.js';
 import { AutocompleteRequest, AutocompleteResponse, WidgetAutocompleteResponse } from './autocomplete.js';
 import { DemoRateLimitError, ErrorBody, ValidationErrorBody } from './errors.js';
 import { HealthResponse, ReadyResponse } from './health.js';
@@ -14,7 +14,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 });
 
 const SourceParam = z.object({
-  source: text(0, 64)
+  source: text(0, 64, { storable: true })
     .optional()
     .openapi({ param: { name: 'source', in: 'query' }, description: 'Usage tag; the body `source` wins when both are set' }),
 });
@@ -130,7 +130,7 @@ export const usageRoute = createRoute({
   security: secret,
   request: {
     query: z.object({
-      source: z.string().optional().openapi({ param: { name: 'source', in: 'query' }, description: 'Filter summary, daily and recent to one tag' }),
+      source: storableString().optional().openapi({ param: { name: 'source', in: 'query' }, description: 'Filter summary, daily and recent to one tag' }),
     }),
   },
   responses: {

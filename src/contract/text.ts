@@ -1,12 +1,34 @@
 import { z } from '@hono/zod-openapi';
 
+/** A UTF-16 surrogate without its partner: not a character, and not encodable as UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const UNSTORABLE_MESSAGE = 'Contains a character that cannot be stored: NUL (\\u0000) or an unpaired UTF-16 surrogate';
+
+/**
+ * True when both databases can store the text exactly as given. PostgreSQL rejects NUL in text
+ * (a 500 before this check, and on SQLite it was stored), and a lone surrogate has no UTF-8 form
+ * (both drivers silently store U+FFFD instead). Every other Unicode character is fine.
+ */
+export function isStorable(value: string): boolean {
+  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+}
+
+type Ctx = z.core.$RefinementCtx<string>;
+
+function checkStorable(value: string, ctx: Ctx): void {
+  if (!isStorable(value)) ctx.addIssue({ code: 'custom', message: UNSTORABLE_MESSAGE });
+}
+
 /**
  * A string bounded in characters, as SPEC counts them ("Length bounds are character counts"):
  * z.string().max() counts UTF-16 code units, so one emoji or rare CJK character would count
  * twice. The issues keep Zod's own shape (too_small / too_big with minimum / maximum), and the
  * document states the bounds as JSON Schema's minLength / maxLength, which count characters too.
+ * `storable`: the value is written to the database (query, components, source), so a character
+ * it cannot hold is a 400 issue at this field's path, alike on SQLite and PostgreSQL.
  */
-export function text(min: number, max: number) {
+export function text(min: number, max: number, options: { storable?: boolean } = {}) {
   return z
     .string()
     .superRefine((value, ctx) => {
@@ -18,6 +40,12 @@ export function text(min: number, max: number) {
       if (n > max) {
         ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, message: `Too big: expected string to have <=${max} characters` });
       }
+      if (options.storable) checkStorable(value, ctx);
     })
     .openapi({ minLength: min, maxLength: max });
+}
+
+/** An unbounded string the database stores or searches with (a filter, a form field). */
+export function storableString() {
+  return z.string().superRefine(checkStorable);
 }

@@ -4,11 +4,11 @@ import { AddressComponents, ComponentVerdicts, CountryCode, GeoPoint, ResolvedAd
 import { ConsensusStatus, DifferenceField, Reason, TraceStatus, Verdict } from './enums.js';
 
 export const Language = text(2, 8).openapi({ example: 'nl-NL' });
-export const SourceTag = text(1, 64).openapi({ description: 'Free-form usage tag' });
+export const SourceTag = text(1, 64, { storable: true }).openapi({ description: 'Free-form usage tag' });
 
 export const ValidateRequest = z
   .object({
-    query: text(1, 500).optional(),
+    query: text(1, 500, { storable: true }).optional(),
     components: AddressComponents.optional(),
     country: CountryCode.optional(),
     language: Language.optional(),

@@ -61,7 +61,7 @@ export class AutocompleteEngine {
     }
 
     const eligible = runner.eligible('autocomplete', country);
-    return biller.billed(ctx, eligible.length, async (allowed) => {
+    const { result, complete } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = eligible.slice(0, allowed);
       const attempts = await runner.run(
         'autocomplete',
@@ -75,12 +75,14 @@ export class AutocompleteEngine {
         { only: called },
       );
       const suggestions = mergeSuggestions(attempts, request.limit, country);
-      if (everyoneAnswered(attempts, eligible)) await cache.set(key, suggestions, this.deps.cacheTtlMs);
       return {
-        value: markUnverified({ suggestions, cached: false }, nobodyAnswered(attempts, called)),
+        value: { result: markUnverified({ suggestions, cached: false }, nobodyAnswered(attempts, called)), complete: everyoneAnswered(attempts, eligible) },
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcome(suggestions),
       };
     });
+    // Cached only once billed (as validate): never a free answer for a call that was not paid.
+    if (complete) await cache.set(key, result.suggestions, this.deps.cacheTtlMs);
+    return result;
   }
 }

@@ -1,23 +1,46 @@
 import type { AddressComponents, ComponentVerdicts, VerdictField } from '../contract/address.js';
 import { VERDICT_FIELDS } from '../contract/address.js';
-import { compareComponent, requiredComponents } from '../address/compare.js';
+import { compareCityWithPlaces, compareComponent, requiredComponents } from '../address/compare.js';
 
 /**
  * Per-field verdicts of a result against the input (SPEC "ComponentVerdicts"; keys only for checked fields):
  * both have it → compareComponent; input has it, result not → `not-checked`;
  * input lacks a field the country requires and the result supplies it → `missing`; otherwise no key.
+ * The city is compared with every place the result names (`placeNames`: village, town, municipality...):
+ * a person may write any of them.
  */
-export function componentVerdicts(input: AddressComponents, result: AddressComponents, country: string | undefined): ComponentVerdicts {
+export function componentVerdicts(
+  input: AddressComponents,
+  result: AddressComponents,
+  country: string | undefined,
+  placeNames: readonly string[] = [],
+): ComponentVerdicts {
+  return readVerdicts(input, result, country, placeNames).verdicts;
+}
+
+/** The verdicts, and the place the input's city names when that is another of the result's places than its `city`. */
+export function readVerdicts(
+  input: AddressComponents,
+  result: AddressComponents,
+  country: string | undefined,
+  placeNames: readonly string[] = [],
+): { verdicts: ComponentVerdicts; namedPlace?: string } {
   const required = new Set<VerdictField>(requiredComponents(country));
   const verdicts: ComponentVerdicts = {};
+  let namedPlace: string | undefined;
   for (const field of VERDICT_FIELDS) {
     const given = present(input[field]);
     const found = present(result[field]);
-    if (given && found) verdicts[field] = compareComponent(field, given, found, country);
+    if (given && field === 'city' && (found || placeNames.length > 0)) {
+      const places = [...(found ? [found] : []), ...placeNames.filter((p) => p !== found)];
+      const { verdict, place } = compareCityWithPlaces(given, places, country);
+      verdicts.city = verdict;
+      if (verdict !== 'mismatch' && place !== found) namedPlace = place;
+    } else if (given && found) verdicts[field] = compareComponent(field, given, found, country);
     else if (given) verdicts[field] = 'not-checked';
     else if (found && required.has(field)) verdicts[field] = 'missing';
   }
-  return verdicts;
+  return { verdicts, ...(namedPlace ? { namedPlace } : {}) };
 }
 
 function present(value: string | undefined): string | undefined {

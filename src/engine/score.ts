@@ -1,7 +1,7 @@
 import type { AddressComponents, VerdictField } from '../contract/address.js';
 import type { ComponentVerdict, ProviderId } from '../contract/enums.js';
 import type { Precision, ProviderCandidate } from '../providers/provider.js';
-import { componentVerdicts } from './component-verdicts.js';
+import { readVerdicts } from './component-verdicts.js';
 import type { ScoredCandidate } from './types.js';
 
 /**
@@ -20,6 +20,8 @@ import type { ScoredCandidate } from './types.js';
  * out of both sums: the result cannot confirm or deny it (the verdict rules catch an unconfirmed house
  * number). When no field was compared at all (only missing / not-checked) the agreement is 0:
  * there is nothing of the input for the result to agree with.
+ * The city counts as given in any of the places the result names (placeNames), and the standardized
+ * address then names the one the person wrote.
  * Precision: an address point 1.0, a street 0.75, a postcode area 0.6, a locality 0.45, a region 0.25,
  * a country 0.1, so that a perfectly matching street or town cannot reach the valid threshold (80).
  */
@@ -58,7 +60,9 @@ export function scoreCandidate(
   ctx: { country?: string },
 ): ScoredCandidate {
   const country = ctx.country ?? input.country ?? candidate.components.country;
-  const verdicts = componentVerdicts(input, candidate.components, country);
+  const { verdicts, namedPlace } = readVerdicts(input, candidate.components, country, candidate.placeNames);
+  // The person wrote another of the result's places (its municipality, not its village): keep theirs.
+  const components = namedPlace ? { ...candidate.components, city: namedPlace } : candidate.components;
   let weighted = 0;
   let total = 0;
   let compared = false;
@@ -73,7 +77,7 @@ export function scoreCandidate(
   const base = agreement * PRECISION_FACTOR[candidate.precision];
   const pc = candidate.providerConfidence;
   const blended = pc === undefined ? base : (1 - PROVIDER_CONFIDENCE_WEIGHT) * base + PROVIDER_CONFIDENCE_WEIGHT * clamp01(pc);
-  return { ...candidate, confidence: Math.round(100 * blended), componentVerdicts: verdicts };
+  return { ...candidate, components, confidence: Math.round(100 * blended), componentVerdicts: verdicts, reading: input };
 }
 
 function clamp01(x: number): number {

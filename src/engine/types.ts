@@ -1,4 +1,4 @@
-import type { ComponentVerdicts } from '../contract/address.js';
+import type { AddressComponents, ComponentVerdicts } from '../contract/address.js';
 import type { ProviderId } from '../contract/enums.js';
 import type { ProviderCandidate } from '../providers/provider.js';
 
@@ -8,6 +8,8 @@ export interface ScoredCandidate extends ProviderCandidate {
   /** 0-100, input-verification confidence. */
   confidence: number;
   componentVerdicts: ComponentVerdicts;
+  /** The input as read against this candidate (free text is read with the candidate's street and places in mind). */
+  reading: AddressComponents;
 }
 
 /** Per-account verdict thresholds (DESIGN §3 defaults: valid 80, correctable 50). */

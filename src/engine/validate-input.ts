@@ -1,7 +1,7 @@
 import type { AddressComponents } from '../contract/address.js';
 import type { ValidateRequest } from '../contract/validate.js';
 import { parseAddress } from '../address/parse.js';
-import type { GeocodeQuery } from '../providers/provider.js';
+import type { GeocodeQuery, ProviderCandidate } from '../providers/provider.js';
 
 export interface ValidateInput {
   /** What the user supplied, component by component: explicit components win over parsed text. */
@@ -10,6 +10,13 @@ export interface ValidateInput {
   query: GeocodeQuery;
   /** One line for the usage report. */
   summary: string;
+  /**
+   * The input as read against one candidate: free text read again knowing the candidate's street,
+   * places and postcode, so words are taken for what the result confirms they are (`København V`
+   * is one town, `Frederiksberg` in `Frederiksberg Allé` part of the street); explicit components
+   * still win. Without free text, `input` itself.
+   */
+  readFor(candidate: Pick<ProviderCandidate, 'components' | 'placeNames'>): AddressComponents;
 }
 
 /** Reads the request into components: parses free text, lets explicit components override it. */
@@ -20,21 +27,33 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
     Object.entries(request.components ?? {}).filter(([, v]) => v !== undefined && v !== ''),
   ) as AddressComponents;
   const country = (request.country ?? given.country ?? parsed.country)?.toUpperCase();
-  const input: AddressComponents = { ...parsed, ...given, ...(country ? { country } : {}) };
+  const merge = (read: AddressComponents): AddressComponents => ({ ...read, ...given, ...(country ? { country } : {}) });
+  const input = merge(parsed);
   const summary =
     request.query ??
     [input.street && [input.street, input.houseNumber].filter(Boolean).join(' '), input.postcode, input.city, input.country]
       .filter(Boolean)
       .join(', ');
+  const text = request.query;
   return {
     input,
     ...(country ? { country } : {}),
     query: {
-      ...(request.query ? { query: request.query } : {}),
+      ...(text ? { query: text } : {}),
       components: input,
       ...(country ? { country } : {}),
       ...(request.language ? { language: request.language } : {}),
     },
     summary: summary.slice(0, 500),
+    readFor(candidate) {
+      if (!text) return input;
+      const c = candidate.components;
+      const hints = {
+        streets: c.street ? [c.street] : [],
+        places: [c.city, ...(candidate.placeNames ?? [])].filter((p): p is string => Boolean(p)),
+        postcodes: c.postcode ? [c.postcode] : [],
+      };
+      return merge(parseAddress(text, { ...(country ? { country } : {}), hints }));
+    },
   };
 }

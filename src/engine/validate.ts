@@ -11,7 +11,7 @@ import { scoreCandidate } from './score.js';
 import type { ScoredCandidate, Thresholds } from './types.js';
 import { readValidateInput, type ValidateInput } from './validate-input.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
-import { decideVerdict } from './verdict.js';
+import { decideVerdict, recognisable } from './verdict.js';
 import { type SignalSource, signalOf } from './signal.js';
 
 /** What the cache keeps for validate: provider answers, not verdicts (thresholds differ per account). */
@@ -30,7 +30,8 @@ export type ValidateResult = Omit<ValidateResponse, 'cached'>;
 
 /**
  * POST /v1/validate, top to bottom (DESIGN §3-§6):
- * quota gate → read input → cache → reserve credits → fan-out → score → consensus → verdict → settle.
+ * quota gate → read input → cache → reserve credits → fan-out → score (free text read again against
+ * each candidate) → consensus over the recognisable candidates → verdict → settle.
  */
 export class ValidateEngine {
   /** Cache hits reuse the parsed input and the decided answer of the same request (answer-memo.ts). */
@@ -59,17 +60,20 @@ export class ValidateEngine {
     }
 
     const eligible = runner.eligible('geocode', read.country);
-    return biller.billed(ctx, eligible.length, async (allowed) => {
+    const { response, attempts } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = eligible.slice(0, allowed);
       const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called });
-      await this.remember(key, attempts, eligible);
       const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
       return {
-        value: markUnverified({ ...result, cached: false }, nobodyAnswered(attempts, called)),
+        value: { response: markUnverified({ ...result, cached: false }, nobodyAnswered(attempts, called)), attempts },
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcomeOf(result, read),
       };
     });
+    // Cached only once billed: a cached answer is served free, so one kept from a call whose
+    // settle failed would be served unbilled from then on.
+    await this.remember(key, attempts, eligible);
+    return response;
   }
 
   /** For the demo: a cached answer, or undefined (no credits, no allowance involved). */
@@ -142,15 +146,16 @@ export class ValidateEngine {
   ): ValidateResult {
     const scored: ScoredCandidate[] = attempts.flatMap((attempt) =>
       attempt.candidates.map((candidate) =>
-        scoreCandidate(read.input, { ...candidate, provider: attempt.provider as ScoredCandidate['provider'] }, {
+        scoreCandidate(read.readFor(candidate), { ...candidate, provider: attempt.provider as ScoredCandidate['provider'] }, {
           ...(read.country ? { country: read.country } : {}),
         }),
       ),
     );
-    // Only results with usable coordinates can become the standardized address.
-    const usable = scored.filter((c) => hasCoordinates(c));
+    // Only results with usable coordinates can become the standardized address, and only those
+    // recognisably the address asked for: never another street, never two components replaced.
+    const usable = scored.filter((c) => hasCoordinates(c) && recognisable(c.componentVerdicts));
     const { selected, consensus, confidence } = buildConsensus(usable);
-    const { verdict, reasons } = decideVerdict({ input: read.input, selected, confidence, thresholds });
+    const { verdict, reasons } = decideVerdict({ selected, confidence, thresholds });
     const result: ValidateResult = {
       verdict,
       confidence: selected ? confidence : 0,

@@ -124,7 +124,9 @@ function fromOurOrigin(c: Context, services: Services): boolean {
 async function formFields(c: Context): Promise<Record<string, string>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) return {};
-  const body = await c.req.parseBody();
+  // A body that does not parse as its type (multipart without a boundary, say) carries no form,
+  // and so no CSRF token: refused like any other, not a 500.
+  const body = await c.req.parseBody().catch(() => ({}) as Record<string, never>);
   return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 

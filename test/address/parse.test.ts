@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AddressComponents } from '../../src/contract/address.js';
-import { parseAddress } from '../../src/address/parse.js';
+import { parseAddress, type ReadHints } from '../../src/address/parse.js';
 
 type Row = [text: string, country: string | undefined, expected: AddressComponents];
 
@@ -54,6 +54,51 @@ const US: Row[] = [
   ['2/B Main Street, Springfield', undefined, { houseNumber: '2/B', street: 'Main Street', city: 'Springfield' }],
 ];
 
+/** Issue 15: any order, case and punctuation; the country named anywhere; letters and additions in every form. */
+const TYPED: Row[] = [
+  ['vesterbrogade 12 1620 københavn v', 'DK', { street: 'vesterbrogade', houseNumber: '12', postcode: '1620', city: 'københavn v' }],
+  ['1620 København V, Vesterbrogade 12', 'DK', { street: 'Vesterbrogade', houseNumber: '12', postcode: '1620', city: 'København V' }],
+  ['1620 København V Vesterbrogade 12', 'DK', { street: 'Vesterbrogade', houseNumber: '12', postcode: '1620', city: 'København V' }],
+  ['1012 LG Amsterdam, Damrak 1', 'NL', { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam' }],
+  ['1012lg amsterdam damrak 1', undefined, { street: 'damrak', houseNumber: '1', postcode: '1012 LG', city: 'amsterdam' }],
+  ['damrak 1 1012 lg amsterdam nl', undefined, { street: 'damrak', houseNumber: '1', postcode: '1012 LG', city: 'amsterdam', country: 'NL' }],
+  ['Nederland, Damrak 1, 1012 LG Amsterdam', undefined, { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' }],
+  ['Vesterbrogade 12, 1620 København V DK', undefined, { street: 'Vesterbrogade', houseNumber: '12', postcode: '1620', city: 'København V', country: 'DK' }],
+  ['mariahilfer straße 100 1060 wien', 'AT', { street: 'mariahilfer straße', houseNumber: '100', postcode: '1060', city: 'wien' }],
+  ['Rua Augusta 100 1100-053 Lisboa', undefined, { street: 'Rua Augusta', houseNumber: '100', postcode: '1100-053', city: 'Lisboa' }],
+  // A 4-digit number after the street is its house number, even where postcodes have 4 digits.
+  ['Avenida da República 1000, Vila Nova de Gaia', 'PT', { street: 'Avenida da República', houseNumber: '1000', city: 'Vila Nova de Gaia' }],
+  ['Landstraße 1234 4020 Linz', 'AT', { street: 'Landstraße', houseNumber: '1234', postcode: '4020', city: 'Linz' }],
+  // A postcode no area has (a transposed one) is still read as the postcode, to be corrected.
+  ['Rossbodastrasse 6, 9947 Triesenberg', 'LI', { street: 'Rossbodastrasse', houseNumber: '6', postcode: '9947', city: 'Triesenberg' }],
+  ['1600 pennsylvania avenue northwest washington dc 20500', 'US', { houseNumber: '1600', street: 'pennsylvania avenue northwest', city: 'washington', state: 'dc', postcode: '20500' }],
+  ['20500 Washington, 1600 Pennsylvania Avenue Northwest', 'US', { houseNumber: '1600', street: 'Pennsylvania Avenue Northwest', city: 'Washington', postcode: '20500' }],
+  ['191 Peachtree St NE, Atlanta, GA 30303', 'US', { houseNumber: '191', street: 'Peachtree St NE', city: 'Atlanta', state: 'GA', postcode: '30303' }],
+  ['10 downing street london sw1a 2aa', 'GB', { houseNumber: '10', street: 'downing street', city: 'london', postcode: 'SW1A 2AA' }],
+  ['221 B Baker Street, London NW1 6XE', 'GB', { houseNumber: '221 B', street: 'Baker Street', city: 'London', postcode: 'NW1 6XE' }],
+  ['200 N Main St, Concord, NH 03301', 'US', { houseNumber: '200', street: 'N Main St', city: 'Concord', state: 'NH', postcode: '03301' }],
+  ['Prinsengracht 2 H, 1015 DV Amsterdam', 'NL', { street: 'Prinsengracht', houseNumber: '2 H', postcode: '1015 DV', city: 'Amsterdam' }],
+  ['Prinsengracht 2hs 1015 DV Amsterdam', 'NL', { street: 'Prinsengracht', houseNumber: '2hs', postcode: '1015 DV', city: 'Amsterdam' }],
+  ['Marnixstraat 250 II, 1016 TL Amsterdam', 'NL', { street: 'Marnixstraat', houseNumber: '250 II', postcode: '1016 TL', city: 'Amsterdam' }],
+  ['Oudegracht 231 - 3, 3511 NK Utrecht', 'NL', { street: 'Oudegracht', houseNumber: '231 - 3', postcode: '3511 NK', city: 'Utrecht' }],
+  ['Istedgade 12 B 1650 København V', 'DK', { street: 'Istedgade', houseNumber: '12 B', postcode: '1650', city: 'København V' }],
+  // Units are set aside: Danish floor and door, US apartments, British flats.
+  ['Vesterbrogade 12, 2. tv, 1620 København V', 'DK', { street: 'Vesterbrogade', houseNumber: '12', postcode: '1620', city: 'København V' }],
+  ['vesterbrogade 12 st. th 1620 københavn v', 'DK', { street: 'vesterbrogade', houseNumber: '12', postcode: '1620', city: 'københavn v' }],
+  ['1500 Pike St Suite 100 Seattle WA 98101', 'US', { houseNumber: '1500', street: 'Pike St', city: 'Seattle', state: 'WA', postcode: '98101' }],
+  ['2514 EE Den Haag, Lange Voorhout 34', 'NL', { street: 'Lange Voorhout', houseNumber: '34', postcode: '2514 EE', city: 'Den Haag' }],
+];
+
+/** Read against a candidate result: its street, places and postcode are taken as written where the text has them. */
+const HINTED: [text: string, country: string, hints: ReadHints, expected: AddressComponents][] = [
+  ['frederiksberg allé 1 1820 frederiksberg c', 'DK', { streets: ['Frederiksberg Allé'], places: ['Frederiksberg C', 'Frederiksberg'] }, { street: 'frederiksberg allé', houseNumber: '1', postcode: '1820', city: 'frederiksberg c' }],
+  ['75007 Paris, 5 Avenue Anatole France', 'FR', { streets: ['Avenue Anatole France'], places: ['Paris'] }, { houseNumber: '5', street: 'Avenue Anatole France', postcode: '75007', city: 'Paris' }],
+  ['100 deansgate manchester m3 2gp', 'GB', { streets: ['Deansgate'], places: ['Manchester'] }, { houseNumber: '100', street: 'deansgate', city: 'manchester', postcode: 'M3 2GP' }],
+  ['Rossbodastrasse 6 Triesenberg', 'LI', { streets: ['Rossbodastrasse'], places: ['Rotenboden', 'Triesenberg'] }, { street: 'Rossbodastrasse', houseNumber: '6', city: 'Triesenberg' }],
+  // A typo in the street: the known street is still found, the words after it are the town.
+  ['10 downing street london', 'GB', { streets: ['Downing Street'], places: ['London'] }, { houseNumber: '10', street: 'downing street', city: 'london' }],
+];
+
 const NO_NUMBER: Row[] = [
   ['Amsterdam', undefined, { city: 'Amsterdam' }],
   ['Unter den Linden, Berlin', undefined, { street: 'Unter den Linden', city: 'Berlin' }],
@@ -62,8 +107,12 @@ const NO_NUMBER: Row[] = [
 ];
 
 describe('parseAddress', () => {
-  it.each([...NL, ...DE, ...FR, ...GB, ...US, ...NO_NUMBER])('%s (hint %s)', (text, country, expected) => {
+  it.each([...NL, ...DE, ...FR, ...GB, ...US, ...TYPED, ...NO_NUMBER])('%s (hint %s)', (text, country, expected) => {
     expect(parseAddress(text, country ? { country } : {})).toEqual(expected);
+  });
+
+  it.each(HINTED)('%s, read against a result (%s)', (text, country, hints, expected) => {
+    expect(parseAddress(text, { country, hints })).toEqual(expected);
   });
 
   it('sets country only when the text names one, never from the hint', () => {

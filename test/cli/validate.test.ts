@@ -164,27 +164,28 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
     const input = file('crash.csv', 'address\nDamrak 1 Amsterdam\nDamrak 2 Amsterdam\nDamrak 3 Amsterdam\nDamrak 4 Amsterdam\nDam 1 Amsterdam\n');
     const out = path.join(sandbox.dataDir, 'crash.validated.csv');
     const journal = `${out}.journal`;
-    // The state a crash leaves: rows 0-1 settled in the database (receipt written) but the process
-    // died before journaling `settled`; rows 2-3 reserved and journaled but never settled.
+    // The state a crash leaves: rows 0, 1 and 4 settled in the database (receipt written) but the
+    // process died before journaling `settled`; rows 2-3 reserved and journaled but never settled.
     const meta = { t: 'run', input, bytes: statSync(input).size, rows: 5, columns: ['address'], mapping: { query: 'address' }, country: null, account: accountId, source: 'cli' };
     const marked = ['valid', '100', '', 'FROM-JOURNAL', '1', '1012 LG', 'Amsterdam', '', 'NL', '52', '4', 'local', ''];
     const event = (query: string) => ({ accountId, credentialId: 'cli', env: 'live', endpoint: 'cli validate', verdict: 'valid', provider: 'local', latencyMs: 1, cached: false, query, source: 'cli' });
-    const paid = await ledger.reserve(accountId, 2);
-    await ledger.settleChunk(accountId, paid, [{ credits: 1, event: event('Damrak 1 Amsterdam') }, { credits: 1, event: event('Damrak 2 Amsterdam') }], 'blk_paid');
+    const paid = await ledger.reserve(accountId, 3);
+    const paidQueries = ['Damrak 1 Amsterdam', 'Damrak 2 Amsterdam', 'Dam 1 Amsterdam'];
+    await ledger.settleChunk(accountId, paid, paidQueries.map((q) => ({ credits: 1, event: event(q) })), 'blk_paid');
     const held = await ledger.reserve(accountId, 2);
     writeFileSync(
       journal,
       [
         meta,
         { t: 'reserved', id: 'blk_paid', reservation: paid },
-        { t: 'chunk', id: 'blk_paid', credits: 2, rows: [[0, marked], [1, marked]] },
+        { t: 'chunk', id: 'blk_paid', credits: 3, rows: [[0, marked], [1, marked], [4, marked]] },
         { t: 'reserved', id: 'blk_unpaid', reservation: held },
         { t: 'chunk', id: 'blk_unpaid', credits: 2, rows: [[2, marked], [3, marked]] },
       ]
         .map((l) => JSON.stringify(l))
         .join('\n') + '\n{"t":"settl',
     );
-    expect((await ledger.balance(accountId)).usedThisMonth).toBe(4);
+    expect((await ledger.balance(accountId)).usedThisMonth).toBe(5);
 
     // Without --resume the journal is not overwritten; with it the run completes.
     const refused = await cli(env, ['validate', input, '--account', accountId]);
@@ -195,10 +196,11 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
 
     const res = await cli(env, ['validate', input, '--account', accountId, '--resume', '--json']);
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ rows: 5, done: 5, creditsThisRun: 3, outcome: 'complete' });
+    expect(JSON.parse(res.stdout)).toMatchObject({ rows: 5, done: 5, creditsThisRun: 2, outcome: 'complete' });
     const rows = csv(readFileSync(out, 'utf8')).slice(1);
-    expect(rows.map((r) => r[4])).toEqual(['FROM-JOURNAL', 'FROM-JOURNAL', 'Damrak', 'Damrak', 'Dam']);
-    // Rows 0-1 once (the paid chunk), rows 2-4 once each: five events, five credits, no reservation held.
+    // In input order: row 4, done before the gap was filled, waits for rows 2-3.
+    expect(rows.map((r) => r[4])).toEqual(['FROM-JOURNAL', 'FROM-JOURNAL', 'Damrak', 'Damrak', 'FROM-JOURNAL']);
+    // Rows 0, 1, 4 once (the paid chunk), rows 2-3 once each: five events, five credits, no reservation held.
     expect((await events(accountId)).map((e) => e.query).sort()).toEqual(['Dam 1 Amsterdam', 'Damrak 1 Amsterdam', 'Damrak 2 Amsterdam', 'Damrak 3 Amsterdam', 'Damrak 4 Amsterdam']);
     expect((await ledger.balance(accountId)).usedThisMonth).toBe(5);
     expect(await database.db.selectFrom('credit_reservations').select('id').where('account_id', '=', accountId).execute()).toEqual([]);

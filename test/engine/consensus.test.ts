@@ -11,7 +11,7 @@ const north = (meters: number) => ({ lat: DAM.lat + meters / 111_195, lng: DAM.l
 const damrak: AddressComponents = { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' };
 
 function cand(provider: ProviderId, confidence: number, components: AddressComponents = damrak, location = DAM): ScoredCandidate {
-  return { provider, confidence, components, location, precision: 'address', componentVerdicts: {} };
+  return { provider, confidence, components, location, precision: 'address', componentVerdicts: {}, reading: damrak };
 }
 
 describe('buildConsensus', () => {

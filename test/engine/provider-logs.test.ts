@@ -24,11 +24,12 @@ describe('provider failures in the logs', () => {
     for (const e of [emulators.pdok, emulators.photon, emulators.nominatim]) e.setFault({ mode: 'none' });
   });
 
+  // Faults answer at once; only `hang` waits for the timeout, long enough for a busy machine.
   function runner(failures = 5) {
     const providers = createProviders(configFor(emulators, { PROVIDERS: 'pdok' }));
     sets.push(providers);
     const logs = captureLogs();
-    const r = new ProviderRunner(providers, { timeoutMs: 300, breaker: { failures, halfOpenAfterMs: 30_000 }, logger: logs.logger });
+    const r = new ProviderRunner(providers, { timeoutMs: 2000, breaker: { failures, halfOpenAfterMs: 30_000 }, logger: logs.logger });
     return { r, lines: logs.lines };
   }
 
@@ -37,7 +38,7 @@ describe('provider failures in the logs', () => {
     [{ mode: 'status', status: 429 } as const, { status: 'error', cause: '429', error: 'HTTP 429' }],
     [{ mode: 'malformed' } as const, { status: 'error', cause: 'malformed', error: expect.stringMatching(/malformed JSON/) }],
     [{ mode: 'wrong-shape' } as const, { status: 'error', cause: 'malformed', error: expect.stringMatching(/unexpected response shape/) }],
-    [{ mode: 'hang' } as const, { status: 'timeout', cause: 'timeout', error: 'no answer within 300 ms' }],
+    [{ mode: 'hang' } as const, { status: 'timeout', cause: 'timeout', error: 'no answer within 2000 ms' }],
   ])('logs %o at warn with provider, status and cause', async (fault, expected) => {
     const { r, lines } = runner();
     emulators.pdok.setFault(fault);

@@ -78,4 +78,19 @@ describe('scoreCandidate: the confidence formula', () => {
     expect(out.confidence).toBeGreaterThanOrEqual(0);
     expect(out.confidence).toBeLessThanOrEqual(100);
   });
+
+  it('counts the city as given in any place the result names, and standardizes to the one written', () => {
+    const li = { street: 'Rossbodastrasse', houseNumber: '6', postcode: '9497', city: 'Rotenboden', country: 'LI' };
+    const out = scoreCandidate(
+      { ...li, city: 'Triesenberg' },
+      { provider: 'nominatim', components: li, precision: 'address', placeNames: ['Rotenboden', 'Triesenberg'] },
+      { country: 'LI' },
+    );
+    expect(out.componentVerdicts.city).toBe('match');
+    expect(out.components.city).toBe('Triesenberg');
+    expect(out.confidence).toBe(100);
+    const elsewhere = scoreCandidate({ ...li, city: 'Vaduz' }, { provider: 'nominatim', components: li, precision: 'address', placeNames: ['Rotenboden', 'Triesenberg'] }, { country: 'LI' });
+    expect(elsewhere.componentVerdicts.city).toBe('mismatch');
+    expect(elsewhere.components.city).toBe('Rotenboden');
+  });
 });

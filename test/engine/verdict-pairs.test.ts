@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parseAddress } from '../../src/address/parse.js';
 import type { AddressComponents } from '../../src/contract/address.js';
 import type { ProviderId, Reason, Verdict } from '../../src/contract/enums.js';
 import { buildConsensus } from '../../src/engine/consensus.js';
 import { scoreCandidate } from '../../src/engine/score.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../src/engine/types.js';
-import { decideVerdict } from '../../src/engine/verdict.js';
+import { readValidateInput } from '../../src/engine/validate-input.js';
+import { decideVerdict, recognisable } from '../../src/engine/verdict.js';
 import type { Precision } from '../../src/providers/provider.js';
 
 /**
- * End-to-end table of the pure pipeline: input (free text through parseAddress, or components) and one
+ * End-to-end table of the pure pipeline: input (free text read by the engine, or components) and one
  * provider result → score → consensus → verdict, pinning verdict, confidence band and every reason.
  */
 type Band = '>=80' | '50-79' | '<50';
@@ -17,6 +17,7 @@ interface Result {
   components: AddressComponents;
   precision?: Precision;
   providerConfidence?: number;
+  placeNames?: string[];
 }
 interface Row {
   name: string;
@@ -34,6 +35,8 @@ const damrak = { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 
 const linden = { street: 'Unter den Linden', houseNumber: '77', postcode: '10117', city: 'Berlin', country: 'DE' };
 const rivoli = { street: 'Rue de Rivoli', houseNumber: '12bis', postcode: '75001', city: 'Paris', country: 'FR' };
 const downing = { street: 'Downing Street', houseNumber: '10', postcode: 'SW1A 2AA', city: 'London', country: 'GB' };
+const vesterbro = { street: 'Vesterbrogade', houseNumber: '12', postcode: '1620', city: 'København V', country: 'DK' };
+const rossboda = { street: 'Rossbodastrasse', houseNumber: '6', postcode: '9497', city: 'Triesenberg', country: 'LI' };
 const main = { street: 'Main Street', houseNumber: '123', postcode: '62701', city: 'Springfield', state: 'Illinois', country: 'US' };
 
 const rows: Row[] = [
@@ -77,8 +80,21 @@ const rows: Row[] = [
   { name: 'US Apt dropped, 5th Ave', country: 'US', input: '350 5th Ave Apt 12, New York, NY 10118', result: { components: { street: '5th Avenue', houseNumber: '350', postcode: '10118', city: 'New York', state: 'New York', country: 'US' } }, verdict: 'valid', band: '>=80', reasons: [] },
   { name: 'US St = Street', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main }, verdict: 'valid', band: '>=80', reasons: [] },
   { name: 'US street typo', country: 'US', input: '123 Mian St, Springfield, IL 62701', result: { components: main }, verdict: 'correctable', band: '>=80', reasons: ['components_corrected'] },
-  { name: 'US wrong street and city', country: 'US', input: '123 Oak Ave, Chicago, IL 60601', result: { components: main }, verdict: 'invalid', band: '<50', reasons: ['low_confidence', 'components_corrected'] },
+  // Another street is never presented as the fix (issue 15): the answer is the one for no result.
+  { name: 'US wrong street and city', country: 'US', input: '123 Oak Ave, Chicago, IL 60601', result: { components: main }, verdict: 'invalid', band: '<50', reasons: ['no_results', 'low_confidence'] },
   { name: 'US weak provider confidence', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main, providerConfidence: 0.2 }, verdict: 'valid', band: '>=80', reasons: [] },
+  // issue 15: typed as people type, still valid; another street never the fix
+  { name: 'DK lower case, no commas', country: 'DK', input: 'vesterbrogade 12 1620 københavn v', result: { components: vesterbro }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'DK postcode and town first, folded', country: 'DK', input: '1620 Kobenhavn V, Vesterbrogade 12', result: { components: vesterbro }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'NL postcode and town first', country: 'NL', input: '1012 LG Amsterdam, Damrak 1', result: { components: damrak }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'NL ground floor written hs', country: 'NL', input: 'Prinsengracht 2hs, 1015 DV Amsterdam', result: { components: { street: 'Prinsengracht', houseNumber: '2-H', postcode: '1015 DV', city: 'Amsterdam', country: 'NL' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'NL floor in Roman numerals', country: 'NL', input: 'Marnixstraat 250 II 1016 TL Amsterdam', result: { components: { street: 'Marnixstraat', houseNumber: '250-2', postcode: '1016 TL', city: 'Amsterdam', country: 'NL' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'NL addition that does not exist', country: 'NL', input: 'Prinsengracht 2-3, 1015 DV Amsterdam', result: { components: { street: 'Prinsengracht', houseNumber: '2-H', postcode: '1015 DV', city: 'Amsterdam', country: 'NL' } }, verdict: 'invalid', band: '50-79', reasons: ['low_confidence', 'no_house_number_match'] },
+  { name: 'NL unknown street at a real postcode', country: 'NL', input: 'Quillfeatherstraat 1, 1012 LG Amsterdam', result: { components: damrak }, verdict: 'invalid', band: '<50', reasons: ['no_results', 'low_confidence'] },
+  { name: 'US unknown street at a real ZIP', country: 'US', input: '2120 Quillfeather Street, Baltimore 21231', result: { components: { street: 'East Baltimore Street', houseNumber: '2120', postcode: '21231', city: 'Baltimore', country: 'US' } }, verdict: 'invalid', band: '<50', reasons: ['no_results', 'low_confidence'] },
+  { name: 'NL street typo and wrong postcode at once', country: 'NL', input: 'Damrk 1, 1013 LG Amsterdam', result: { components: damrak }, verdict: 'invalid', band: '<50', reasons: ['no_results', 'low_confidence'] },
+  { name: 'DE diacritics as digraphs', country: 'DE', input: 'Muellerstrasse 30, 13353 Berlin', result: { components: { street: 'Müllerstraße', houseNumber: '30', postcode: '13353', city: 'Berlin', country: 'DE' } }, verdict: 'valid', band: '>=80', reasons: [] },
+  { name: 'LI the village written, the result names the municipality', country: 'LI', input: 'Rossbodastrasse 6, 9497 Rotenboden', result: { components: rossboda, placeNames: ['Triesenberg', 'Rotenboden'] }, verdict: 'valid', band: '>=80', reasons: [] },
   // per-account thresholds
   { name: 'strict account: 84 is not valid', country: 'US', input: '123 Main St, Springfield, IL 62701', result: { components: main, providerConfidence: 0.2 }, thresholds: { valid: 90, correctable: 60 }, verdict: 'correctable', band: '>=80', reasons: ['low_confidence'] },
   { name: 'lenient account: 78 is valid-range but incomplete', country: 'NL', input: '1012LG 1', result: { components: damrak }, thresholds: { valid: 70, correctable: 40 }, verdict: 'correctable', band: '50-79', reasons: ['components_incomplete'] },
@@ -90,25 +106,23 @@ function band(confidence: number): Band {
 }
 
 function run(row: Row) {
-  const parsed = typeof row.input === 'string' ? parseAddress(row.input, { country: row.country }) : row.input;
-  const input: AddressComponents = { ...parsed, country: row.country };
+  // The engine's own reading: free text is read once, then again against the candidate.
+  const read = readValidateInput(typeof row.input === 'string' ? { query: row.input, country: row.country } : { components: row.input, country: row.country });
   const scored = row.result
-    ? [
-        scoreCandidate(
-          input,
-          {
-            provider: 'local' as ProviderId,
-            components: row.result.components,
-            location: AMS,
-            precision: row.result.precision ?? 'address',
-            ...(row.result.providerConfidence !== undefined ? { providerConfidence: row.result.providerConfidence } : {}),
-          },
-          { country: row.country },
-        ),
-      ]
+    ? [row.result].map((result) => {
+        const candidate = {
+          provider: 'local' as ProviderId,
+          components: result.components,
+          location: AMS,
+          precision: result.precision ?? 'address',
+          ...(result.providerConfidence !== undefined ? { providerConfidence: result.providerConfidence } : {}),
+          ...(result.placeNames ? { placeNames: result.placeNames } : {}),
+        };
+        return scoreCandidate(read.readFor(candidate), candidate, { country: row.country });
+      })
     : [];
-  const { selected, confidence } = buildConsensus(scored);
-  return { confidence, ...decideVerdict({ input, selected, confidence, thresholds: row.thresholds ?? DEFAULT_THRESHOLDS }) };
+  const { selected, confidence } = buildConsensus(scored.filter((c) => recognisable(c.componentVerdicts)));
+  return { confidence, selected, ...decideVerdict({ selected, confidence, thresholds: row.thresholds ?? DEFAULT_THRESHOLDS }) };
 }
 
 describe('verdict, confidence band and reasons for input/result pairs', () => {
@@ -124,5 +138,24 @@ describe('verdict, confidence band and reasons for input/result pairs', () => {
       band: row.band,
       reasons: row.reasons,
     });
+  });
+});
+
+describe('structured components and the same address as free text give the same verdict', () => {
+  const pairs: [text: string, components: AddressComponents, country: string, result: AddressComponents][] = [
+    ['vesterbrogade 12 1620 københavn v', { street: 'Vesterbrogade', houseNumber: '12', postcode: '1620', city: 'København V' }, 'DK', vesterbro],
+    ['1012 LG Amsterdam, Damrak 1', { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam' }, 'NL', damrak],
+    ['Damrk 1, 1012 LG Amsterdam', { street: 'Damrk', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam' }, 'NL', damrak],
+    ['Quillfeatherstraat 1, 1012 LG Amsterdam', { street: 'Quillfeatherstraat', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam' }, 'NL', damrak],
+    ['10 downing st london sw1a2aa', { street: 'Downing St', houseNumber: '10', postcode: 'sw1a2aa', city: 'London' }, 'GB', downing],
+    ['1600 pennsylvania ave nw washington dc 20500', { street: 'Pennsylvania Ave NW', houseNumber: '1600', postcode: '20500', city: 'Washington', state: 'DC' }, 'US', { street: 'Pennsylvania Avenue Northwest', houseNumber: '1600', postcode: '20500', city: 'Washington', state: 'District of Columbia', country: 'US' }],
+    ['Rossbodastrasse 6, Rotenboden', { street: 'Rossbodastrasse', houseNumber: '6', city: 'Rotenboden' }, 'LI', rossboda],
+  ];
+  it.each(pairs)('%s', (text, components, country, result) => {
+    const answer = (input: string | AddressComponents) => {
+      const out = run({ name: '', country, input, result: { components: result, placeNames: ['Rotenboden', 'Triesenberg'] }, verdict: 'valid', band: '>=80', reasons: [] });
+      return { verdict: out.verdict, reasons: out.reasons, confidence: out.confidence, components: out.selected?.componentVerdicts ?? null };
+    };
+    expect(answer(text)).toEqual(answer(components));
   });
 });

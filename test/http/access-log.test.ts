@@ -14,7 +14,7 @@ describe('access log and X-Request-Id', () => {
 
   beforeAll(async () => {
     logs = captureLogs();
-    server = await startTestServer({ logger: logs.logger });
+    server = await startTestServer({ logger: logs.logger, env: { PROVIDER_TIMEOUT_MS: '5000' } });
     ({ key, accountId } = await server.createAccount({ plan: 'starter' }));
     ({ token } = await server.createToken(accountId, [ORIGIN]));
   });

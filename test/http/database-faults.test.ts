@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { ManualClock } from '../../src/lib/clock.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, POSTGRES_URL, type Sandbox } from '../support/backends.js';
 import { captureLogs } from '../support/log-capture.js';
@@ -22,6 +23,7 @@ describe('PostgreSQL faults', () => {
   let applicationName: string;
   let key: string;
   let accountId: string;
+  let clock: ManualClock;
 
   beforeAll(async () => {
     sandbox = await createSandbox('postgres');
@@ -34,6 +36,7 @@ describe('PostgreSQL faults', () => {
   beforeEach(async () => {
     await proxy.restore();
     logs = captureLogs('warn');
+    clock = new ManualClock();
     applicationName = `addressd_${sandbox.id}_${Math.random().toString(36).slice(2, 8)}`;
     const url = new URL(sandbox.databaseUrl!);
     url.port = String(proxy.port);
@@ -43,7 +46,8 @@ describe('PostgreSQL faults', () => {
       // `local` too: the index keeps its own pool of warm connections.
       providers: 'pdok,photon,nominatim,local',
       logger: logs.logger,
-      env: { DATABASE_URL: url.toString(), DATABASE_CONNECT_TIMEOUT_MS: '2000' },
+      clock,
+      env: { DATABASE_URL: url.toString(), DATABASE_CONNECT_TIMEOUT_MS: '2000', RESERVATION_SWEEP_MS: '50' },
     });
     ({ key, accountId } = await server.createAccount({ plan: 'free' }));
   });
@@ -139,5 +143,32 @@ describe('PostgreSQL faults', () => {
     expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
     await proxy.restore();
     expect((await validate()).status).toBe(200);
+  });
+
+  it('a connection lost mid-request fails only that request; its reservation is released by the sweeper', async () => {
+    const [pdok, photon, nominatim] = [server.emulators.pdok, server.emulators.photon, server.emulators.nominatim];
+    for (const emulator of [pdok, photon, nominatim]) emulator.setFault({ mode: 'slow', delayMs: 300 });
+    const reached = pdok.requests.length;
+    const pending = validate();
+    // Reserved, now waiting for the providers: the database goes away under it.
+    await waitFor(() => pdok.requests.length > reached, 'the call to reach the providers');
+    await proxy.cut();
+    const res = await pending;
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual(UNAVAILABLE);
+
+    await proxy.restore();
+    for (const emulator of [pdok, photon, nominatim]) emulator.setFault({ mode: 'none' });
+    // Its settle and its give-back both failed: the reservation is held, the call not billed ...
+    expect(await books()).toMatchObject({ events: 0, reserved: 1, used: 3 });
+    // ... until it is older than any request can be, when the next sweep gives it back.
+    clock.advance(server.services.config.RESERVATION_MAX_AGE_MS + 1000);
+    expect(await server.services.sweeper.nextSweep()).toBe(1);
+    expect(await books()).toMatchObject({ events: 0, reserved: 0, used: 0 });
+    // The answer of the unbilled call was not cached: asking again is a paid lookup.
+    const again = await validate();
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { cached: boolean }).cached).toBe(false);
+    expect(await books()).toMatchObject({ events: 1, reserved: 0, used: 3 });
   });
 });

@@ -218,7 +218,8 @@ describe('npm start on a fresh DATA_DIR', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'addressd-start-'));
     // What `npm start` runs (src/main.ts under tsx), with nothing configured but a free port and the data directory.
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir },
+      // Provider URLs on a closed local port: the start-up reachability probe must not reach the network.
+      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, PDOK_URL: 'http://127.0.0.1:9/pdok', PHOTON_URL: 'http://127.0.0.1:9', NOMINATIM_URL: 'http://127.0.0.1:9' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

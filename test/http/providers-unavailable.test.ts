@@ -18,7 +18,8 @@ describe.each(STORAGE_BACKENDS)('when no provider answers (%s)', (backend) => {
   let accountId: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ backend, redis: backend === 'postgres', env: { BREAKER_FAILURES: '3' } });
+    // No fault here hangs: a long timeout only keeps a busy machine from turning answers into timeouts.
+    server = await startTestServer({ backend, redis: backend === 'postgres', env: { BREAKER_FAILURES: '3', PROVIDER_TIMEOUT_MS: '5000' } });
     ({ key, accountId } = await server.createAccount({ plan: 'starter' }));
   });
   afterAll(async () => server.close());
@@ -70,7 +71,7 @@ describe.each(STORAGE_BACKENDS)('when no provider answers (%s)', (backend) => {
 
   it('validate: the providers answering "nothing found", or one of three answering, is a finding: no header, billed', async () => {
     // Fresh circuits: an app of its own sharing this one's storage.
-    const fresh = await startTestServer({ sandbox: server.sandbox, ...(backend === 'postgres' ? { redis: true } : {}) });
+    const fresh = await startTestServer({ sandbox: server.sandbox, env: { PROVIDER_TIMEOUT_MS: '5000' }, ...(backend === 'postgres' ? { redis: true } : {}) });
     try {
       const nothing = await fresh.post('/v1/validate', { query: 'Nergensstraat 999, 9999 ZZ Nergenshuizen', country: 'NL' }, { authorization: `Bearer ${key}` });
       expect(nothing.headers.get(HEADER)).toBeNull();
@@ -97,7 +98,7 @@ describe('when no provider answers: autocomplete, widget, demo', () => {
   let token: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { BREAKER_FAILURES: '100' } });
+    server = await startTestServer({ env: { BREAKER_FAILURES: '100', PROVIDER_TIMEOUT_MS: '5000' } });
     let accountId: string;
     ({ key, accountId } = await server.createAccount({ plan: 'starter' }));
     ({ token } = await server.createToken(accountId, [ORIGIN]));

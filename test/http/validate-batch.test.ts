@@ -181,6 +181,24 @@ describe.each(BACKENDS)('POST /v1/validate/batch on $name', ({ backend, redis })
     }
   });
 
+  it('says which items no provider answered (their verdict is not a finding), and bills them nothing', async () => {
+    const { key, accountId } = await server.createAccount({ plan: 'starter' });
+    server.emulators.pdok.setFault({ mode: 'status', status: 500 });
+    server.emulators.photon.setFault({ mode: 'status', status: 500 });
+    server.emulators.nominatim.setFault({ mode: 'status', status: 500 });
+    try {
+      const res = await server.post('/v1/validate/batch', { items: [{ query: '' }, { query: 'Kerkstraat 10, Haarlem', country: 'NL' }] }, { authorization: `Bearer ${key}` });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-addressd-unverified')).toBe('providers-unavailable');
+      expect(res.headers.get('x-addressd-unverified-items')).toBe('1');
+      const [, item] = ValidateBatchResponse.parse(await res.json()).results;
+      expect(item).toMatchObject({ verdict: 'invalid', reasons: expect.arrayContaining(['no_results']) });
+      expect(await used(accountId)).toBe(0);
+    } finally {
+      for (const e of Object.values(server.emulators)) e.setFault({ mode: 'none' });
+    }
+  });
+
   it('fails the whole request only for a bad envelope, a bad key, an exhausted account or an oversized body', async () => {
     const { key } = await server.createAccount({ plan: 'starter' });
     const post = (body: unknown, auth = `Bearer ${key}`) => server.post('/v1/validate/batch', body, { authorization: auth });
@@ -221,7 +239,7 @@ describe('POST /v1/validate/batch in the contract', () => {
       expect(op.security).toEqual([{ secretKey: [] }]);
       expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidateBatchRequest' });
       expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['query:source']);
-      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '413', '429']);
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '413', '429', '503']);
       expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidateBatchResponse' });
       const schemas = doc.components.schemas;
       expect(schemas.ValidateBatchRequest.properties.items).toMatchObject({ type: 'array', minItems: 1, maxItems: 100, items: { $ref: '#/components/schemas/ValidateRequest' } });

@@ -42,7 +42,7 @@ describe('logReachability', () => {
     );
     const { logger, lines } = captureLogs();
     // The hanging one ends at the timeout: the call returns at all.
-    await logReachability(providers, logger, 300);
+    await logReachability(providers, logger, 3000);
     await providers.close();
 
     const byProvider = Object.fromEntries(lines.map((l) => [l.provider as string, l]));

@@ -49,7 +49,9 @@ describe('isDatabaseUnavailable', () => {
     const name = `faults_${process.pid}_${Date.now()}`;
     const error = await errorOf(() =>
       withPool(`${POSTGRES_URL}?application_name=${name}`, async (pool) => {
+        // Handled from the start: the rejection may come before the admin's pool has closed.
         const sleeping = pool.query('select pg_sleep(30)');
+        sleeping.catch(() => undefined);
         await withPool(POSTGRES_URL, async (admin) => {
           let pids: number[] = [];
           while (pids.length === 0) {

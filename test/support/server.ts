@@ -1,11 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Environment, PlanId } from '../../src/contract/enums.js';
 import type { App } from '../../src/http/context.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
+import { listen } from '../../src/server.js';
 import { createServices, type Services } from '../../src/services.js';
 import {
   type Emulator,
@@ -79,7 +78,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     PDOK_URL: pdok.url,
     PHOTON_URL: photon.url,
     NOMINATIM_URL: nominatim.url,
-    PROVIDER_TIMEOUT_MS: '1000',
+    // Far above what a loaded 2-core machine needs to answer from an emulator: a test that is not
+    // about timeouts must never see one. Tests of timeouts set their own short value with a hang.
+    PROVIDER_TIMEOUT_MS: '10000',
     LOG_LEVEL: 'silent',
     ...(options.redis ? { REDIS_URL, REDIS_PREFIX: `test:${sandbox.id}:` } : {}),
     ...options.env,
@@ -89,10 +90,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const app = buildApp(services);
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The production server set-up (keep-alive and header timeouts, drain mode), on a free port.
+  const { server, port } = await listen(app, config);
+  const url = `http://127.0.0.1:${port}`;
 
   return {
     url,

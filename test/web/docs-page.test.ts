@@ -17,6 +17,7 @@ const SPEC_ENDPOINTS = [
   'POST /demo/validate',
   'POST /v1/autocomplete',
   'POST /v1/validate',
+  'POST /v1/validate/batch',
   'POST /v1/widget/autocomplete',
 ];
 

@@ -1,6 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { ValidateResponse } from '../../contract/validate.js';
+import { isUnverified } from '../../engine/unverified.js';
 
 /** What each output row adds to the input columns (issue 13), in this order. */
 export const RESULT_COLUMNS = ['verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error'] as const;
@@ -23,7 +24,8 @@ export function resultFields(response: ValidateResponse): ResultFields {
     a ? String(a.lat) : '',
     a ? String(a.lng) : '',
     response.provider ?? '',
-    '',
+    // Not a finding: every provider failed (and nothing was billed); a later run may verify it.
+    isUnverified(response) ? 'no provider answered: not verified' : '',
   ];
 }
 

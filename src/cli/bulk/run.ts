@@ -22,6 +22,12 @@ export interface BulkDeps {
   cacheTtlMs: number;
   ledger: BulkLedger;
   clock: Clock;
+  /**
+   * How often a chunk renews its reservation while its rows run (a third of
+   * RESERVATION_MAX_AGE_MS): a chunk outlasts any single request, and the sweepers of running
+   * servers must not take it for one a crashed process left.
+   */
+  renewEveryMs: number;
 }
 
 export interface BulkRunOptions {
@@ -61,7 +67,8 @@ export interface BulkSummary {
 export const CLI_ENDPOINT = 'cli validate';
 export const CLI_CREDENTIAL = 'cli';
 
-type Pending = { index: number; row: string[]; request?: ValidateRequest; result?: ResultFields };
+/** A row on its way to the output; `fromJournal` rows were finished (and billed) by an earlier run. */
+type Pending = { index: number; row: string[]; request?: ValidateRequest; result?: ResultFields; fromJournal?: boolean };
 
 /**
  * Validates every row of the input through the API's engine, chunk by chunk, in input order.
@@ -78,34 +85,40 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
     const verdict = fields[0];
     if (verdict === 'valid' || verdict === 'correctable' || verdict === 'invalid') summary[verdict]++;
     else summary.skipped++;
+    opts.onRow?.();
   };
   let buffer: Pending[] = [];
+  let requests = 0;
   let stopped = false;
 
-  /** Writes the buffer's finished prefix; at the first unfinished row the run has stopped. */
-  const drain = async () => {
+  /** Runs the buffered rows as one chunk, then writes its finished prefix; at the first unfinished row the run has stopped. */
+  const flush = async () => {
+    if (buffer.some((p) => !p.fromJournal)) {
+      const outcome = await runChunk(deps, opts, buffer, count);
+      summary.creditsThisRun += outcome.credits;
+      if (outcome.exhausted) summary.outcome = 'credits-exhausted';
+    }
     for (const p of buffer) {
       if (!p.result) {
         stopped = true;
         summary.stoppedAtRow ??= p.index;
-        continue;
+      } else if (!stopped) {
+        await opts.output.write(p.row, p.result);
       }
-      if (stopped) continue;
-      await opts.output.write(p.row, p.result);
     }
     buffer = [];
+    requests = 0;
   };
 
   let index = 0;
-  let requests = 0;
   for await (const row of readRows(opts.input)) {
     const i = index++;
     const earlier = opts.done.get(i);
     if (earlier) {
       count(earlier);
-      if (buffer.length === 0 && !stopped) await opts.output.write(row, earlier);
-      else buffer.push({ index: i, row, result: earlier });
-      opts.onRow?.();
+      if (stopped) continue;
+      if (buffer.length === 0) await opts.output.write(row, earlier);
+      else buffer.push({ index: i, row, result: earlier, fromJournal: true });
       continue;
     }
     if (stopped || opts.stop.requested) {
@@ -115,21 +128,9 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
     }
     const made = rowRequest(opts.input.columns, row, opts.mapping, opts.country);
     buffer.push(made.ok ? { index: i, row, request: made.request } : { index: i, row, result: errorFields(made.error) });
-    if (made.ok) requests++;
-    if (requests >= opts.chunkRows) {
-      requests = 0;
-      const outcome = await runChunk(deps, opts, buffer, count);
-      summary.creditsThisRun += outcome.credits;
-      if (outcome.exhausted) summary.outcome = 'credits-exhausted';
-      await drain();
-    }
+    if (made.ok && ++requests >= opts.chunkRows) await flush();
   }
-  if (buffer.length > 0) {
-    const outcome = await runChunk(deps, opts, buffer, count);
-    summary.creditsThisRun += outcome.credits;
-    if (outcome.exhausted) summary.outcome = 'credits-exhausted';
-    await drain();
-  }
+  if (buffer.length > 0) await flush();
   if (summary.outcome === 'complete' && summary.done < summary.rows) summary.outcome = 'interrupted';
   return summary;
 }
@@ -150,6 +151,9 @@ async function runChunk(
   const biller = new ChunkBiller(deps.ledger, deps.clock, grant);
   const engine = new ValidateEngine({ runner: deps.runner, cache: deps.cache, biller, cacheTtlMs: deps.cacheTtlMs });
   let exhausted = false;
+  const reservation = grant.reservation;
+  const lease = reservation ? setInterval(() => void deps.ledger.renew(reservation).catch(() => undefined), deps.renewEveryMs) : undefined;
+  lease?.unref();
 
   await mapBounded(todo, opts.concurrency, async (p) => {
     if (exhausted || opts.stop.requested || !p.request) return;
@@ -168,9 +172,9 @@ async function runChunk(
       if (!(error instanceof CreditsExhaustedError)) throw error;
       exhausted = true;
     }
-  });
+  }).finally(() => clearInterval(lease));
 
-  const finished = chunk.filter((p): p is Pending & { result: ResultFields } => p.result !== undefined);
+  const finished = chunk.filter((p): p is Pending & { result: ResultFields } => p.result !== undefined && !p.fromJournal);
   const credits = biller.charges.reduce((sum, c) => sum + c.credits, 0);
   const rows: JournalRow[] = finished.map((p) => [p.index, p.result]);
   await opts.journal.chunk(id, credits, rows);
@@ -178,10 +182,7 @@ async function runChunk(
     await deps.ledger.settleChunk(opts.account.id, grant.reservation, biller.charges, id);
   }
   await opts.journal.settled(id);
-  for (const p of finished) {
-    count(p.result);
-    opts.onRow?.();
-  }
+  for (const p of finished) count(p.result);
   return { credits, exhausted };
 }
 

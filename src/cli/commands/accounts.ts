@@ -54,6 +54,17 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
         [...accountLines(found), `  this month: ${balance.usedThisMonth} used of ${balance.quota}, ${balance.available} available`],
       );
     });
+  account
+    .command('list')
+    .description('list every account of this store')
+    .action(async () => {
+      const { accounts } = await ctx.stores();
+      const all = await accounts.list();
+      ctx.out(
+        { accounts: all.map(accountJson) },
+        all.length ? all.map((a) => `${a.id}  ${a.plan}  ${a.name ?? '-'}  created ${a.createdAt}`) : 'no accounts yet: create one with `account create`',
+      );
+    });
   // Arguments are parsed by commander before the action runs, so bad input never opens (or creates) the database.
   account
     .command('set-plan')

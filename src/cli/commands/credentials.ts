@@ -44,6 +44,7 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
     });
   key
     .command('list')
+    .description('list the secret keys of an account (masked)')
     .requiredOption('--account <id>', 'account id')
     .action(async (opts: { account: string }) => {
       const { secretKeys, accounts } = await ctx.stores();
@@ -53,6 +54,7 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
     });
   key
     .command('reveal <keyId>')
+    .description('show a secret key in full again')
     .action(async (keyId: string) => {
       const { secretKeys } = await ctx.stores();
       const revealed = await secretKeys.reveal(keyId);
@@ -60,6 +62,7 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
     });
   key
     .command('rename <keyId> <name>')
+    .description('rename a secret key')
     .action(async (keyId: string, name: string) => {
       const { secretKeys } = await ctx.stores('write');
       const renamed = await secretKeys.rename(keyId, name);
@@ -67,6 +70,7 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
     });
   key
     .command('revoke <keyId>')
+    .description('revoke a secret key: it stops working at once')
     .action(async (keyId: string) => {
       const { secretKeys } = await ctx.stores('write');
       const revoked = await secretKeys.revoke(keyId);
@@ -89,6 +93,7 @@ export function registerTokenCommands(program: Command, ctx: CliContext): void {
     });
   token
     .command('list')
+    .description('list the publishable tokens of an account with their origins')
     .requiredOption('--account <id>', 'account id')
     .action(async (opts: { account: string }) => {
       const { tokens, accounts } = await ctx.stores();
@@ -98,6 +103,7 @@ export function registerTokenCommands(program: Command, ctx: CliContext): void {
     });
   token
     .command('revoke <tokenId>')
+    .description('revoke a publishable token: the widget stops working with it at once')
     .action(async (tokenId: string) => {
       const { tokens } = await ctx.stores('write');
       const revoked = await tokens.revoke(tokenId);

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { detectFormat } from '../../local-index/import/detect-format.js';
 import { IMPORT_FORMATS, ImportFormatError, openLocalIndex, type ImportFormat, type ImportSummary } from '../../local-index/index.js';
 import type { CliContext } from '../context.js';
+import { describeStore } from '../store-info.js';
 
 interface ImportFlags {
   format?: string;
@@ -47,7 +48,7 @@ function progressBar(): { update(done: number, total: number, rows: number): voi
 export function registerImportCommand(program: Command, ctx: CliContext): void {
   program
     .command('import')
-    .description('Import open address data into the local index (OpenAddresses CSV, OpenStreetMap PBF, or a plain CSV)')
+    .description('import open address data into the local index (OpenAddresses CSV, OpenStreetMap PBF, or a plain CSV)')
     .argument('<file>', 'file to import')
     .option('--format <format>', `${IMPORT_FORMATS.join('|')} (default: guessed from the file)`)
     .option('--country <cc>', 'ISO 3166-1 alpha-2 country of the rows (required for OpenAddresses, fallback otherwise)')
@@ -57,6 +58,7 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
         throw new ImportFormatError(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
       }
       const format = (flags.format as ImportFormat | undefined) ?? (await detectFormat(file).catch(() => 'csv' as const));
+      ctx.note(`store: local index in ${describeStore(ctx.config, 'local-index')}`);
       const index = await openLocalIndex({
         dataDir: ctx.config.DATA_DIR,
         ...(ctx.config.DATABASE_URL ? { databaseUrl: ctx.config.DATABASE_URL } : {}),

@@ -46,7 +46,7 @@ const EXIT_INTERRUPTED = 130;
 export function registerValidateCommand(program: Command, ctx: CliContext): void {
   program
     .command('validate')
-    .description('Validate every address of a CSV or JSON Lines file with the same engine and billing as the API, into a new file')
+    .description('validate every address of a CSV or JSON Lines file with the same engine and billing as the API, into a new file')
     .argument('<file>', 'CSV (delimiter , ; tab or |, with a header row) or JSON Lines')
     .requiredOption('--account <id>', 'account billed for the look-ups')
     .option('--out <file>', 'output file (default FILE.validated.csv next to the input; .jsonl writes JSON Lines)')
@@ -90,10 +90,13 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
           throw new BulkInputError(`${journalFile} belongs to another run (the input, account, columns, country or source differ): run that command again with --resume, or delete the journal`);
         }
         ctx.note(`store: ${describeStore(ctx.config)}`);
-        const services = await createServices(ctx.config, { logger: createLogger('silent') });
+        // Its own INSTANCE_ID: a server on this machine has the same default one, and starting
+        // would release that server's reservations as this process's predecessor's.
+        const instanceId = `${ctx.config.INSTANCE_ID}/validate-${process.pid}`;
+        const services = await createServices({ ...ctx.config, INSTANCE_ID: instanceId }, { logger: createLogger('silent') });
         try {
           const account = await services.accounts.get(flags.account);
-          const ledger = new BulkLedger(services.database, services.clock);
+          const ledger = new BulkLedger(services.database, services.clock, { owner: instanceId });
           const done = earlier ? await recoverJournal(ledger, earlier) : new Map<number, ResultFields>();
           const journal = earlier ? await Journal.reopen(journalFile) : await Journal.create(journalFile, meta);
           const output = new OutputWriter(out, outFormat, input.delimiter, input.columns);
@@ -108,7 +111,14 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
           let summary: BulkSummary;
           try {
             summary = await runBulk(
-              { runner: services.runner, cache: services.cache, cacheTtlMs: services.config.VALIDATE_CACHE_TTL_MS, ledger, clock: services.clock },
+              {
+                runner: services.runner,
+                cache: services.cache,
+                cacheTtlMs: services.config.VALIDATE_CACHE_TTL_MS,
+                ledger,
+                clock: services.clock,
+                renewEveryMs: Math.floor(services.config.RESERVATION_MAX_AGE_MS / 3),
+              },
               {
                 input,
                 mapping,

@@ -2,10 +2,12 @@ import type { z } from '@hono/zod-openapi';
 import type { BatchItemError, ValidateBatchResponse } from '../../contract/batch.js';
 import { validateBatchRoute } from '../../contract/routes.js';
 import { ValidateRequest } from '../../contract/validate.js';
+import { isUnverified } from '../../engine/unverified.js';
 import { validateEach } from '../../engine/validate-batch.js';
 import { callContext } from '../call-context.js';
 import type { RouteModule } from '../context.js';
 import { creditsExhausted } from '../errors.js';
+import { flagUnverified, UNVERIFIED_ITEMS_HEADER } from '../unverified.js';
 
 /**
  * POST /v1/validate/batch: each item is checked against ValidateRequest on its own (a bad one is
@@ -33,12 +35,17 @@ export const validateBatchRoutes: RouteModule = (app, services) => {
       }),
       { concurrency: services.config.BATCH_CONCURRENCY, signal: c.req.raw.signal },
     );
+    const unverified: number[] = [];
     outcomes.forEach((outcome, i) => {
       const index = runnable[i]?.index ?? i;
+      if (outcome.ok && isUnverified(outcome.response)) unverified.push(index);
       results[index] = outcome.ok
         ? outcome.response
         : { status: 429, error: { message: creditsExhausted(outcome.exhausted, services.consoleUrl).message } };
     });
+    // As on /v1/validate: some item's verdict is not a finding (no provider answered it); which ones.
+    flagUnverified(c, unverified.length > 0);
+    if (unverified.length > 0) c.header(UNVERIFIED_ITEMS_HEADER, unverified.sort((a, b) => a - b).join(','));
     return c.json({ results }, 200);
   });
 };

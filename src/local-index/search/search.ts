@@ -3,6 +3,7 @@ import type { AutocompleteInput, GeocodeInput, LocalHit } from '../types.js';
 import { addressToHit, streetToHit } from './hits.js';
 import { planComponents, planText, type Plan } from './plan.js';
 import { scoreHit, scoreStreet } from './score.js';
+import { foldTownless } from './fold-streets.js';
 import { rankStreets, type RankedStreet } from './streets.js';
 
 /** Hits scoring below this are not the address asked for; returning them would only mislead. */
@@ -91,14 +92,14 @@ export async function autocomplete(store: IndexStore, input: AutocompleteInput):
     ]);
     const hits = [...onStreets, ...inPostcode];
     if (hits.length > 0) return dedupe(byScore(scoredAddresses(plan, hits, streets))).slice(0, limit);
-    return streets.slice(0, limit).map((s) => streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score)));
+    return foldTownless(streets).slice(0, limit).map((s) => streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score)));
   }
   const tied = streets.filter((s) => s.exact && s.coverage === 1 && s.score === best.score).length;
   if (plan.drill && best.exact && best.coverage === 1 && tied === 1) {
     const hits = await store.addressesOnStreets([best.street.id], undefined, limit);
     return scoredAddresses(plan, hits, streets);
   }
-  const offered = streets.slice(0, limit).map((s) => streetToHit(s.street, s.score));
+  const offered = foldTownless(streets).slice(0, limit).map((s) => streetToHit(s.street, s.score));
   const fill = limit - offered.length;
   const first = fill > 0 ? scoredAddresses(plan, await store.addressesOnStreets([best.street.id], undefined, fill), streets) : [];
   return [...offered, ...first];

@@ -1,8 +1,11 @@
 /** Socket-level failures: the database host is down, unreachable or dropped us. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
-/** node-postgres and pg-pool say "the connection is gone" in words, without a code. */
-const LOST_CONNECTION = /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection timed out/i;
+/**
+ * node-postgres and pg-pool say "the connection is gone" in words, without a code; `timeout
+ * expired` is pg's own connect timeout (connectionTimeoutMillis) destroying the socket.
+ */
+const LOST_CONNECTION = /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection timed out|^timeout expired$/i;
 
 /**
  * SQLite (better-sqlite3 reports extended codes such as SQLITE_IOERR_WRITE): busy or locked past

@@ -128,6 +128,20 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('usage_daily').ifExists().execute();
       },
     },
+    // A reservation belongs to the instance that made it (issue 14): a restarted instance releases
+    // its predecessor's at once, any instance releases others' once older than the longest request.
+    '0003_reservation_owner': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('credit_reservations').addColumn('owner', 'text').execute();
+        await db.schema.createIndex('credit_reservations_owner').on('credit_reservations').column('owner').execute();
+        await db.schema.createIndex('credit_reservations_created').on('credit_reservations').column('created_at').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('credit_reservations_created').ifExists().execute();
+        await db.schema.dropIndex('credit_reservations_owner').ifExists().execute();
+        await db.schema.alterTable('credit_reservations').dropColumn('owner').execute();
+      },
+    },
     // The console (issue 12): people who log in, their memberships of accounts, one-time invites,
     // server-side sessions (shared by every instance) and when each secret key was last used.
     '0004_console': {
@@ -205,6 +219,9 @@ export async function migrate(db: Kysely<unknown>, dialect: Dialect, schema?: st
   const migrator = new Migrator({
     db,
     provider,
+    // 0003 landed after 0004 had already run on some databases: run a missing earlier one rather
+    // than refuse to start. Each migration touches only its own tables, so order between them is free.
+    allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();

@@ -64,6 +64,8 @@ export interface CreditReservationsTable {
   grant_amount: number;
   extra_amount: number;
   created_at: string;
+  /** INSTANCE_ID of the process that reserved (null: reserved before 0003, or by a tool). */
+  owner: string | null;
 }
 
 export interface UsageEventsTable {

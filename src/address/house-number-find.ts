@@ -1,0 +1,64 @@
+import { isNameWord, type Label, ORDINAL, type Span, type Token } from './tokens.js';
+
+/** A token that starts a house number: `12`, `12B`, `12hs`, `12bis`, `123-2`, `2/B`, `12-14`. */
+const NUMBER = /^\d{1,5}(?:[a-z]|bis|ter|quater|hs|huis|bg)?(?:[-/][\p{L}\p{N}]{1,4})*$/iu;
+/** Words that may follow the number and belong to it: `12 B`, `12 bis`, `12 hs`, `12 II`, `12 -2`, `2 /B`. */
+const SUFFIX = /^(?:[a-z]|bis|ter|quater|hs|huis|bg|ii|iii|iv|[-/][\p{L}\p{N}]{1,4})$/iu;
+/** A lone letter after a leading number is a direction there (`200 N Main St`), not a house letter. */
+const DIRECTION = /^[nsew]$/i;
+/** A bare 1-3 digit toevoeging (`Keizersgracht 123 2`): only the Dutch convention. */
+const BARE_ADDITION = /^\d{1,3}$/;
+const DASH = /^[-–/]$/;
+
+export interface HouseNumberCandidate extends Span {
+  score: number;
+}
+
+/**
+ * Every token that may be the house number, extended by the words that belong to it, with its
+ * evidence: where the country puts it, right after the street's words (+3, `Damrak 1`), or before
+ * them (+3 where the number comes first, `10 Downing Street`, +1 elsewhere); opening a section
+ * +1 where the number comes first; any number 0.5. Ordinals (`3e`, `42nd`, `17.`) are street words.
+ */
+export function houseNumberCandidates(
+  tokens: readonly Token[],
+  labels: readonly (Label | undefined)[],
+  opts: { numberFirst: boolean; dutch: boolean },
+): HouseNumberCandidate[] {
+  const out: HouseNumberCandidate[] = [];
+  tokens.forEach((token, i) => {
+    if (labels[i] !== undefined || !NUMBER.test(token.text) || ORDINAL.test(token.text)) return;
+    const to = extend(tokens, labels, i, opts);
+    const prev = tokens[i - 1];
+    const next = tokens[to + 1];
+    const afterWords = !token.opens && labels[i - 1] === undefined && isNameWord(prev);
+    const beforeWords = next !== undefined && !next.opens && labels[to + 1] === undefined && isNameWord(next);
+    let score = 0.5;
+    if (afterWords) score += opts.numberFirst ? 1 : 3;
+    if (beforeWords) score += opts.numberFirst ? 3 : 1;
+    if (opts.numberFirst && token.opens && beforeWords) score += 1;
+    out.push({ from: i, to, score });
+  });
+  return out;
+}
+
+/** The last token of the house number that starts at `i`: its letter, addition, unit or floor words. */
+function extend(tokens: readonly Token[], labels: readonly (Label | undefined)[], i: number, opts: { numberFirst: boolean; dutch: boolean }): number {
+  let to = i;
+  for (;;) {
+    const next = tokens[to + 1];
+    if (!next || next.opens || labels[to + 1] !== undefined) return to;
+    const after = tokens[to + 2];
+    if (DASH.test(next.text) && after && !after.opens && labels[to + 2] === undefined && /^[\p{L}\p{N}]{1,4}$/u.test(after.text)) {
+      to += 2;
+      continue;
+    }
+    const letter = /^[a-z]$/i.test(next.text);
+    if (SUFFIX.test(next.text) && !(letter && opts.numberFirst && DIRECTION.test(next.text))) {
+      to += 1;
+      continue;
+    }
+    if (opts.dutch && to === i && BARE_ADDITION.test(next.text)) return to + 1;
+    return to;
+  }
+}

@@ -1,0 +1,51 @@
+const attr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * The test page of `addressd widget-demo`: a checkout form as a shop would write it, the hosted
+ * widget attached by its one-line script tag with the demo token, and the chosen address shown.
+ */
+export function widgetDemoPage(o: { token: string; origin: string; country?: string }): string {
+  const data: Record<string, string> = {
+    'data-token': o.token,
+    'data-input': '#address',
+    'data-fields': '{"street":"#street","houseNumber":"#house-number"}',
+    ...(o.country ? { 'data-country': o.country } : {}),
+  };
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Widget demo · addressd</title><link rel="icon" href="data:,">
+<style>
+  body { font: 16px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 40rem; padding: 0 1rem; color: #1b1f24; }
+  form { position: relative; }
+  label { display: block; margin-top: .75rem; font-weight: 600; }
+  input { font: inherit; padding: .45rem .6rem; width: 100%; box-sizing: border-box; }
+  code, pre { background: #f6f8fa; border-radius: 4px; }
+  pre { padding: .75rem; overflow-x: auto; min-height: 2rem; }
+</style></head>
+<body><main>
+<h1>Address widget demo</h1>
+<p>Type an address: suggestions come from this service through <code>/v1/widget/autocomplete</code> with a test
+publishable token that allows only <code>${attr(o.origin)}</code>. Choosing one fills the fields below.</p>
+<form id="checkout" action="#">
+  <label for="address">Find your address</label>
+  <input id="address" name="address" type="text" placeholder="e.g. Damrak 1">
+  <label for="street">Street</label><input id="street" name="street">
+  <label for="house-number">House number</label><input id="house-number" name="houseNumber">
+  <label for="postcode">Postcode</label><input id="postcode" name="postcode" autocomplete="postal-code">
+  <label for="city">City</label><input id="city" name="city" autocomplete="address-level2">
+  <label for="country">Country</label><input id="country" name="country" autocomplete="country">
+</form>
+<h2>Selected</h2>
+<pre id="selected" aria-live="polite"></pre>
+<h2>On your own page</h2>
+<pre>${attr(`<input id="address" autocomplete="off">\n<script src="${o.origin}/widget/v1/widget.js" ${Object.entries(data).map(([k, v]) => `${k}='${v}'`).join(' ')} defer></script>`)}</pre>
+</main>
+<script src="/widget/v1/widget.js" ${Object.entries(data).map(([k, v]) => `${k}="${attr(v)}"`).join(' ')} defer></script>
+<script>
+  document.getElementById('address').addEventListener('select', function (e) {
+    if (e.detail) document.getElementById('selected').textContent = JSON.stringify(e.detail.address, null, 2);
+  });
+</script>
+</body></html>
+`;
+}
