@@ -24,7 +24,7 @@ export const widgetAutocompleteRoutes: RouteModule = (app, services) => {
           source: body.source ?? null,
           startedAt: c.get('startedAt'),
         },
-        c.req.raw.signal,
+        () => c.req.raw.signal,
       )
       .catch((error: unknown) => {
         // Credits ran out between the gate and the reservation (a concurrent call spent them).
@@ -48,7 +48,7 @@ export const widgetAutocompleteRoutes: RouteModule = (app, services) => {
     const raw = c.req.header('origin');
     const origin = parseExactHttpsOrigin(raw);
     const method = c.req.header('access-control-request-method');
-    if (!origin || origin !== raw || method !== 'POST' || !(await services.tokens.originAllowed(origin))) {
+    if (!origin || origin !== raw || method !== 'POST' || !(await services.auth.originAllowed(origin))) {
       return c.body(null, 403);
     }
     c.header('Access-Control-Allow-Origin', origin);
