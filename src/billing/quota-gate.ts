@@ -9,7 +9,9 @@ import type { Balance } from './credit-ledger.js';
  * may start; it never spends: a billed call still reserves its credits exactly (credit-ledger.ts),
  * so a stale "has credits" can only let a free call (a cache hit, /v1/usage) through, for at most
  * `ttlMs` after the account ran out. A reservation that found nothing marks the account exhausted
- * at once; a plan change or purchased credits (the change feed) make it read again at once.
+ * at once; credits given back here, a plan change or purchased credits (the change feed) make it
+ * read again at once. Another instance's refund reaches this gate within `ttlMs`: near exhaustion
+ * it may refuse for that long while credits held by calls in flight come back.
  */
 export class QuotaGate {
   readonly #balances: LRUCache<string, Balance> | undefined;
@@ -40,6 +42,14 @@ export class QuotaGate {
   /** What a reservation just learnt (the account has nothing left, say). */
   learn(accountId: string, balance: Balance): void {
     this.#balances?.set(accountId, balance);
+  }
+
+  /**
+   * Credits came back (a call charged less than it reserved, or failed): what the gate saw while
+   * they were held is stale, possibly "exhausted". Read again next time.
+   */
+  refunded(accountId: string): void {
+    this.#balances?.delete(accountId);
   }
 
   /** Credits this process just charged: the cached balance follows, so one instance's gate is exact. */

@@ -67,12 +67,14 @@ export class Biller {
       result = await work(reservation.total);
     } catch (error) {
       await this.ledger.release(reservation);
+      this.gate.refunded(ctx.accountId);
       throw error;
     }
     await this.ledger.settle(reservation, result.answered, this.event(ctx, result.outcome, false));
     // What settle charges: the providers that answered, never more than was reserved.
     const charged = Math.max(0, Math.min(result.answered, reservation.total));
-    this.gate.spent(ctx.accountId, charged);
+    if (charged < reservation.total) this.gate.refunded(ctx.accountId);
+    else this.gate.spent(ctx.accountId, charged);
     this.counted(ctx, charged, false);
     return result.value;
   }

@@ -48,6 +48,15 @@ describe('QuotaGate', () => {
     expect(g.reads()).toBe(1);
   });
 
+  it('reads again once this process gave credits back: an "exhausted" seen while they were held is stale', async () => {
+    const g = gate(60_000);
+    g.set(balance(0));
+    expect((await g.gate.balance('acc')).available).toBe(0);
+    g.set(balance(2));
+    g.gate.refunded('acc');
+    expect((await g.gate.balance('acc')).available).toBe(2);
+  });
+
   it('reads again at once when the account changed (credits bought, plan changed)', async () => {
     const g = gate(60_000);
     g.set(balance(0));
