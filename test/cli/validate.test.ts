@@ -239,15 +239,16 @@ describe('addressd validate interrupted with Ctrl-C', () => {
   });
 
   it('finishes the rows in flight, writes them, exits 130, and --resume completes without billing a row twice', async () => {
-    const env = { ...sandbox.env, PROVIDERS: 'pdok', PDOK_URL: pdok.url, LOG_LEVEL: 'silent' };
+    const env = { ...sandbox.env, PROVIDERS: 'pdok', PDOK_URL: pdok.url, LOG_LEVEL: 'silent', PROVIDER_TIMEOUT_MS: '10000' };
     const accountId = JSON.parse((await cli(env, ['account', 'create', '--plan', 'starter', '--json'])).stdout).id as string;
     const rows = Array.from({ length: 40 }, (_, i) => `Teststraat ${i + 1} Amsterdam`);
     const input = path.join(sandbox.dataDir, 'big.csv');
     writeFileSync(input, `address\n${rows.join('\n')}\n`);
     const out = path.join(sandbox.dataDir, 'big.validated.csv');
     const journal = `${out}.journal`;
-    // Slow answers, so the run is surely mid-way when it is interrupted.
-    pdok.setFault({ mode: 'slow', delayMs: 60 });
+    // Slow answers (two rows at a time, 1.5 s each: 30 s for the file), so the run is surely
+    // mid-way when it is interrupted, however late this busy machine lets the test react.
+    pdok.setFault({ mode: 'slow', delayMs: 1500 });
 
     const child = spawn(process.execPath, [BIN, 'validate', input, '--account', accountId, '--country', 'NL', '--chunk', '4', '--concurrency', '2'], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -256,7 +257,7 @@ describe('addressd validate interrupted with Ctrl-C', () => {
     child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // Interrupt as soon as the first chunk is settled (the journal says so).
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       const check = () => {
         if (existsSync(journal) && readFileSync(journal, 'utf8').includes('"t":"settled"')) {
           watcher.close();
@@ -264,6 +265,10 @@ describe('addressd validate interrupted with Ctrl-C', () => {
         }
       };
       const watcher = watch(sandbox.dataDir, check);
+      void exited.then((code) => {
+        watcher.close();
+        reject(new Error(`the run ended (exit ${code}) before it could be interrupted: ${stdout}`));
+      });
       check();
     });
     child.kill('SIGINT');
@@ -294,5 +299,5 @@ describe('addressd validate interrupted with Ctrl-C', () => {
     } finally {
       await database.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
