@@ -6,7 +6,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { createServices } from '../src/services.js';
 import { startPdokEmulator, type Emulator } from './emulators/index.js';
 import { createSandbox, POSTGRES_URL, type Sandbox } from './support/backends.js';
-import { type ChildService, startChildService } from './support/child-service.js';
+import { type ChildService, startChildService } from './support/child-server.js';
 import { waitFor } from './support/wait-for.js';
 
 /** A port nothing listens on (it was free a moment ago). */
