@@ -42,28 +42,40 @@ async function setUp(backend: StorageBackend, emulators: Emulator[]) {
   const accountId = (await new AccountStore(database.db, systemClock).create({ plan: 'scale' })).id;
   const key = (await new SecretKeyStore(database.db, sealer, systemClock).create(accountId, 'live')).key;
   const [pdok, photon, nominatim] = emulators as [Emulator, Emulator, Emulator];
-  const env = { ...sandbox.env, PROVIDERS: 'pdok,photon,nominatim', PDOK_URL: pdok.url, PHOTON_URL: photon.url, NOMINATIM_URL: nominatim.url, LOG_LEVEL: 'warn' };
+  const env = { ...sandbox.env, PROVIDERS: 'pdok,photon,nominatim', PDOK_URL: pdok.url, PHOTON_URL: photon.url, NOMINATIM_URL: nominatim.url };
   return { sandbox, database, key, env };
 }
 
-/** `clients` loops of validate calls with fresh queries until stop() (errors of a dying server ignored). */
-function load(url: () => string, key: string, clients: number) {
+/**
+ * `clients` loops of validate calls with fresh queries; resolves `warm` once `answers` calls were
+ * answered (the server is busy for real), `stop` ends the loops (errors of a dying server ignored).
+ */
+function load(url: string, key: string, clients: number, answers = 60) {
   let stopped = false;
   let n = 0;
+  let answered = 0;
+  let warmed: () => void = () => undefined;
+  const warm = new Promise<void>((resolve) => (warmed = resolve));
   const loops = Array.from({ length: clients }, async () => {
     while (!stopped) {
-      await fetch(`${url()}/v1/validate`, {
+      await fetch(`${url}/v1/validate`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query: `Damrak ${++n}, 1012 LG Amsterdam`, country: 'NL' }),
       })
-        .then((res) => res.arrayBuffer())
+        .then(async (res) => {
+          await res.arrayBuffer();
+          if (res.status === 200 && ++answered >= answers) warmed();
+        })
         .catch(() => undefined);
     }
   });
-  return async () => {
-    stopped = true;
-    await Promise.all(loops);
+  return {
+    warm,
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+    },
   };
 }
 
@@ -75,10 +87,10 @@ async function killUnderLoad(backend: StorageBackend, emulators: Emulator[]): Pr
   try {
     for (let round = 1; round <= 3; round++) {
       const server = await startChildServer(instance);
-      const stop = load(() => server.url, key, 16);
-      await sleep(2000);
+      const traffic = load(server.url, key, 16);
+      await traffic.warm;
       await server.kill('SIGKILL');
-      await stop();
+      await traffic.stop();
       const dead = await heldCredits(database);
       const started = performance.now();
       const again = await startChildServer(instance);
@@ -100,11 +112,11 @@ async function peerSweep(emulators: Emulator[]): Promise<void> {
   try {
     const survivor = await startChildServer({ ...env, INSTANCE_ID: 'bench-survivor' });
     const victim = await startChildServer({ ...env, INSTANCE_ID: 'bench-victim' });
-    const stop = load(() => victim.url, key, 16);
-    await sleep(2000);
+    const traffic = load(victim.url, key, 16);
+    await traffic.warm;
     await victim.kill('SIGKILL');
     const killedAt = performance.now();
-    await stop();
+    await traffic.stop();
     const dead = await heldCredits(database);
     while ((await heldCredits(database)).rows > 0) await sleep(100);
     const after = (performance.now() - killedAt) / 1000;

@@ -1,7 +1,8 @@
 /**
- * `npm run bench:local -- [args]` (= `tsx bench/main.ts local`): named benchmarks other than the
- * side-by-side HTTP comparison, which is `npm run bench` (bench/compare/). Add yours to BENCHES.
- * Benchmarks measure speed; tests never assert on it.
+ * `tsx bench/main.ts NAME [args]` (`npm run bench:local`, `bench:hang`, `bench:crash`,
+ * `bench:validate`): the named benchmarks beside the side-by-side HTTP comparison, which is
+ * `npm run bench` (bench/compare/). Add yours to BENCHES. Benchmarks measure speed; tests never
+ * assert on it.
  */
 const BENCHES: Record<string, (args: string[]) => Promise<void>> = {
   local: async (args) => (await import('./local.js')).benchLocal(args),
@@ -13,7 +14,7 @@ const BENCHES: Record<string, (args: string[]) => Promise<void>> = {
 const [name = 'local', ...args] = process.argv.slice(2);
 const bench = name ? BENCHES[name] : undefined;
 if (!bench) {
-  console.error(`usage: npm run bench:local -- / tsx bench/main.ts <${Object.keys(BENCHES).join('|')}> [args]`);
+  console.error(`usage: tsx bench/main.ts <${Object.keys(BENCHES).join('|')}> [args]`);
   process.exitCode = 2;
 } else {
   await bench(args);

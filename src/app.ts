@@ -1,9 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { cors } from 'hono/cors';
 import { openApiDocument } from './contract/openapi.js';
 import type { AppEnv, App } from './http/context.js';
 import { accessLog } from './http/access-log.js';
 import { limitBody } from './http/body-limit.js';
+import { openCors } from './http/open-cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { Messages } from './http/errors.js';
 import { autocompleteRoutes } from './http/routes/autocomplete.js';
@@ -48,7 +48,7 @@ export function buildApp(services: Services): App {
   app.use('*', (c, next) => (c.req.path === BATCH_PATH ? batchLimit(c, next) : defaultLimit(c, next)));
   // Secret-key routes answer any origin (SPEC: permissive CORS; the key is the caller's to protect).
   for (const path of SECRET_KEY_PATHS) {
-    app.use(path, cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: EXPOSED_HEADERS, maxAge: 600 }));
+    app.use(path, openCors({ allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: EXPOSED_HEADERS, maxAgeSeconds: 600 }));
     app.use(path, async (c, next) => (c.req.method === 'OPTIONS' ? next() : secretKeyAuth(services)(c, next)));
   }
   // The HTML pages: CSP, no framing, no sniffing, Referer kept to our origin.
@@ -62,7 +62,7 @@ export function buildApp(services: Services): App {
     register(app, services);
   }
   // The hosted widget; its access check lets the script stay silent on origins no token allows.
-  widgetAssetRoutes(app, { checkAccess: async (token, origin) => (await services.tokens.verify(token, origin)) !== null });
+  widgetAssetRoutes(app, { checkAccess: async (token, origin) => (await services.auth.widgetToken(token, origin)) !== null });
 
   const document = openApiDocument(app, services.baseUrl, services.config.PUBLIC_BASE_URL);
   app.get('/openapi.json', (c) => c.json(document));

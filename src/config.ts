@@ -87,6 +87,14 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   USER_AGENT: z.string().min(1).default('addressd/1.0 (self-hosted address validation)'),
   PUBLIC_BASE_URL: z.url().optional(),
+  /** Processes serving the one port (node:cluster, src/cluster.ts); 1 runs no cluster. */
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * How long a verified key or token (and its account) is trusted from memory before the database
+   * is asked again: the most a revocation can take to reach an instance the change feed did not
+   * reach. 0 asks the database on every request.
+   */
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(5000),
   /** Console sign-up: `open` to anyone, `closed` to people the operator invites (`addressd invite`). */
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   /** How long a console log-in lasts before the person signs in again. */

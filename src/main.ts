@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.js';
 import { warmUpAddressParser } from './address/parse.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -5,7 +6,10 @@ import { describeError } from './lib/describe-error.js';
 import { createLogger } from './lib/logger.js';
 import { logReachability } from './providers/reachability.js';
 import { type HttpServer, listen } from './server.js';
-import { createServices, type Services } from './services.js';
+import { createServices, type ServiceOverrides, type Services } from './services.js';
+import { runPrimary, workerInstanceId } from './cluster.js';
+import { ClusterChangeFeed } from './store/changes/cluster-change-feed.js';
+import { ClusterRateLimiter } from './store/limits/cluster-limiter.js';
 
 /**
  * Composition root: config → services (stores, providers, engine) → app → listen; graceful shutdown.
@@ -21,6 +25,18 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
+  // WORKERS > 1: this process only forks and supervises the workers (cluster.ts).
+  if (config.WORKERS > 1 && cluster.isPrimary) {
+    await runPrimary(config, logger).catch((error: unknown) => {
+      logger.error({ err: error }, 'start failed');
+      fail(describeError(error), 1);
+    });
+    return;
+  }
+  const worker = cluster.isWorker;
+  if (worker) config = { ...config, INSTANCE_ID: workerInstanceId(config.INSTANCE_ID, process.env) };
+  // Cluster workers without Redis share limits and changes through their primary.
+  const shared: ServiceOverrides = worker && !config.REDIS_URL ? { changes: new ClusterChangeFeed(), limiter: new ClusterRateLimiter() } : {};
   let services: Services | undefined;
   let http: HttpServer | undefined;
 
@@ -32,8 +48,10 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // drain() stops listening at once; the line comes after, so it is true when read.
+    const draining = http ? http.drain(graceMs) : Promise.resolve(true);
     logger.info({ signal, graceMs }, 'shutting down: no new connections, finishing requests in flight');
-    const drained = http ? await http.drain(graceMs) : true;
+    const drained = await draining;
     await services?.close();
     logger.info({ drained }, drained ? 'stopped' : 'stopped: requests still running after the grace period were cut');
     process.exit(drained ? 0 : 1);
@@ -42,7 +60,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   try {
-    services = await createServices(config, { logger });
+    services = await createServices(config, { logger, ...shared });
     // The parser builds its classifier once (~0.5 s); do it before the first request, not during it.
     warmUpAddressParser();
     http = await listen(buildApp(services), config);
@@ -55,7 +73,9 @@ async function main(): Promise<void> {
     { port: http.port, host: config.HOST, storage: services.database.dialect, cache: config.REDIS_URL ? 'redis' : 'memory', providers: services.runner.active() },
     `listening on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${http.port}`,
   );
-  void logReachability(services.providers, logger, Math.min(config.PROVIDER_TIMEOUT_MS, 5000));
+  if (worker) process.send?.({ addressd: 'listening' });
+  // Once per deployment: in a cluster the first worker speaks for all.
+  if (!worker || cluster.worker?.id === 1) void logReachability(services.providers, logger, Math.min(config.PROVIDER_TIMEOUT_MS, 5000));
 }
 
 function fail(line: string, code: number): never {

@@ -1,4 +1,5 @@
 import { AccountStore } from './accounts/accounts.js';
+import { Authenticator } from './accounts/authenticator.js';
 import { InviteStore } from './accounts/invites.js';
 import { PeopleStore } from './accounts/people.js';
 import { SessionStore } from './accounts/sessions.js';
@@ -6,6 +7,7 @@ import { SignUp } from './accounts/signup.js';
 import { PublishableTokenStore } from './accounts/publishable-tokens.js';
 import { SecretKeyStore } from './accounts/secret-keys.js';
 import { CreditLedger } from './billing/credit-ledger.js';
+import { QuotaGate } from './billing/quota-gate.js';
 import { ReservationSweeper } from './billing/reservation-sweeper.js';
 import type { Config } from './config.js';
 import { AutocompleteEngine } from './engine/autocomplete.js';
@@ -23,6 +25,7 @@ import { createLocalProvider } from './providers/local/adapter.js';
 import { createProviders, type ProviderSet } from './providers/registry.js';
 import { countedCache } from './store/cache/counted-cache.js';
 import { createResponseCache } from './store/cache/index.js';
+import { type Change, type ChangeFeed, createChangeFeed } from './store/changes/index.js';
 import type { ResponseCache } from './store/cache/response-cache.js';
 import { type Database, openDatabase } from './store/db/database.js';
 import { createRateLimiter } from './store/limits/index.js';
@@ -39,6 +42,10 @@ export interface Services {
   accounts: AccountStore;
   secretKeys: SecretKeyStore;
   tokens: PublishableTokenStore;
+  /** Keys and tokens verified through the AUTH_CACHE_MS cache (the request path uses this, not the stores). */
+  auth: Authenticator;
+  /** Tells every instance what changed (revocations, plans), so what they cache follows. */
+  changes: ChangeFeed;
   /** The console: people who log in, their sessions, invites and sign-up. */
   people: PeopleStore;
   sessions: SessionStore;
@@ -66,6 +73,9 @@ export interface Services {
 export interface ServiceOverrides {
   clock?: Clock;
   logger?: Logger;
+  /** The cluster's workers without Redis pass changes and limits through their primary (src/cluster.ts). */
+  changes?: ChangeFeed;
+  limiter?: RateLimiter;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -89,7 +99,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // The circuit gauge reads the runner at scrape time; the runner is built below.
   const metrics = new Metrics(() => runner.circuits());
   const cache = countedCache(await createResponseCache({ ...redis, onError }), metrics);
-  const limiter = await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') });
+  const limiter = overrides.limiter ?? (await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') }));
+  const changes = overrides.changes ?? (await createChangeFeed({ ...redis, onError: (error) => logger.warn({ err: error }, 'change feed error') }));
+  const publish = (change: Change) => changes.publish(change);
   const localIndex = config.PROVIDERS.includes('local') ? await openLocalIndex(dbOptions) : undefined;
   const providers = createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {});
   const runner = new ProviderRunner(providers, {
@@ -111,10 +123,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   await sweeper.sweep();
   sweeper.start();
-  const biller = new Biller(ledger, clock, metrics);
+  const gate = new QuotaGate((id) => ledger.balance(id), clock, config.AUTH_CACHE_MS, changes);
+  const biller = new Biller(ledger, clock, metrics, gate);
   const people = new PeopleStore(database.db, clock);
   const invites = new InviteStore(database.db, clock);
   const baseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+  const accounts = new AccountStore(database.db, clock, publish);
+  const secretKeys = new SecretKeyStore(database.db, sealer, clock, publish);
+  const tokens = new PublishableTokenStore(database.db, sealer, clock, publish);
 
   return {
     config,
@@ -122,9 +138,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     logger,
     metrics,
     database,
-    accounts: new AccountStore(database.db, clock),
-    secretKeys: new SecretKeyStore(database.db, sealer, clock),
-    tokens: new PublishableTokenStore(database.db, sealer, clock),
+    accounts,
+    secretKeys,
+    tokens,
+    auth: new Authenticator({ secretKeys, tokens, accounts, clock, changes }, config.AUTH_CACHE_MS),
+    changes,
     people,
     sessions: new SessionStore(database.db, clock, config.CONSOLE_SESSION_HOURS * 3_600_000),
     invites,
@@ -144,7 +162,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     consoleUrl: `${baseUrl}/dashboard`,
     async close() {
       await sweeper.stop();
-      await Promise.allSettled([cache.close(), limiter.close(), providers.close(), localIndex?.close(), database.close()]);
+      // Events still in a group commit are written before the database goes.
+      await ledger.idle().catch(() => undefined);
+      await Promise.allSettled([cache.close(), limiter.close(), changes.close(), providers.close(), localIndex?.close(), database.close()]);
     },
   };
 }

@@ -6,7 +6,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { createServices } from '../src/services.js';
 import { startPdokEmulator, type Emulator } from './emulators/index.js';
 import { createSandbox, POSTGRES_URL, type Sandbox } from './support/backends.js';
-import { type ChildService, startChildService } from './support/child-service.js';
+import { type ChildService, startChildService } from './support/child-server.js';
 import { waitFor } from './support/wait-for.js';
 
 /** A port nothing listens on (it was free a moment ago). */
@@ -65,13 +65,13 @@ describe('src/main.ts in a child process', () => {
     } finally {
       await new Promise<void>((resolve) => holder.close(() => resolve()));
     }
-  }, 60_000);
+  }, 120_000);
 
   it('an unknown provider id in PROVIDERS: one line on stderr, exit 2', async () => {
     const service = start({ PROVIDERS: 'pdok,googel' });
     expect(await service.exited).toBe(2);
     expect(oneLine(service.stderr())).toBe('addressd: Invalid configuration: PROVIDERS: unknown provider "googel" (known: pdok, photon, nominatim, local)');
-  }, 60_000);
+  }, 120_000);
 
   it('an unreachable DATABASE_URL: one line on stderr without the password, exit 1', async () => {
     const port = await closedPort();
@@ -81,7 +81,7 @@ describe('src/main.ts in a child process', () => {
     const line = oneLine(service.stderr());
     expect(line).toBe(`addressd: cannot open the database (PostgreSQL at postgres://127.0.0.1:${port}${url.pathname}): connect ECONNREFUSED 127.0.0.1:${port}`);
     expect(service.lines.map((l) => JSON.stringify(l)).join('\n')).not.toContain('hunter2');
-  }, 60_000);
+  }, 120_000);
 
   it('SIGTERM: stops accepting, finishes the requests in flight (Connection: close), exits 0', async () => {
     pdok.setFault({ mode: 'slow', delayMs: 1500 });
@@ -120,7 +120,7 @@ describe('src/main.ts in a child process', () => {
     } finally {
       await agent.close();
     }
-  }, 90_000);
+  }, 120_000);
 
   it('SIGINT on an idle server: stops at once, exit 0', async () => {
     const service = start({});
@@ -129,5 +129,5 @@ describe('src/main.ts in a child process', () => {
     expect(await service.exited).toBe(0);
     expect(service.lines.map((l) => l.msg)).toContain('stopped');
     expect(service.lines.find((l) => l.msg === 'stopped')).toMatchObject({ drained: true });
-  }, 60_000);
+  }, 120_000);
 });

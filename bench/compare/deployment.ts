@@ -4,12 +4,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { AccountStore } from '../../src/accounts/accounts.js';
-import { PublishableTokenStore } from '../../src/accounts/publishable-tokens.js';
-import { SecretKeyStore } from '../../src/accounts/secret-keys.js';
-import { systemClock } from '../../src/lib/clock.js';
-import { parseMasterKey, Sealer } from '../../src/lib/seal.js';
-import { openDatabase } from '../../src/store/db/database.js';
 import { freePort, processTree, runNode, startNode, stop, waitReady } from './processes.js';
 
 export const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -17,11 +11,16 @@ export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
 /** How the service is started: compiled (`npm run build` → dist/) or through the TypeScript loader. */
 export type Runtime = 'dist' | 'tsx';
+
+/** The checkout under test (this one by default; `--root` for an older commit side by side) and how to run it. */
+export interface Target {
+  root: string;
+  runtime: Runtime;
+}
 export type StorageKind = 'embedded' | 'pg+redis';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const entry = (runtime: Runtime, file: string) =>
-  runtime === 'dist' ? [path.join(ROOT, 'dist', `${file}.js`)] : ['--import', 'tsx', path.join(ROOT, 'src', `${file}.ts`)];
+const entry = ({ root, runtime }: Target, file: string) =>
+  runtime === 'dist' ? [path.join(root, 'dist', `${file}.js`)] : ['--import', 'tsx', path.join(root, 'src', `${file}.ts`)];
 
 /** One deployment's storage: a fresh DATA_DIR, and for scale-out a fresh PostgreSQL schema and Redis prefix. */
 export interface Storage {
@@ -66,28 +65,13 @@ export interface Credentials {
 }
 
 /**
- * A scale-plan account, its key and `tokens` publishable tokens. The widget is limited to 120
- * calls a minute per token and per origin (SPEC), so its load is spread over many of both.
+ * A scale-plan account, its key and `tokens` publishable tokens, made by the checkout under test
+ * (seed-process.ts). The widget is limited to 120 calls a minute per token and per origin (SPEC),
+ * so its load is spread over many of both.
  */
-export async function createCredentials(storage: Storage, tokens: number): Promise<Credentials> {
-  const database = await openDatabase({
-    dataDir: storage.env.DATA_DIR!,
-    ...(storage.env.DATABASE_URL ? { databaseUrl: storage.env.DATABASE_URL } : {}),
-  });
-  try {
-    const sealer = new Sealer(parseMasterKey(storage.env.MASTER_KEY!));
-    const account = await new AccountStore(database.db, systemClock).create({ plan: 'scale', name: 'bench' });
-    const key = (await new SecretKeyStore(database.db, sealer, systemClock).create(account.id, 'live')).key;
-    const store = new PublishableTokenStore(database.db, sealer, systemClock);
-    const widgets: Credentials['widgets'] = [];
-    for (let i = 0; i < tokens; i += 1) {
-      const origin = `https://shop${i}.example`;
-      widgets.push({ token: (await store.create(account.id, 'live', [origin])).token, origin });
-    }
-    return { key, widgets };
-  } finally {
-    await database.close();
-  }
+export async function createCredentials(target: Target, storage: Storage, tokens: number): Promise<Credentials> {
+  const line = await runNode(['--import', 'tsx', path.join(import.meta.dirname, 'seed-process.ts'), target.root, String(tokens)], storage.env);
+  return JSON.parse(line) as Credentials;
 }
 
 export interface ImportFigures {
@@ -97,10 +81,10 @@ export interface ImportFigures {
 }
 
 /** Imports a generated OpenAddresses file into the `local` index through the operator CLI, timed. */
-export async function importLocal(runtime: Runtime, storage: Storage, csv: string): Promise<ImportFigures> {
+export async function importLocal(target: Target, storage: Storage, csv: string): Promise<ImportFigures> {
   const started = performance.now();
   const line = await runNode(
-    ['--max-semi-space-size=64', ...entry(runtime, 'cli/main'), 'import', csv, '--format', 'openaddresses', '--country', 'NL', '--json'],
+    ['--max-semi-space-size=64', ...entry(target, 'cli/main'), 'import', csv, '--format', 'openaddresses', '--country', 'NL', '--json'],
     { ...storage.env, LOG_LEVEL: 'warn' },
   );
   const seconds = (performance.now() - started) / 1000;
@@ -118,13 +102,13 @@ export interface RunningApp {
 
 /** Starts the service (`node dist/main.js`, or src through tsx) and waits until it answers. */
 export async function startApp(
-  runtime: Runtime,
+  target: Target,
   env: Record<string, string>,
   options: { workers: number; profileDir?: string | undefined },
 ): Promise<RunningApp> {
   const port = await freePort();
   const flags = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
-  const child = startNode([...flags, ...entry(runtime, 'main')], {
+  const child = startNode([...flags, ...entry(target, 'main')], {
     ...env,
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -4,7 +4,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BenchAddress, generateAddresses } from '../local-generate.js';
-import { type Credentials, createCredentials, createStorage, importLocal, type Runtime, startApp, type StorageKind } from './deployment.js';
+import { type Credentials, createCredentials, createStorage, importLocal, type Runtime, startApp, type StorageKind, type Target } from './deployment.js';
 import type { LoadResult, LoadSpec } from './load-spec.js';
 import { autocompleteHitRequest, benchPaths, type BenchPath, HIT_LINES, HIT_PREFIXES, validateHitRequest } from './paths.js';
 import { firstLine, fresh, freePort, loadAverage, startNode, stop, treeCpuSeconds, treeRssMiB } from './processes.js';
@@ -20,6 +20,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
     runtime: { type: 'string', default: 'dist' },
+    root: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
     'local-count': { type: 'string', default: '1000000' },
     only: { type: 'string' },
@@ -30,6 +31,8 @@ const { values: args } = parseArgs({
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const runtime = args.runtime as Runtime;
+// Another checkout (an older commit) is run from its sources: it may predate `npm run build`.
+const target: Target = { root: path.resolve(args.root ?? ROOT), runtime: args.root ? 'tsx' : runtime };
 const durationSeconds = Number(args.duration);
 const warmupSeconds = Number(args.warmup);
 const localCount = Number(args['local-count']);
@@ -41,7 +44,7 @@ const configs = args.configs.split(',').map((name) => {
   return { name: name.trim(), storage: match[1] as StorageKind, workers: Number(match[2]) };
 });
 
-if (runtime === 'dist' && !args['no-build']) execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+if (target.runtime === 'dist' && !args['no-build']) execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
 
 const work = mkdtempSync(path.join(tmpdir(), 'addressd-compare-'));
 const loadProcess = path.join(import.meta.dirname, 'load-process.ts');
@@ -67,7 +70,8 @@ const report: BenchReport = {
   startedAt: new Date().toISOString(),
   node: process.version,
   cpus: cpus().length,
-  runtime,
+  runtime: target.runtime,
+  root: target.root,
   warmupSeconds,
   durationSeconds,
   providerDelayMs: PROVIDER_DELAY_MS,
@@ -117,14 +121,14 @@ const emulators = startNode(['--import', 'tsx', path.join(ROOT, 'bench', 'emulat
 const urls = JSON.parse(await firstLine(emulators)) as { pdok: string; photon: string; nominatim: string };
 const emulatedEnv = { PROVIDERS: 'pdok,photon,nominatim', PDOK_URL: urls.pdok, PHOTON_URL: urls.photon, NOMINATIM_URL: urls.nominatim };
 
-console.log(`addressd bench — node ${process.version}, ${cpus().length} CPUs, runtime ${runtime}, ${warmupSeconds} s warm-up + ${durationSeconds} s per path, load average ${loadAverage().toFixed(2)} at start`);
+console.log(`addressd bench — ${target.root}, node ${process.version}, ${cpus().length} CPUs, runtime ${target.runtime}, ${warmupSeconds} s warm-up + ${durationSeconds} s per path, load average ${loadAverage().toFixed(2)} at start`);
 try {
   await bare('first');
   for (const kind of [...new Set(configs.map((c) => c.storage))]) {
     const storage = await createStorage(kind);
     try {
-      const credentials = await createCredentials(storage, WIDGET_TOKENS);
-      const imported = csv ? await importLocal(runtime, storage, csv) : undefined;
+      const credentials = await createCredentials(target, storage, WIDGET_TOKENS);
+      const imported = csv ? await importLocal(target, storage, csv) : undefined;
       // Uncached paths continue through their request lists across configs sharing a storage (and a Redis cache).
       const consumed = new Map<string, number>();
       for (const config of configs.filter((c) => c.storage === kind)) {
@@ -137,7 +141,7 @@ try {
           const profileDir = args.profile ? path.resolve(args.profile, `${config.name}-${server}`) : undefined;
           if (profileDir) mkdirSync(profileDir, { recursive: true });
           const env = { ...storage.env, ...(server === 'emulated' ? emulatedEnv : { PROVIDERS: 'local' }) };
-          const app = await startApp(runtime, env, { workers: config.workers, profileDir });
+          const app = await startApp(target, env, { workers: config.workers, profileDir });
           figures.processes = app.processes;
           try {
             if (server === 'emulated') await warmCaches(app.url, credentials, config.workers);

@@ -39,6 +39,8 @@ export interface BenchReport {
   node: string;
   cpus: number;
   runtime: string;
+  /** The checkout measured. */
+  root: string;
   warmupSeconds: number;
   durationSeconds: number;
   providerDelayMs: number;

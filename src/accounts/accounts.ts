@@ -3,6 +3,7 @@ import type { PlanId } from '../contract/enums.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { utcTimestamp } from '../lib/time.js';
+import type { Change } from '../store/changes/index.js';
 import type { DatabaseSchema } from '../store/db/schema.js';
 
 export interface Account {
@@ -46,6 +47,8 @@ export class AccountStore {
   constructor(
     private readonly db: Kysely<DatabaseSchema>,
     private readonly clock: Clock,
+    /** Told after the plan or extra credits change, so cached accounts and balances follow. */
+    private readonly onChange: (change: Change) => void = () => undefined,
   ) {}
 
   async create(input: NewAccount): Promise<Account> {
@@ -85,6 +88,7 @@ export class AccountStore {
   async setPlan(id: string, plan: PlanId): Promise<Account> {
     const result = await this.db.updateTable('accounts').set({ plan }).where('id', '=', id).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('account', id);
+    this.onChange({ topic: 'account', id });
     return this.get(id);
   }
 
@@ -96,6 +100,7 @@ export class AccountStore {
       .where('id', '=', id)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('account', id);
+    this.onChange({ topic: 'account', id });
     return this.get(id);
   }
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import { newId, randomToken, sha256Hex } from '../lib/ids.js';
 import type { Sealer } from '../lib/seal.js';
 import { utcTimestamp } from '../lib/time.js';
+import type { Change } from '../store/changes/index.js';
 import type { DatabaseSchema } from '../store/db/schema.js';
 import { NotFoundError } from './accounts.js';
 import { parseExactHttpsOrigin } from './origins.js';
@@ -39,6 +40,8 @@ export class PublishableTokenStore {
     private readonly db: Kysely<DatabaseSchema>,
     private readonly sealer: Sealer,
     private readonly clock: Clock,
+    /** Told after a revocation or an allowlist change, so cached credentials everywhere drop it. */
+    private readonly onChange: (change: Change) => void = () => undefined,
   ) {}
 
   async create(accountId: string, env: Environment, origins: string[]): Promise<TokenInfo> {
@@ -92,7 +95,7 @@ export class PublishableTokenStore {
   /** Replaces a token's allowlist (validated exactly as at creation) in one transaction. */
   async setOrigins(tokenId: string, origins: string[], accountId?: string): Promise<TokenInfo> {
     const unique = allowlist(origins);
-    await this.get(tokenId, accountId);
+    const token = await this.get(tokenId, accountId);
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('token_origins').where('token_id', '=', tokenId).execute();
       await trx
@@ -100,6 +103,7 @@ export class PublishableTokenStore {
         .values(unique.map((origin) => ({ token_id: tokenId, origin })))
         .execute();
     });
+    this.onChange({ topic: 'credentials', id: token.accountId });
     return this.get(tokenId);
   }
 
@@ -108,6 +112,7 @@ export class PublishableTokenStore {
     const revokedAt = token.revokedAt ?? utcTimestamp(this.clock.now());
     if (!token.revokedAt) {
       await this.db.updateTable('publishable_tokens').set({ revoked_at: revokedAt }).where('id', '=', tokenId).execute();
+      this.onChange({ topic: 'credentials', id: token.accountId });
     }
     return { id: tokenId, revokedAt };
   }

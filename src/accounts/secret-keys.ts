@@ -4,6 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import { newId, randomToken, sha256Hex } from '../lib/ids.js';
 import type { Sealer } from '../lib/seal.js';
 import { utcTimestamp } from '../lib/time.js';
+import type { Change } from '../store/changes/index.js';
 import type { DatabaseSchema } from '../store/db/schema.js';
 import { NotFoundError } from './accounts.js';
 
@@ -56,6 +57,8 @@ export class SecretKeyStore {
     private readonly db: Kysely<DatabaseSchema>,
     private readonly sealer: Sealer,
     private readonly clock: Clock,
+    /** Told after a revocation, so cached credentials everywhere drop it (Authenticator). */
+    private readonly onChange: (change: Change) => void = () => undefined,
   ) {}
 
   async create(accountId: string, env: Environment, name?: string): Promise<SecretKeyInfo & { key: string }> {
@@ -110,6 +113,7 @@ export class SecretKeyStore {
         .set({ revoked_at: utcTimestamp(this.clock.now()) })
         .where('id', '=', keyId)
         .execute();
+      this.onChange({ topic: 'credentials', id: current.accountId });
     }
     return this.info(keyId);
   }

@@ -154,7 +154,8 @@ function withoutNumber(r: NameReading): void {
   const first = runs[0];
   if (!first) return;
   const written = runs.map((run) => spanText(r.text, r.tokens, run));
-  const pelias = peliasParse(written.join(', '));
+  // The first parts decide; pelias's cost grows with the text.
+  const pelias = peliasParse(written.slice(0, 3).join(', '));
   if (runs.length >= 2 || r.labels.includes('city')) {
     if (runs.length >= 2 && (pelias.locality?.value === written[0] || pelias.region?.value === written[0])) return;
     label(r.labels, first, 'street');

@@ -29,9 +29,17 @@ export class PlaceSet {
     this.keys = new Set([...names].map((n) => this.key(n)).filter(Boolean));
   }
 
+  /** Answers per written span: a reading asks about the same words many times. */
+  private readonly answers = new Map<string, boolean>();
+
   has(name: string): boolean {
-    const key = this.key(name);
-    return this.keys.has(key) || this.listed.has(key);
+    let known = this.answers.get(name);
+    if (known === undefined) {
+      const key = this.key(name);
+      known = this.keys.has(key) || this.listed.has(key);
+      this.answers.set(name, known);
+    }
+    return known;
   }
 
   private key(name: string): string {

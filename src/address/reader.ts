@@ -82,7 +82,8 @@ export function readAddress(input: string, opts: ReadOptions = {}): AddressCompo
   assignNames({ text, tokens, labels, country, numberFirst, us, places, streets: opts.hints?.streets ?? [], houseNumber });
   for (const field of ['street', 'city', 'state'] as const) {
     const at = labels.flatMap((l, i) => (l === field ? [i] : []));
-    if (at.length > 0) out[field] = spanText(text, tokens, { from: at[0] as number, to: at[at.length - 1] as number });
+    const value = at.length > 0 ? spanText(text, tokens, { from: at[0] as number, to: at[at.length - 1] as number }) : '';
+    if (value) out[field] = value;
   }
   return out;
 }

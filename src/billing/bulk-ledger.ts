@@ -47,7 +47,7 @@ export class BulkLedger extends CreditLedger {
           return { event: charge.event, credits };
         });
         const now = this.clock.now();
-        for (let i = 0; i < rows.length; i += EVENTS_PER_INSERT) await insertUsage(trx, rows.slice(i, i + EVENTS_PER_INSERT), now);
+        for (let i = 0; i < rows.length; i += EVENTS_PER_INSERT) await insertUsage(trx, this.database.dialect, rows.slice(i, i + EVENTS_PER_INSERT), now);
         await trx
           .insertInto('bulk_receipts')
           .values({ id: receipt, account_id: accountId, calls: charges.length, credits: charged, created_at: utcTimestamp(this.clock.now()) })

@@ -5,8 +5,9 @@ import { newId } from '../lib/ids.js';
 import { utcMonth, utcTimestamp } from '../lib/time.js';
 import type { Database } from '../store/db/database.js';
 import type { CreditReservationsTable, DatabaseSchema } from '../store/db/schema.js';
+import { CommitOutcomeUnknown, GroupCommit } from './group-commit.js';
 import { PLAN_QUOTAS } from './plans.js';
-import { insertUsage } from './usage-rows.js';
+import { insertUsage, type UsageRow } from './usage-rows.js';
 
 /** What one billed call records in `recent` (SPEC UsageResponse). */
 export interface UsageEventInput {
@@ -41,6 +42,13 @@ export interface Balance {
 
 export type Trx = Transaction<DatabaseSchema>;
 
+/** One request's part of a group commit: its event, and for a billed call what to settle. */
+interface BatchItem {
+  event: UsageEventInput;
+  reservation?: Reservation;
+  actual?: number;
+}
+
 /**
  * Money, transactionally (DESIGN §5). A call reserves its worst case before fan-out (never more
  * than the account has, even across instances), then settles: refund the unused part, delete the
@@ -53,6 +61,8 @@ export type Trx = Transaction<DatabaseSchema>;
 export class CreditLedger {
   protected readonly db: Kysely<DatabaseSchema>;
   private readonly owner: string | null;
+  /** Settles and free events of concurrent requests share transactions (group-commit.ts). */
+  private readonly commits = new GroupCommit<BatchItem>((items) => this.commitBatch(items));
 
   constructor(
     protected readonly database: Database,
@@ -117,25 +127,13 @@ export class CreditLedger {
   }
 
   /**
-   * Charges `actual` (≤ reserved) and writes the usage event, atomically. When that fails the
-   * reservation is given back, so a call is either billed with its event or not billed at all.
+   * Charges `actual` (≤ reserved) and writes the usage event, atomically (in a group commit with
+   * the other requests of the moment). When that fails the reservation is given back, so a call is
+   * either billed with its event or not billed at all.
    */
   async settle(reservation: Reservation, actual: number, event: UsageEventInput): Promise<void> {
-    const wanted = Math.max(0, Math.min(actual, reservation.total));
     try {
-      await this.db.transaction().execute(async (trx) => {
-        // Account row first, as in reserve: one lock order, so PostgreSQL never deadlocks.
-        const account = await this.lockAccount(trx, reservation.accountId);
-        let charged = wanted;
-        if (await this.dropReservation(trx, reservation.id)) {
-          await this.refund(trx, reservation, reservation.total - wanted);
-        } else {
-          // Released meanwhile by a stale sweep (a long stall): the call did happen, bill what is left.
-          const debit = await this.debit(trx, reservation.accountId, reservation.month, account, wanted);
-          charged = debit.grant + debit.extra;
-        }
-        await this.insertEvent(trx, event, charged);
-      });
+      await this.commits.submit({ event, reservation, actual });
     } catch (error) {
       await this.release(reservation).catch(() => undefined);
       throw error;
@@ -152,9 +150,53 @@ export class CreditLedger {
     });
   }
 
-  /** A call that costs nothing (cache hit) still writes its usage event. */
+  /** A call that costs nothing (cache hit) still writes its usage event (group commit). */
   async recordFree(event: UsageEventInput): Promise<void> {
-    await this.db.transaction().execute((trx) => this.insertEvent(trx, event, 0));
+    await this.commits.submit({ event });
+  }
+
+  /** Resolves once every event submitted so far is written: shutdown waits for it. */
+  idle(): Promise<void> {
+    return this.commits.idle();
+  }
+
+  /**
+   * One transaction for a batch of settles and free events. Accounts are locked in id order (the
+   * order every ledger transaction follows), then each settle charges its call, then all events and
+   * their daily totals are written. A failure after the work was done is a CommitOutcomeUnknown.
+   */
+  private async commitBatch(items: BatchItem[]): Promise<void> {
+    let done = false;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const accounts = new Map<string, { plan: string; extra_credits: number }>();
+        for (const id of [...new Set(items.flatMap((i) => (i.reservation ? [i.reservation.accountId] : [])))].sort()) {
+          accounts.set(id, await this.lockAccount(trx, id));
+        }
+        const rows: UsageRow[] = [];
+        for (const item of items) {
+          rows.push({ event: item.event, credits: item.reservation ? await this.charge(trx, item.reservation, item.actual ?? 0) : 0 });
+        }
+        await insertUsage(trx, this.database.dialect, rows, this.clock.now());
+        done = true;
+      });
+    } catch (error) {
+      throw done ? new CommitOutcomeUnknown(error) : error;
+    }
+  }
+
+  /** Settles one reservation inside a batch (its account already locked); returns what it charged. */
+  private async charge(trx: Trx, reservation: Reservation, actual: number): Promise<number> {
+    const wanted = Math.max(0, Math.min(actual, reservation.total));
+    if (await this.dropReservation(trx, reservation.id)) {
+      await this.refund(trx, reservation, reservation.total - wanted);
+      return wanted;
+    }
+    // Released meanwhile by a stale sweep (a long stall): the call did happen, bill what is left.
+    // The account row is read again: an earlier settle of this batch may have moved its extra credits.
+    const account = await this.lockAccount(trx, reservation.accountId);
+    const debit = await this.debit(trx, reservation.accountId, reservation.month, account, wanted);
+    return debit.grant + debit.extra;
   }
 
   /**
@@ -274,6 +316,6 @@ export class CreditLedger {
 
   /** The event and its day's totals, in the caller's transaction: the report never counts one without the other. */
   protected async insertEvent(trx: Trx, event: UsageEventInput, credits: number): Promise<void> {
-    await insertUsage(trx, [{ event, credits }], this.clock.now());
+    await insertUsage(trx, this.database.dialect, [{ event, credits }], this.clock.now());
   }
 }

@@ -1,11 +1,31 @@
+import { CompiledQuery } from 'kysely';
 import { utcDay, utcMonth, utcTimestamp } from '../lib/time.js';
-import type { Trx } from './credit-ledger.js';
-import type { UsageEventInput } from './credit-ledger.js';
+import type { Dialect } from '../store/db/dialect.js';
+import type { Trx, UsageEventInput } from './credit-ledger.js';
 
 /** One usage event and the credits it was charged. */
 export interface UsageRow {
   event: UsageEventInput;
   credits: number;
+}
+
+const EVENT_COLUMNS = 'account_id, credential_id, env, endpoint, verdict, provider, latency_ms, cached, credits, query, source, at, day, month';
+const DAILY_COLUMNS = 'account_id, day, month, endpoint, verdict, source, n, credits';
+const DAILY_UPSERT =
+  'on conflict (account_id, day, endpoint, verdict, source) do update set n = usage_daily.n + excluded.n, credits = usage_daily.credits + excluded.credits';
+
+/**
+ * `values (…), (…)` for `rows` rows of `width` parameters in the dialect's placeholder style. The
+ * SQL is written by hand rather than with Kysely's builder: building a multi-row insert value by
+ * value cost more than the insert itself on the cache-hit path, where every request writes one.
+ */
+function values(dialect: Dialect, rows: number, width: number): string {
+  const groups: string[] = [];
+  for (let r = 0; r < rows; r += 1) {
+    const marks = Array.from({ length: width }, (_, c) => (dialect === 'postgres' ? `$${r * width + c + 1}` : '?'));
+    groups.push(`(${marks.join(', ')})`);
+  }
+  return groups.join(', ');
 }
 
 /**
@@ -14,53 +34,41 @@ export interface UsageRow {
  * verdict, source) with the batch's sums. Totals are written in key order, so two batches on two
  * instances lock the same rows in the same order and never deadlock.
  */
-export async function insertUsage(trx: Trx, rows: readonly UsageRow[], now: number): Promise<void> {
+export async function insertUsage(trx: Trx, dialect: Dialect, rows: readonly UsageRow[], now: number): Promise<void> {
   if (rows.length === 0) return;
   const day = utcDay(now);
   const month = utcMonth(now);
   const at = utcTimestamp(now);
-  const totals = new Map<string, { account_id: string; day: string; month: string; endpoint: string; verdict: string; source: string; n: number; credits: number }>();
+  const totals = new Map<string, unknown[]>();
   for (const { event, credits } of rows) {
     const verdict = event.verdict ?? '';
     const source = event.source ?? '';
     const key = JSON.stringify([event.accountId, event.endpoint, verdict, source]);
     const total = totals.get(key);
     if (total) {
-      total.n += 1;
-      total.credits += credits;
+      total[6] = (total[6] as number) + 1;
+      total[7] = (total[7] as number) + credits;
     } else {
-      totals.set(key, { account_id: event.accountId, day, month, endpoint: event.endpoint, verdict, source, n: 1, credits });
+      totals.set(key, [event.accountId, day, month, event.endpoint, verdict, source, 1, credits]);
     }
   }
-  await trx
-    .insertInto('usage_daily')
-    .values([...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, total]) => total))
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'day', 'endpoint', 'verdict', 'source']).doUpdateSet((eb) => ({
-        n: eb('usage_daily.n', '+', eb.ref('excluded.n')),
-        credits: eb('usage_daily.credits', '+', eb.ref('excluded.credits')),
-      })),
-    )
-    .execute();
-  await trx
-    .insertInto('usage_events')
-    .values(
-      rows.map(({ event, credits }) => ({
-        account_id: event.accountId,
-        credential_id: event.credentialId,
-        env: event.env,
-        endpoint: event.endpoint,
-        verdict: event.verdict,
-        provider: event.provider,
-        latency_ms: Math.max(0, Math.round(event.latencyMs)),
-        cached: event.cached ? 1 : 0,
-        credits,
-        query: event.query,
-        source: event.source,
-        at,
-        day,
-        month,
-      })),
-    )
-    .execute();
+  const daily = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).flatMap(([, total]) => total);
+  await trx.executeQuery(CompiledQuery.raw(`insert into usage_daily (${DAILY_COLUMNS}) values ${values(dialect, totals.size, 8)} ${DAILY_UPSERT}`, daily));
+  const events = rows.flatMap(({ event, credits }) => [
+    event.accountId,
+    event.credentialId,
+    event.env,
+    event.endpoint,
+    event.verdict,
+    event.provider,
+    Math.max(0, Math.round(event.latencyMs)),
+    event.cached ? 1 : 0,
+    credits,
+    event.query,
+    event.source,
+    at,
+    day,
+    month,
+  ]);
+  await trx.executeQuery(CompiledQuery.raw(`insert into usage_events (${EVENT_COLUMNS}) values ${values(dialect, rows.length, 14)}`, events));
 }

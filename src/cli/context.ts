@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { systemClock } from '../lib/clock.js';
 import { resolveMasterKey } from '../lib/master-key.js';
 import { Sealer } from '../lib/seal.js';
+import { type ChangeFeed, createChangeFeed } from '../store/changes/index.js';
 import { type Database, openDatabase } from '../store/db/database.js';
 import { describeStore, storeIsNew } from './store-info.js';
 
@@ -44,6 +45,7 @@ export function createCliContext(
   writeErr: (text: string) => void,
 ): CliContext & { close(): Promise<void> } {
   let opened: CliStores | undefined;
+  let changes: ChangeFeed | undefined;
   const note = (line: string) => {
     if (!json()) writeErr(`${line}\n`);
   };
@@ -65,17 +67,22 @@ export function createCliContext(
         ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
       });
       const sealer = new Sealer(resolveMasterKey(config.MASTER_KEY, config.DATA_DIR));
+      // With Redis, a revocation here reaches running instances at once; without, within AUTH_CACHE_MS.
+      if (config.REDIS_URL && access === 'write') changes = await createChangeFeed({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX });
+      const publish = changes ? changes.publish.bind(changes) : undefined;
       opened = {
         database,
-        accounts: new AccountStore(database.db, systemClock),
-        secretKeys: new SecretKeyStore(database.db, sealer, systemClock),
-        tokens: new PublishableTokenStore(database.db, sealer, systemClock),
+        accounts: new AccountStore(database.db, systemClock, publish),
+        secretKeys: new SecretKeyStore(database.db, sealer, systemClock, publish),
+        tokens: new PublishableTokenStore(database.db, sealer, systemClock, publish),
         invites: new InviteStore(database.db, systemClock),
         ledger: new CreditLedger(database, systemClock),
       };
       return opened;
     },
     async close() {
+      // Quitting Redis waits for the publishes queued before it.
+      await changes?.close();
       await opened?.database.close();
     },
   };

@@ -2,9 +2,11 @@ import type { AutocompleteRequest, Suggestion } from '../contract/autocomplete.j
 import type { ResponseCache } from '../store/cache/response-cache.js';
 import type { Biller, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
+import { AnswerMemo } from './answer-memo.js';
 import { cacheKey } from './cache-key.js';
 import type { ProviderRunner } from './fan-out.js';
 import { mergeSuggestions } from './merge-suggestions.js';
+import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 
 export interface AutocompleteEngineDeps {
@@ -24,26 +26,35 @@ export interface AutocompleteResult {
  * fan-out to providers that autocomplete → merge and deduplicate → settle.
  */
 export class AutocompleteEngine {
+  /** Cache hits reuse the cache key and the parsed suggestions of the same request (answer-memo.ts). */
+  private readonly memo = new AnswerMemo<undefined, Suggestion[]>();
+
   constructor(private readonly deps: AutocompleteEngineDeps) {}
 
-  async autocomplete(request: AutocompleteRequest, ctx: CallContext, signal?: AbortSignal): Promise<AutocompleteResult> {
+  async autocomplete(request: AutocompleteRequest, ctx: CallContext, signal?: SignalSource): Promise<AutocompleteResult> {
     const { biller, cache, runner } = this.deps;
     await biller.ensureCredits(ctx.accountId);
     const country = request.country?.toUpperCase();
-    const key = cacheKey('autocomplete', {
-      query: request.query,
-      ...(country ? { country } : {}),
-      ...(request.language ? { language: request.language } : {}),
-      limit: request.limit,
-      providers: runner.active(),
-    });
+    const providers = runner.active();
+    const memo = this.memo.entry(JSON.stringify([request.query, country ?? null, request.language ?? null, request.limit, providers]), () => ({
+      key: cacheKey('autocomplete', {
+        query: request.query,
+        ...(country ? { country } : {}),
+        ...(request.language ? { language: request.language } : {}),
+        limit: request.limit,
+        providers,
+      }),
+      read: undefined,
+    }));
+    const { key } = memo;
     const outcome = (suggestions: Suggestion[]) => ({
       verdict: null,
       provider: suggestions[0]?.provider ?? null,
       query: request.query,
     });
 
-    const hit = await cache.get<Suggestion[]>(key);
+    const text = await cache.getText(key);
+    const hit = text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as Suggestion[]);
     if (hit) {
       await biller.free(ctx, outcome(hit));
       return { suggestions: hit, cached: true };
@@ -60,7 +71,7 @@ export class AutocompleteEngine {
           ...(request.language ? { language: request.language } : {}),
           limit: request.limit,
         },
-        signal,
+        signalOf(signal),
         { only: called },
       );
       const suggestions = mergeSuggestions(attempts, request.limit, country);

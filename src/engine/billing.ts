@@ -1,4 +1,5 @@
 import type { CreditLedger, UsageEventInput } from '../billing/credit-ledger.js';
+import { QuotaGate } from '../billing/quota-gate.js';
 import type { Clock } from '../lib/clock.js';
 import type { Metrics } from '../lib/metrics.js';
 import { CreditsExhaustedError } from './errors.js';
@@ -30,11 +31,13 @@ export class Biller {
     private readonly clock: Clock,
     /** Credits charged and usage events written are counted here once committed. */
     private readonly metrics?: Metrics,
+    /** The gate's view of balances; without one every request reads the balance. */
+    private readonly gate: QuotaGate = new QuotaGate((id) => ledger.balance(id), clock, 0),
   ) {}
 
   /** The shared quota gate: nothing runs for an exhausted account. */
   async ensureCredits(accountId: string): Promise<void> {
-    const balance = await this.ledger.balance(accountId);
+    const balance = await this.gate.balance(accountId);
     if (balance.available <= 0) throw new CreditsExhaustedError(balance.plan, balance.quota);
   }
 
@@ -56,6 +59,7 @@ export class Biller {
     const reservation = await this.ledger.reserve(ctx.accountId, want);
     if (!reservation) {
       const balance = await this.ledger.balance(ctx.accountId);
+      this.gate.learn(ctx.accountId, balance);
       throw new CreditsExhaustedError(balance.plan, balance.quota);
     }
     let result: { value: T; answered: number; outcome: CallOutcome };
@@ -63,11 +67,15 @@ export class Biller {
       result = await work(reservation.total);
     } catch (error) {
       await this.ledger.release(reservation);
+      this.gate.refunded(ctx.accountId);
       throw error;
     }
     await this.ledger.settle(reservation, result.answered, this.event(ctx, result.outcome, false));
     // What settle charges: the providers that answered, never more than was reserved.
-    this.counted(ctx, Math.max(0, Math.min(result.answered, reservation.total)), false);
+    const charged = Math.max(0, Math.min(result.answered, reservation.total));
+    if (charged < reservation.total) this.gate.refunded(ctx.accountId);
+    else this.gate.spent(ctx.accountId, charged);
+    this.counted(ctx, charged, false);
     return result.value;
   }
 

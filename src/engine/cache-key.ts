@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { AddressComponents } from '../contract/address.js';
 import { normalizeText } from '../address/normalize.js';
 
@@ -34,5 +34,5 @@ export function cacheKey(
     parts.limit ?? null,
     [...parts.providers].sort(),
   ]);
-  return `${kind}:${createHash('sha256').update(material).digest('base64url')}`;
+  return `${kind}:${hash('sha256', material, 'base64url')}`;
 }

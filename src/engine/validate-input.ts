@@ -19,6 +19,9 @@ export interface ValidateInput {
   readFor(candidate: Pick<ProviderCandidate, 'components' | 'placeNames'>): AddressComponents;
 }
 
+/** Longest free text read again against each candidate (real addresses stay well under it). */
+const MAX_GUIDED_LENGTH = 200;
+
 /** Reads the request into components: parses free text, lets explicit components override it. */
 export function readValidateInput(request: ValidateRequest): ValidateInput {
   const hintCountry = (request.country ?? request.components?.country)?.toUpperCase();
@@ -35,6 +38,8 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
       .filter(Boolean)
       .join(', ');
   const text = request.query;
+  // Candidates of one street and town (a provider's nearby numbers, other providers' same address) read alike.
+  const readings = new Map<string, AddressComponents>();
   return {
     input,
     ...(country ? { country } : {}),
@@ -46,14 +51,18 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
     },
     summary: summary.slice(0, 500),
     readFor(candidate) {
-      if (!text) return input;
+      // Beyond the length of any real address, text is read once: each reading costs more with length.
+      if (!text || text.length > MAX_GUIDED_LENGTH) return input;
       const c = candidate.components;
       const hints = {
         streets: c.street ? [c.street] : [],
         places: [c.city, ...(candidate.placeNames ?? [])].filter((p): p is string => Boolean(p)),
         postcodes: c.postcode ? [c.postcode] : [],
       };
-      return merge(parseAddress(text, { ...(country ? { country } : {}), hints }));
+      const key = JSON.stringify(hints);
+      let reading = readings.get(key);
+      if (!reading) readings.set(key, (reading = merge(parseAddress(text, { ...(country ? { country } : {}), hints }))));
+      return reading;
     },
   };
 }

@@ -4,6 +4,7 @@ import type { ProviderAttempt, ProviderRunner } from './fan-out.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
 import type { Biller, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
+import { AnswerMemo, type MemoEntry } from './answer-memo.js';
 import { cacheKey } from './cache-key.js';
 import { buildConsensus } from './consensus.js';
 import { scoreCandidate } from './score.js';
@@ -11,6 +12,7 @@ import type { ScoredCandidate, Thresholds } from './types.js';
 import { readValidateInput, type ValidateInput } from './validate-input.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 import { decideVerdict, recognisable } from './verdict.js';
+import { type SignalSource, signalOf } from './signal.js';
 
 /** What the cache keeps for validate: provider answers, not verdicts (thresholds differ per account). */
 interface CachedLookup {
@@ -32,23 +34,26 @@ export type ValidateResult = Omit<ValidateResponse, 'cached'>;
  * each candidate) → consensus over the recognisable candidates → verdict → settle.
  */
 export class ValidateEngine {
+  /** Cache hits reuse the parsed input and the decided answer of the same request (answer-memo.ts). */
+  private readonly memo = new AnswerMemo<ValidateInput, ValidateResult>();
+
   constructor(private readonly deps: ValidateEngineDeps) {}
 
   async validate(
     request: ValidateRequest,
     ctx: CallContext & { thresholds: Thresholds },
-    signal?: AbortSignal,
+    signal?: SignalSource,
   ): Promise<ValidateResponse> {
     const { biller, cache, runner } = this.deps;
     await biller.ensureCredits(ctx.accountId);
-    const read = readValidateInput(request);
-    const key = this.key(request, read);
+    const memo = this.prepare(request, ctx.thresholds);
+    const { key, read } = memo;
 
     // debug shows a fresh trace: it skips the cache read but refreshes the entry.
     if (!request.debug) {
-      const hit = await cache.get<CachedLookup>(key);
-      if (hit) {
-        const result = this.decide(read, hit.attempts, ctx.thresholds);
+      const text = await cache.getText(key);
+      const result = text === undefined ? undefined : this.fromCache(memo, text, ctx.thresholds);
+      if (result) {
         await biller.free(ctx, outcomeOf(result, read));
         return { ...result, cached: true };
       }
@@ -57,7 +62,7 @@ export class ValidateEngine {
     const eligible = runner.eligible('geocode', read.country);
     const { response, attempts } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = eligible.slice(0, allowed);
-      const attempts = await runner.run('geocode', read.query, signal, { only: called });
+      const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called });
       const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
       return {
         value: { response: markUnverified({ ...result, cached: false }, nobodyAnswered(attempts, called)), attempts },
@@ -73,9 +78,32 @@ export class ValidateEngine {
 
   /** For the demo: a cached answer, or undefined (no credits, no allowance involved). */
   async cached(request: ValidateRequest, thresholds: Thresholds): Promise<ValidateResult | undefined> {
-    const read = readValidateInput(request);
-    const hit = await this.deps.cache.get<CachedLookup>(this.key(request, read));
-    return hit ? this.decide(read, hit.attempts, thresholds) : undefined;
+    const memo = this.prepare(request, thresholds);
+    const text = await this.deps.cache.getText(memo.key);
+    return text === undefined ? undefined : this.fromCache(memo, text, thresholds);
+  }
+
+  /** The memo entry of this exact request: its cache key and parsed input, computed once. */
+  private prepare(request: ValidateRequest, thresholds: Thresholds) {
+    const providers = this.deps.runner.active();
+    const identity = JSON.stringify([
+      request.query ?? null,
+      request.components ?? null,
+      request.country ?? null,
+      request.language ?? null,
+      thresholds.valid,
+      thresholds.correctable,
+      providers,
+    ]);
+    return this.memo.entry(identity, () => {
+      const read = readValidateInput(request);
+      return { key: this.key(request, read, providers), read };
+    });
+  }
+
+  /** The answer a cache entry gives, decided once per entry text; undefined for unreadable text (a miss). */
+  private fromCache(memo: MemoEntry<ValidateInput, ValidateResult>, text: string, thresholds: Thresholds): ValidateResult | undefined {
+    return this.memo.answer(memo, text, (parsed) => this.decide(memo.read, (parsed as CachedLookup).attempts, thresholds));
   }
 
   /** For the demo: a fresh, unbilled lookup that also fills the cache. */
@@ -87,13 +115,13 @@ export class ValidateEngine {
     return markUnverified(this.decide(read, attempts, thresholds), nobodyAnswered(attempts, eligible));
   }
 
-  private key(request: ValidateRequest, read: ValidateInput): string {
+  private key(request: ValidateRequest, read: ValidateInput, providers = this.deps.runner.active()): string {
     return cacheKey('validate', {
       ...(request.query !== undefined ? { query: request.query } : {}),
       ...(request.components ? { components: request.components } : {}),
       ...(read.country ? { country: read.country } : {}),
       ...(request.language ? { language: request.language } : {}),
-      providers: this.deps.runner.active(),
+      providers,
     });
   }
 

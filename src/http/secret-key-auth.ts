@@ -18,10 +18,10 @@ export function secretKeyAuth(services: Services): MiddlewareHandler<AppEnv> {
     // not one key (spaces inside, say) is a key sent wrongly: malformed.
     const presented = c.req.header('authorization')?.match(/^Bearer\s+(.*?)\s*$/i)?.[1];
     if (!presented) throw new HttpError(401, Messages.missingKey);
-    const check = await services.secretKeys.verify(presented);
+    const check = await services.auth.secretKey(presented);
     if (!check.ok) throw new HttpError(401, check.reason === 'malformed' ? Messages.malformedKey : Messages.unknownKey);
     void services.secretKeys.touch(check.key.keyId, (error) => services.logger.warn({ err: error }, 'could not record key use'));
-    const account = await services.accounts.get(check.key.accountId);
+    const { account } = check;
     c.set('key', check.key);
     c.set('account', account);
     if (check.key.env === 'test') {

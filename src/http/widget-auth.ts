@@ -21,7 +21,7 @@ export function widgetAuth(services: Services): MiddlewareHandler<AppEnv> {
     const origin = parseExactHttpsOrigin(c.req.header('origin'));
     if (!origin || origin !== c.req.header('origin')) throw new HttpError(403, Messages.widgetOrigin);
     const match = c.req.header('authorization')?.match(/^Bearer\s+(\S+)\s*$/i);
-    const token = match?.[1] ? await services.tokens.verify(match[1], origin) : null;
+    const token = match?.[1] ? await services.auth.widgetToken(match[1], origin) : null;
     if (!token) throw new HttpError(401, Messages.widgetToken);
     c.set('widget', token);
     // From here on the origin is verified: let the browser read our answers, errors included.

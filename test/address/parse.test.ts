@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AddressComponents } from '../../src/contract/address.js';
 import { parseAddress, type ReadHints } from '../../src/address/parse.js';
@@ -127,5 +128,22 @@ describe('parseAddress', () => {
 
   it('does not take an invalid Dutch postcode as one', () => {
     expect(parseAddress('Damrak 1, 0123 AB Amsterdam', { country: 'NL' }).postcode).toBeUndefined();
+  });
+});
+
+describe('parseAddress on anything', () => {
+  const words = ['Damrak', 'straat', 'Str.', '12', '12B', '12 b', '-', '2/B', 'hs', 'II', '1012', 'LG', '1620', 'København', 'V', 'NL', 'dk', 'Apt', '#4', '2.', 'tv', 'SW1A', '2AA', '20500', 'DC', 'Nederland', 'St', 'N', ',', ';', '1100-053', 'de', ''];
+  const typed = fc.array(fc.constantFrom(...words), { maxLength: 14 }).map((w) => w.join(' '));
+  const country = fc.option(fc.constantFrom('NL', 'DK', 'DE', 'GB', 'US', 'PT', 'LI', 'FR', 'XX'), { nil: undefined });
+  const hints = fc.option(fc.record({ streets: fc.array(fc.constantFrom('Damrak', 'Vesterbrogade', 'Main Street')), places: fc.array(fc.constantFrom('København V', 'Amsterdam')) }), { nil: undefined });
+
+  it('never throws and stays within the contract bounds, hints or not', () => {
+    fc.assert(
+      fc.property(fc.oneof(typed, fc.string({ maxLength: 300 })), country, hints, (text, cc, h) => {
+        const parsed = parseAddress(text, { ...(cc ? { country: cc } : {}), ...(h ? { hints: h } : {}) });
+        expect(AddressComponents.safeParse(parsed).success).toBe(true);
+      }),
+      { numRuns: 400, seed: 15 },
+    );
   });
 });

@@ -149,7 +149,7 @@ describe.each(STORAGE_BACKENDS)('kill -9 under load, then a restart (%s)', (back
     } finally {
       await database.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.each(STORAGE_BACKENDS)('reservations of a running server (%s)', (backend) => {
@@ -170,7 +170,7 @@ describe.each(STORAGE_BACKENDS)('reservations of a running server (%s)', (backen
     } finally {
       await server.close();
     }
-  });
+  }, 60_000);
 
   it('a restart with the same INSTANCE_ID releases its predecessor\'s at once; another id leaves them to age', async () => {
     const clock = new ManualClock();
@@ -192,5 +192,5 @@ describe.each(STORAGE_BACKENDS)('reservations of a running server (%s)', (backen
     } finally {
       await sandbox.cleanup();
     }
-  });
+  }, 120_000);
 });

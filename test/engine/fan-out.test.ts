@@ -28,7 +28,7 @@ function runner(env: Record<string, string> = {}, opts: Partial<RunnerOptions> =
   const { PROVIDERS, ...rest } = env;
   const providers = createProviders({ ...configFor(emulators, rest), ...(PROVIDERS ? { PROVIDERS: PROVIDERS.split(',') } : {}) });
   sets.push(providers);
-  return new ProviderRunner(providers, { timeoutMs: 1000, ...opts });
+  return new ProviderRunner(providers, { timeoutMs: 10_000, ...opts });
 }
 
 const statuses = (attempts: { step: { provider: string; status: string } }[]) => attempts.map((a) => [a.step.provider, a.step.status]);
@@ -143,7 +143,7 @@ describe('ProviderRunner calls', () => {
   it('reports a slow answer past the timeout as timeout, and within it as ok', async () => {
     emulators.photon.setFault({ mode: 'slow', delayMs: 500 });
     const [, late] = await runner({}, { timeoutMs: 200 }).run('geocode', DAMRAK);
-    const [, inTime] = await runner({}, { timeoutMs: 2000 }).run('geocode', DAMRAK);
+    const [, inTime] = await runner({}, { timeoutMs: 10_000 }).run('geocode', DAMRAK);
     expect([late?.step.status, inTime?.step.status]).toEqual(['timeout', 'ok']);
   });
 });

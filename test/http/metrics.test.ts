@@ -9,12 +9,8 @@ describe.each(STORAGE_BACKENDS)('GET /metrics (%s)', (backend) => {
   let key: string;
 
   beforeAll(async () => {
-    server = await startTestServer({
-      backend,
-      redis: backend === 'postgres',
-      // Long enough that emulators answer in time on a busy machine; the hanging one costs it twice.
-      env: { BREAKER_FAILURES: '2', PROVIDER_TIMEOUT_MS: '2500' },
-    });
+    // Nothing hangs here: a long timeout keeps a busy machine from turning answers into timeouts.
+    server = await startTestServer({ backend, redis: backend === 'postgres', env: { PROVIDER_TIMEOUT_MS: '10000' } });
     ({ key } = await server.createAccount({ plan: 'starter' }));
   });
   afterAll(async () => server.close());
@@ -59,24 +55,33 @@ describe.each(STORAGE_BACKENDS)('GET /metrics (%s)', (backend) => {
   });
 
   it('counts provider errors by cause and timeouts, and shows a circuit opening', async () => {
-    const before = await scrape();
-    expect(metricSum(before, 'addressd_provider_circuit_state', { provider: 'pdok' })).toBe(0);
-    server.emulators.pdok.setFault({ mode: 'status', status: 500 });
-    server.emulators.photon.setFault({ mode: 'hang' });
-    expect((await validate({ query: 'Damrak 70, 1012 LM Amsterdam', country: 'NL' })).status).toBe(200);
-    expect((await validate({ query: 'Damrak 70 1012LM Amsterdam', country: 'NL' })).status).toBe(200);
-    const after = await scrape();
-    const delta = (name: string, labels: Record<string, string>) => metricSum(after, name, labels) - metricSum(before, name, labels);
-    expect(delta('addressd_provider_calls_total', { provider: 'pdok', outcome: 'error', cause: '500' })).toBe(2);
-    expect(delta('addressd_provider_calls_total', { provider: 'photon', outcome: 'timeout' })).toBe(2);
-    // BREAKER_FAILURES=2: both circuits are open now (2), nominatim's stays closed (0).
-    expect(metricSum(after, 'addressd_provider_circuit_state', { provider: 'pdok' })).toBe(2);
-    expect(metricSum(after, 'addressd_provider_circuit_state', { provider: 'photon' })).toBe(2);
-    expect(metricSum(after, 'addressd_provider_circuit_state', { provider: 'nominatim' })).toBe(0);
+    // An instance of its own (same storage): fresh breakers opening after 2 failures, and a
+    // timeout short enough that the hanging provider costs little.
+    const faulty = await startTestServer({ sandbox: server.sandbox, redis: backend === 'postgres', env: { BREAKER_FAILURES: '2', PROVIDER_TIMEOUT_MS: '2500' } });
+    try {
+      const scrapeFaulty = async () => (await fetch(`${faulty.url}/metrics`)).text();
+      const before = await scrapeFaulty();
+      expect(metricSum(before, 'addressd_provider_circuit_state', { provider: 'pdok' })).toBe(0);
+      faulty.emulators.pdok.setFault({ mode: 'status', status: 500 });
+      faulty.emulators.photon.setFault({ mode: 'hang' });
+      faulty.emulators.nominatim.setFault({ mode: 'malformed' });
+      for (const query of ['Damrak 70, 1012 LM Amsterdam', 'Damrak 70 1012LM Amsterdam']) {
+        expect((await faulty.post('/v1/validate', { query, country: 'NL' }, { authorization: `Bearer ${key}` })).status).toBe(200);
+      }
+      const after = await scrapeFaulty();
+      expect(metricSum(after, 'addressd_provider_calls_total', { provider: 'pdok', outcome: 'error', cause: '500' })).toBe(2);
+      expect(metricSum(after, 'addressd_provider_calls_total', { provider: 'photon', outcome: 'timeout' })).toBe(2);
+      expect(metricSum(after, 'addressd_provider_calls_total', { provider: 'nominatim', outcome: 'error', cause: 'malformed' })).toBe(2);
+      expect(metricSum(after, 'addressd_provider_call_duration_seconds_count', { provider: 'photon', outcome: 'timeout' })).toBe(2);
+      // BREAKER_FAILURES=2: every circuit is open now.
+      for (const provider of ['pdok', 'photon', 'nominatim']) expect(metricSum(after, 'addressd_provider_circuit_state', { provider })).toBe(2);
 
-    expect((await validate({ query: 'Damrak 70, 1012LM, Amsterdam', country: 'NL' })).status).toBe(200);
-    const open = await scrape();
-    expect(metricSum(open, 'addressd_provider_calls_total', { provider: 'pdok', outcome: 'circuit-open' })).toBe(1);
+      expect((await faulty.post('/v1/validate', { query: 'Damrak 70, 1012LM, Amsterdam', country: 'NL' }, { authorization: `Bearer ${key}` })).status).toBe(200);
+      const open = await scrapeFaulty();
+      expect(metricSum(open, 'addressd_provider_calls_total', { provider: 'pdok', outcome: 'circuit-open' })).toBe(1);
+    } finally {
+      await faulty.close();
+    }
   });
 
   it('counts rate-limit rejections by limit', async () => {

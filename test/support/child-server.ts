@@ -1,48 +1,97 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import type { LogLine } from './log-capture.js';
 
-/** `npm start` (src/main.ts under tsx) as a real child process a test can kill -9. */
+/**
+ * `src/main.ts` in a child process (what `npm start` runs, under tsx), its JSON log lines parsed;
+ * for start-up failures too (exit code, stderr), where no `listening` line ever comes.
+ */
+export interface ChildService {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  lines: LogLine[];
+  stderr(): string;
+  /** Resolves with the first log line `match` accepts (already logged or still to come). */
+  line(match: (line: LogLine) => boolean, what: string): Promise<LogLine>;
+  /** The port from the `listening` line. */
+  port(): Promise<number>;
+  exited: Promise<number | null>;
+  /** SIGKILL if still running (teardown). */
+  kill(): void;
+}
+
+export function startChildService(env: Record<string, string>): ChildService {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: LogLine[] = [];
+  const waiters = new Set<() => void>();
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    const complete = stdout.split('\n');
+    stdout = complete.pop() ?? '';
+    for (const text of complete) if (text.trim()) lines.push(JSON.parse(text) as LogLine);
+    for (const wake of waiters) wake();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // 'close', not 'exit': every byte of stdout and stderr has arrived by then.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  void exited.then(() => {
+    for (const wake of waiters) wake();
+  });
+
+  const line = (match: (line: LogLine) => boolean, what: string) =>
+    new Promise<LogLine>((resolve, reject) => {
+      const check = () => {
+        const found = lines.find(match);
+        if (found) {
+          waiters.delete(check);
+          resolve(found);
+        } else if (child.exitCode !== null) {
+          waiters.delete(check);
+          reject(new Error(`exited with ${child.exitCode} before logging ${what}; stderr: ${stderr}`));
+        }
+      };
+      waiters.add(check);
+      check();
+    });
+
+  return {
+    child,
+    lines,
+    stderr: () => stderr,
+    line,
+    port: async () => (await line((l) => l.msg.startsWith('listening'), 'listening')).port as number,
+    exited,
+    kill: () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** A started server a test can kill -9: resolves once it listens. */
 export interface ChildServer {
   url: string;
-  child: ChildProcess;
+  child: ChildService['child'];
   /** Every JSON log line so far. */
-  logs: { msg: string; [field: string]: unknown }[];
+  logs: LogLine[];
   /** Sends the signal and waits for the process to be gone. */
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logs: ChildServer['logs'] = [];
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        if (!line.startsWith('{')) continue;
-        const parsed = JSON.parse(line) as ChildServer['logs'][number];
-        logs.push(parsed);
-        if (parsed.msg.startsWith('listening')) resolve(parsed.port as number);
-      }
-    });
-    child.on('exit', (code, signal) => reject(new Error(`server exited (${code ?? signal}) before listening: ${stderr}`)));
-  });
+  const service = startChildService({ LOG_LEVEL: 'info', ...env });
+  const port = await service.port();
   return {
     url: `http://127.0.0.1:${port}`,
-    child,
-    logs,
+    child: service.child,
+    logs: service.lines,
     async kill(signal) {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill(signal);
-      await exited;
+      if (service.child.exitCode !== null || service.child.signalCode !== null) return;
+      service.child.kill(signal);
+      await service.exited;
     },
   };
 }

@@ -9,7 +9,7 @@ export const autocompleteRoutes: RouteModule = (app, services) => {
     const result = await services.autocomplete.autocomplete(
       body,
       callContext(c, '/v1/autocomplete', body.source),
-      c.req.raw.signal,
+      () => c.req.raw.signal,
     );
     flagUnverified(c, result);
     return c.json({ ...result, sessionToken: body.sessionToken ?? null }, 200);

@@ -10,7 +10,7 @@ export const validateRoutes: RouteModule = (app, services) => {
     const response = await services.validate.validate(
       body,
       { ...callContext(c, '/v1/validate', body.source), thresholds: account.thresholds },
-      c.req.raw.signal,
+      () => c.req.raw.signal,
     );
     flagUnverified(c, response);
     return c.json(response, 200);

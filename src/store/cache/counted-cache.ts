@@ -6,11 +6,18 @@ import type { ResponseCache } from './response-cache.js';
  * key's kind (`validate:…`, `autocomplete:…`), so the engine needs no metrics code of its own.
  */
 export function countedCache(cache: ResponseCache, metrics: Metrics): ResponseCache {
+  const count = (key: string, found: boolean) =>
+    metrics.cacheLookups.inc({ kind: key.slice(0, key.indexOf(':')) || 'other', result: found ? 'hit' : 'miss' });
   return {
     async get<T>(key: string): Promise<T | undefined> {
       const value = await cache.get<T>(key);
-      metrics.cacheLookups.inc({ kind: key.slice(0, key.indexOf(':')) || 'other', result: value === undefined ? 'miss' : 'hit' });
+      count(key, value !== undefined);
       return value;
+    },
+    async getText(key: string): Promise<string | undefined> {
+      const text = await cache.getText(key);
+      count(key, text !== undefined);
+      return text;
     },
     set: (key, value, ttlMs) => cache.set(key, value, ttlMs),
     close: () => cache.close(),

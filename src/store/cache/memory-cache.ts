@@ -35,6 +35,10 @@ export class MemoryResponseCache implements ResponseCache {
     return json === undefined ? undefined : (JSON.parse(json) as T);
   }
 
+  async getText(key: string): Promise<string | undefined> {
+    return this.#lru.get(key);
+  }
+
   /** A non-positive TTL or a value JSON cannot hold (undefined) stores nothing, as in Redis. */
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
     if (!(ttlMs > 0)) return;

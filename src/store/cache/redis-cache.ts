@@ -31,9 +31,18 @@ export class RedisResponseCache implements ResponseCache {
   }
 
   async get<T>(key: string): Promise<T | undefined> {
+    const json = await this.getText(key);
     try {
-      const json = await this.#client.get(this.redisKey(key));
-      return json === null ? undefined : (JSON.parse(json) as T);
+      return json === undefined ? undefined : (JSON.parse(json) as T);
+    } catch (error) {
+      safeReport(this.#onError, error, 'get');
+      return undefined;
+    }
+  }
+
+  async getText(key: string): Promise<string | undefined> {
+    try {
+      return (await this.#client.get(this.redisKey(key))) ?? undefined;
     } catch (error) {
       safeReport(this.#onError, error, 'get');
       return undefined;

@@ -4,6 +4,8 @@
  */
 export interface ResponseCache {
   get<T>(key: string): Promise<T | undefined>;
+  /** The entry as stored (JSON text): lets a reader tell an unchanged entry without parsing it. */
+  getText(key: string): Promise<string | undefined>;
   set<T>(key: string, value: T, ttlMs: number): Promise<void>;
   close(): Promise<void>;
 }

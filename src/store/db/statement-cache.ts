@@ -12,7 +12,11 @@ export function withStatementCache(db: SQLite.Database, max = 1000): SqliteDatab
   const statements = new LRUCache<string, SqliteStatement>({ max });
   return {
     close: () => db.close(),
-    prepare(sql) {
+    prepare(text) {
+      // Kysely begins with a plain (deferred) BEGIN. With several processes on one file (WORKERS),
+      // a deferred transaction that reads and then writes can fail at once with SQLITE_BUSY when
+      // another holds the write lock; BEGIN IMMEDIATE takes the lock first and waits busy_timeout.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let statement = statements.get(sql);
       if (!statement) {
         statement = db.prepare(sql);

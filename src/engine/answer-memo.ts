@@ -1,0 +1,54 @@
+import { LRUCache } from 'lru-cache';
+
+/** What the memo keeps for one exact request: its cache key, its read input, its last answer. */
+export interface MemoEntry<Read, Answer> {
+  key: string;
+  read: Read;
+  /** The cache entry's JSON text the answer was decided from. */
+  text?: string;
+  answer?: Answer;
+}
+
+/**
+ * Cache hits without the work: the parsed input and the decided answer of a request, kept by the
+ * request's exact identity (every field that changes the answer, the thresholds and the active
+ * providers). An answer is reused only while the cache still holds the very text it was decided
+ * from, so a refreshed entry (a debug call, another instance) is decided afresh: the memo can
+ * never answer differently from parsing and scoring again. Answers are shared between callers:
+ * read-only.
+ */
+export class AnswerMemo<Read, Answer> {
+  readonly #entries: LRUCache<string, MemoEntry<Read, Answer>>;
+
+  constructor(maxEntries = 10_000) {
+    this.#entries = new LRUCache({ max: maxEntries });
+  }
+
+  /** The entry of a request identity; `prepare` (cache key, parsing) runs once per identity. */
+  entry(identity: string, prepare: () => { key: string; read: Read }): MemoEntry<Read, Answer> {
+    let entry = this.#entries.get(identity);
+    if (!entry) {
+      entry = prepare();
+      this.#entries.set(identity, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * The answer for the cache's current `text`; `decide` (which parses the text) runs only when the
+   * text is not the one remembered. Text that is not JSON is no answer: undefined, a cache miss.
+   */
+  answer(entry: MemoEntry<Read, Answer>, text: string, decide: (parsed: unknown) => Answer): Answer | undefined {
+    if (entry.text === text && entry.answer !== undefined) return entry.answer;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    const answer = decide(parsed);
+    entry.text = text;
+    entry.answer = answer;
+    return answer;
+  }
+}

@@ -1,0 +1,44 @@
+import { type Inbox, isMessage, type ToPrimary, type ToWorker } from '../../cluster-messages.js';
+import type { LimitResult, LimitWindow, RateLimiter } from './rate-limiter.js';
+
+/**
+ * The rate limiter of a cluster worker without Redis: every hit is counted by the primary's one
+ * in-process limiter (an IPC round trip), so N workers on one port keep the limits of one process.
+ */
+export class ClusterRateLimiter implements RateLimiter {
+  #next = 0;
+  readonly #pending = new Map<number, { resolve: (r: LimitResult) => void; reject: (e: Error) => void }>();
+  readonly #onMessage = (message: unknown) => {
+    if (!isMessage<ToWorker>(message) || message.addressd !== 'limit-result') return;
+    const waiting = this.#pending.get(message.id);
+    if (!waiting) return;
+    this.#pending.delete(message.id);
+    if (message.result) waiting.resolve(message.result);
+    else waiting.reject(new Error(`rate limiter: ${message.error ?? 'no answer'}`));
+  };
+
+  constructor(
+    private readonly send: (message: ToPrimary) => boolean = (m) => process.send?.(m) ?? false,
+    private readonly inbox: Inbox = process,
+  ) {
+    inbox.on('message', this.#onMessage);
+  }
+
+  hit(key: string, windows: readonly LimitWindow[], nowMs: number): Promise<LimitResult> {
+    return new Promise((resolve, reject) => {
+      const id = this.#next++;
+      this.#pending.set(id, { resolve, reject });
+      // A closed channel (the primary going away) fails the hit: limits fail closed, as with Redis.
+      if (!this.send({ addressd: 'limit', id, key, windows: [...windows], nowMs })) {
+        this.#pending.delete(id);
+        reject(new Error('rate limiter: the cluster primary is unreachable'));
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.inbox.off('message', this.#onMessage);
+    for (const waiting of this.#pending.values()) waiting.reject(new Error('rate limiter closed'));
+    this.#pending.clear();
+  }
+}

@@ -1,0 +1,172 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CreditLedger } from '../../src/billing/credit-ledger.js';
+import { CommitOutcomeUnknown, GroupCommit } from '../../src/billing/group-commit.js';
+import type { Database } from '../../src/store/db/database.js';
+import { STORAGE_BACKENDS } from '../support/backends.js';
+import { event, eventRows, type LedgerFixture, newAccount, openLedgerFixture } from './storage.js';
+
+/** A commit function that waits until told, recording each batch it was given. */
+function heldCommits<T>() {
+  const batches: T[][] = [];
+  const release: Array<(error?: unknown) => void> = [];
+  const commit = (items: T[]) =>
+    new Promise<void>((resolve, reject) => {
+      batches.push(items);
+      release.push((error) => (error ? reject(error) : resolve()));
+    });
+  return { batches, release, commit };
+}
+
+const settled = async (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => e);
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('GroupCommit', () => {
+  it('puts what arrives during a commit into the next batch, and answers each only after its batch committed', async () => {
+    const { batches, release, commit } = heldCommits<number>();
+    const group = new GroupCommit(commit);
+    const answered: number[] = [];
+    const submit = (n: number) => group.submit(n).then(() => answered.push(n));
+    const first = submit(1);
+    await tick();
+    expect(batches).toEqual([[1]]);
+    const rest = [2, 3, 4].map(submit);
+    await tick();
+    expect(batches).toEqual([[1]]);
+    expect(answered).toEqual([]);
+    release[0]!();
+    await first;
+    await tick();
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    expect(answered).toEqual([1]);
+    release[1]!();
+    await Promise.all(rest);
+    expect(answered).toEqual([1, 2, 3, 4]);
+    await group.idle();
+  });
+
+  it('retries each item of a batch that rolled back alone: one bad item fails only its own request', async () => {
+    const written: string[] = [];
+    const group = new GroupCommit<string>(async (items) => {
+      if (items.includes('bad')) throw new Error('constraint violated');
+      written.push(...items);
+    });
+    const results = await Promise.all(['a', 'bad', 'c'].map((x) => settled(group.submit(x))));
+    expect(results[0]).toBe('ok');
+    expect(results[1]).toMatchObject({ message: 'constraint violated' });
+    expect(results[2]).toBe('ok');
+    expect(written.sort()).toEqual(['a', 'c']);
+  });
+
+  it('fails every item of a batch whose commit outcome is unknown, without writing any again', async () => {
+    let calls = 0;
+    const group = new GroupCommit<string>(async () => {
+      calls += 1;
+      throw new CommitOutcomeUnknown(new Error('Connection terminated'));
+    });
+    const results = await Promise.all(['a', 'b', 'c'].map((x) => settled(group.submit(x))));
+    expect(results.every((r) => r instanceof CommitOutcomeUnknown)).toBe(true);
+    expect(calls).toBe(1);
+  });
+});
+
+/** The database with its transactions counted: how many a ledger opened. */
+function countingTransactions(database: Database) {
+  const counter = { count: 0 };
+  const db = new Proxy(database.db, {
+    get(target, property) {
+      if (property !== 'transaction') {
+        // Kysely keeps its state in private fields: its methods must run on the instance itself.
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return () => {
+        counter.count += 1;
+        return target.transaction();
+      };
+    },
+  });
+  return { database: { ...database, db }, counter };
+}
+
+describe.each(STORAGE_BACKENDS)('usage events by group commit on %s', (backend) => {
+  let f: LedgerFixture;
+  let transactions: { count: number };
+  let ledger: CreditLedger;
+  beforeEach(async () => {
+    f = await openLedgerFixture(backend);
+    const counted = countingTransactions(f.database);
+    transactions = counted.counter;
+    ledger = new CreditLedger(counted.database, f.clock);
+  });
+  afterEach(async () => {
+    await f.cleanup();
+  });
+
+  it('concurrent requests share transactions; every event, credit and daily total is counted exactly once', async () => {
+    const acc = await newAccount(f, 'starter');
+    const calls = Array.from({ length: 60 }, async (_, i) => {
+      if (i % 2 === 0) {
+        await ledger.recordFree(event(acc, { cached: true, query: `free ${i}`, verdict: 'valid' }));
+        return 0;
+      }
+      const reservation = await ledger.reserve(acc, 3);
+      const answered = i % 4;
+      await ledger.settle(reservation!, answered, event(acc, { query: `paid ${i}`, verdict: 'correctable' }));
+      return answered;
+    });
+    const charged = (await Promise.all(calls)).reduce((a, b) => a + b, 0);
+
+    const rows = await eventRows(f.database, acc);
+    expect(rows).toHaveLength(60);
+    expect(new Set(rows.map((r) => r.query)).size).toBe(60);
+    expect(rows.reduce((sum, r) => sum + Number(r.credits), 0)).toBe(charged);
+    const daily = await f.database.db.selectFrom('usage_daily').selectAll().where('account_id', '=', acc).execute();
+    expect(daily.reduce((sum, d) => sum + Number(d.n), 0)).toBe(60);
+    expect(daily.find((d) => d.verdict === 'valid')).toMatchObject({ n: 30, credits: 0 });
+    expect(Number(daily.find((d) => d.verdict === 'correctable')?.credits)).toBe(charged);
+    expect((await ledger.balance(acc)).usedThisMonth).toBe(charged);
+    // 30 reservations took a transaction each; the 60 events and settles took far fewer.
+    expect(transactions.count - 30).toBeLessThan(60);
+  });
+
+  it('a request is answered only once its event can be read by another connection', async () => {
+    const acc = await newAccount(f, 'starter');
+    const other = await f.connect();
+    const visible = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        await ledger.recordFree(event(acc, { cached: true, query: `seen ${i}` }));
+        const row = await other.database.db.selectFrom('usage_events').select('id').where('query', '=', `seen ${i}`).executeTakeFirst();
+        return row !== undefined;
+      }),
+    );
+    expect(visible.every(Boolean)).toBe(true);
+  });
+
+  it('an event the database refuses fails only its own request; the rest of its batch is written once', async () => {
+    const acc = await newAccount(f, 'starter');
+    // A NOT NULL column left empty: the whole batch rolls back, then each event is tried alone.
+    const bad = event(acc, { query: 'refused', endpoint: null as unknown as string });
+    const results = await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => settled(ledger.recordFree(event(acc, { query: `good ${i}` })))),
+      settled(ledger.recordFree(bad)),
+      ...Array.from({ length: 10 }, (_, i) => settled(ledger.recordFree(event(acc, { query: `good ${i + 10}` })))),
+    ]);
+    expect(results.filter((r) => r === 'ok')).toHaveLength(20);
+    expect(results[10]).toBeInstanceOf(Error);
+    const rows = await eventRows(f.database, acc);
+    expect(rows.map((r) => r.query).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `good ${i}`).sort());
+    const daily = await f.database.db.selectFrom('usage_daily').select('n').where('account_id', '=', acc).execute();
+    expect(daily.reduce((sum, d) => sum + Number(d.n), 0)).toBe(20);
+  });
+
+  it('a settle that fails gives its reservation back; the others of its batch are charged', async () => {
+    const acc = await newAccount(f, 'free');
+    const reservations = await Promise.all(Array.from({ length: 5 }, () => ledger.reserve(acc, 2)));
+    const results = await Promise.all(
+      reservations.map((r, i) => settled(ledger.settle(r!, 2, i === 2 ? event(acc, { env: null as unknown as string }) : event(acc)))),
+    );
+    expect(results.filter((r) => r === 'ok')).toHaveLength(4);
+    expect((await ledger.balance(acc)).usedThisMonth).toBe(8);
+    expect(await eventRows(f.database, acc)).toHaveLength(4);
+  });
+});
