@@ -19,7 +19,7 @@ const { values: args } = parseArgs({
     configs: { type: 'string', default: 'embedded-1,embedded-2,pg+redis-1,pg+redis-2' },
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
-    runtime: { type: 'string', default: 'dist' },
+    runtime: { type: 'string' },
     root: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
     'local-count': { type: 'string', default: '1000000' },
@@ -30,9 +30,12 @@ const { values: args } = parseArgs({
 });
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const runtime = args.runtime as Runtime;
-// Another checkout (an older commit) is run from its sources: it may predate `npm run build`.
-const target: Target = { root: path.resolve(args.root ?? ROOT), runtime: args.root ? 'tsx' : runtime };
+// Another checkout (an older commit) runs from its sources unless told otherwise: it may predate `npm run build`.
+const runtime = (args.runtime ?? (args.root ? 'tsx' : 'dist')) as Runtime;
+if (runtime !== 'dist' && runtime !== 'tsx') throw new Error(`unknown runtime ${runtime} (dist or tsx)`);
+const target: Target = { root: path.resolve(args.root ?? ROOT), runtime };
+// --only takes one or more comma-separated parts of path names.
+const only = args.only?.split(',').map((part) => part.trim()).filter(Boolean);
 const durationSeconds = Number(args.duration);
 const warmupSeconds = Number(args.warmup);
 const localCount = Number(args['local-count']);
@@ -44,7 +47,7 @@ const configs = args.configs.split(',').map((name) => {
   return { name: name.trim(), storage: match[1] as StorageKind, workers: Number(match[2]) };
 });
 
-if (target.runtime === 'dist' && !args['no-build']) execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+if (target.runtime === 'dist' && !args['no-build']) execFileSync('npm', ['run', '--silent', 'build'], { cwd: target.root, stdio: 'inherit' });
 
 const work = mkdtempSync(path.join(tmpdir(), 'addressd-compare-'));
 const loadProcess = path.join(import.meta.dirname, 'load-process.ts');
@@ -132,7 +135,7 @@ try {
       // Uncached paths continue through their request lists across configs sharing a storage (and a Redis cache).
       const consumed = new Map<string, number>();
       for (const config of configs.filter((c) => c.storage === kind)) {
-        const paths = benchPaths(credentials, sample, PROVIDER_DELAY_MS).filter((p) => !args.only || p.name.includes(args.only));
+        const paths = benchPaths(credentials, sample, PROVIDER_DELAY_MS).filter((p) => !only || only.some((part) => p.name.includes(part)));
         const figures: ConfigFigures = { name: config.name, storage: kind === 'embedded' ? 'SQLite, in-process cache and limits' : 'PostgreSQL + Redis', workers: config.workers, processes: 0, paths: [] };
         if (imported) figures.import = imported;
         for (const server of ['emulated', 'local'] as const) {

@@ -89,6 +89,21 @@ describe('isDatabaseUnavailable', () => {
     }
   });
 
+  it('SQLite out of space (SQLITE_FULL, here a page limit standing in for the disk)', () => {
+    const sqlite = new SQLite(':memory:');
+    sqlite.exec('CREATE TABLE t (x text)');
+    sqlite.pragma('max_page_count = 8');
+    let error: unknown;
+    try {
+      for (let i = 0; i < 1000; i += 1) sqlite.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(1000));
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as { code?: string }).code).toBe('SQLITE_FULL');
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    sqlite.close();
+  });
+
   it('is false for bugs and bad data: a syntax error, a constraint, a plain Error', async () => {
     expect(isDatabaseUnavailable(await errorOf(() => withPool(POSTGRES_URL, (pool) => pool.query('selec 1'))))).toBe(false);
     expect(isDatabaseUnavailable(await errorOf(() => withPool(POSTGRES_URL, (pool) => pool.query('select 1/0'))))).toBe(false);
