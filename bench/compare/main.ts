@@ -34,8 +34,8 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const runtime = (args.runtime ?? (args.root ? 'tsx' : 'dist')) as Runtime;
 if (runtime !== 'dist' && runtime !== 'tsx') throw new Error(`unknown runtime ${runtime} (dist or tsx)`);
 const target: Target = { root: path.resolve(args.root ?? ROOT), runtime };
-// --only takes one or more comma-separated parts of path names.
-const only = args.only?.split(',').map((part) => part.trim()).filter(Boolean);
+// --only is a regular expression over path names ('healthz|cache hit'): the names hold commas.
+const only = args.only === undefined ? undefined : new RegExp(args.only, 'i');
 const durationSeconds = Number(args.duration);
 const warmupSeconds = Number(args.warmup);
 const localCount = Number(args['local-count']);
@@ -135,7 +135,7 @@ try {
       // Uncached paths continue through their request lists across configs sharing a storage (and a Redis cache).
       const consumed = new Map<string, number>();
       for (const config of configs.filter((c) => c.storage === kind)) {
-        const paths = benchPaths(credentials, sample, PROVIDER_DELAY_MS).filter((p) => !only || only.some((part) => p.name.includes(part)));
+        const paths = benchPaths(credentials, sample, PROVIDER_DELAY_MS).filter((p) => !only || only.test(p.name));
         const figures: ConfigFigures = { name: config.name, storage: kind === 'embedded' ? 'SQLite, in-process cache and limits' : 'PostgreSQL + Redis', workers: config.workers, processes: 0, paths: [] };
         if (imported) figures.import = imported;
         for (const server of ['emulated', 'local'] as const) {

@@ -52,10 +52,16 @@ if (targets.length === 0) {
 
 const byArea = new Map<string, number>();
 const byFunction = new Map<string, number>();
+/** Total (inclusive) time of our own functions: where a request's time goes, callees included. */
+const ownInclusive = new Map<string, number>();
+const frameName = ({ functionName, url, lineNumber }: ProfileNode['callFrame']) =>
+  `${functionName || '(anonymous)'} ${url ? `${url.replace(/^.*\/(node_modules|src|dist)\//, '$1/')}:${lineNumber + 1}` : ''}`;
 let total = 0;
 for (const file of targets.flatMap(files)) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parents = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parents.set(child, n.id);
   const span = profile.timeDeltas.reduce((a, b) => a + b, 0);
   let at = 0;
   profile.samples.forEach((id, i) => {
@@ -63,11 +69,22 @@ for (const file of targets.flatMap(files)) {
     at += us;
     const node = nodes.get(id);
     if (!node || at < span - lastUs) return;
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName, url } = node.callFrame;
     const area = areaOf(url, functionName);
     byArea.set(area, (byArea.get(area) ?? 0) + us);
-    const fn = `${functionName || '(anonymous)'} ${url ? `${url.replace(/^.*\/(node_modules|src|dist)\//, '$1/')}:${lineNumber + 1}` : ''}`;
+    const fn = frameName(node.callFrame);
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + us);
+    if (area !== '(idle)') {
+      const seen = new Set<string>();
+      for (let id: number | undefined = node.id; id !== undefined; id = parents.get(id)) {
+        const frame = nodes.get(id)!.callFrame;
+        if (!/\/(src|dist)\//.test(frame.url) || /node_modules/.test(frame.url)) continue;
+        const name = frameName(frame);
+        if (seen.has(name)) continue;
+        seen.add(name);
+        ownInclusive.set(name, (ownInclusive.get(name) ?? 0) + us);
+      }
+    }
     total += us;
   });
 }
@@ -81,3 +98,4 @@ const table = (title: string, map: Map<string, number>) => {
 };
 table('self time by area', byArea);
 table('self time by function', byFunction);
+table('total time of our own functions (callees included)', ownInclusive);

@@ -210,6 +210,20 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('bulk_receipts').ifExists().execute();
       },
     },
+    // Every call writes a usage event (issue 11: a cache hit's largest cost is that insert). Since
+    // 0002 the month and day reports read usage_daily; nothing reads usage_events by month or day,
+    // so those two indexes only made each insert update two more B-trees. Kept: (account, id) and
+    // (account, source, id) for the recent-calls list.
+    '0006_usage_event_indexes': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.dropIndex('usage_account_month').ifExists().execute();
+        await db.schema.dropIndex('usage_account_day').ifExists().execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.createIndex('usage_account_month').ifNotExists().on('usage_events').columns(['account_id', 'month']).execute();
+        await db.schema.createIndex('usage_account_day').ifNotExists().on('usage_events').columns(['account_id', 'day']).execute();
+      },
+    },
   };
 }
 
