@@ -9,7 +9,8 @@ import { Pool } from 'undici';
 import { warmUpAddressParser } from '../src/address/parse.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { createLogger, logContext } from '../src/lib/logger.js';
+import type { RunOptions } from '../src/engine/fan-out.js';
+import { createLogger } from '../src/lib/logger.js';
 import { listen } from '../src/server.js';
 import { createServices } from '../src/services.js';
 import { DEFAULT_DATASET } from '../test/emulators/index.js';
@@ -127,7 +128,7 @@ async function runLevel(level: { inFlight: number; requests: number }, urls: { p
   const run = services.runner.run.bind(services.runner) as (...args: unknown[]) => Promise<unknown>;
   Object.assign(services.runner, {
     run: async (...args: unknown[]) => {
-      const timing = timings.get(logContext.getStore()?.reqId ?? '');
+      const timing = timings.get((args[3] as RunOptions | undefined)?.requestId ?? '');
       if (timing) timing.fanOutStart = performance.now();
       try {
         return await run(...args);

@@ -12,7 +12,7 @@ import { DEMO_WINDOWS, type DemoLimitWindow, demoLimitKey } from './windows.js';
 /** The two engine calls the demo may make: neither touches credits. */
 export interface DemoEngine {
   cached(request: ValidateRequest, thresholds: Thresholds): Promise<ValidateResult | undefined>;
-  uncached(request: ValidateRequest, thresholds: Thresholds, signal?: AbortSignal): Promise<ValidateResult>;
+  uncached(request: ValidateRequest, thresholds: Thresholds, signal?: AbortSignal, requestId?: string): Promise<ValidateResult>;
 }
 
 export interface DemoValidatorDeps {
@@ -52,7 +52,7 @@ export class DemoValidator {
     this.windows = deps.windows ?? DEMO_WINDOWS;
   }
 
-  async validate(text: string, ip: string, signal?: AbortSignal): Promise<DemoOutcome> {
+  async validate(text: string, ip: string, signal?: AbortSignal, requestId?: string): Promise<DemoOutcome> {
     const sample = findSample(text);
     if (sample) return { kind: 'answer', source: 'sample', response: sample.response };
 
@@ -69,7 +69,7 @@ export class DemoValidator {
     }
     if (!limit.allowed) return { kind: 'limited', error: this.limitError(limit.exhausted) };
 
-    const fresh = await this.deps.engine.uncached(request, DEFAULT_THRESHOLDS, signal);
+    const fresh = await this.deps.engine.uncached(request, DEFAULT_THRESHOLDS, signal, requestId);
     return { kind: 'answer', source: 'lookup', response: toDemoResponse(fresh), ...(isUnverified(fresh) ? { unverified: true } : {}) };
   }
 

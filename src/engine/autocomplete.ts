@@ -72,7 +72,7 @@ export class AutocompleteEngine {
           limit: request.limit,
         },
         signalOf(signal),
-        { only: called },
+        { only: called, requestId: ctx.requestId },
       );
       const suggestions = mergeSuggestions(attempts, request.limit, country);
       return {

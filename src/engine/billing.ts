@@ -12,6 +12,8 @@ export interface CallContext {
   endpoint: string;
   source: string | null;
   startedAt: number;
+  /** The HTTP request's id (X-Request-Id), for the lines logged while it runs; none from the CLI. */
+  requestId?: string | undefined;
 }
 
 /** What the finished call reports for its usage event. */

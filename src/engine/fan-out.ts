@@ -34,6 +34,8 @@ export interface RunnerOptions {
 export interface RunOptions {
   /** Call only these of the eligible providers (the credits reserved); the rest are `skipped`. */
   only?: readonly string[];
+  /** The request this run serves: its provider warnings carry it as `reqId`. */
+  requestId?: string | undefined;
 }
 
 type Plan = { id: string; provider: Provider } | { id: string; status: TraceStatus; error?: string };
@@ -80,7 +82,7 @@ export class ProviderRunner {
         if (!('provider' in p)) return notCalled(p.id, p.status, p.error);
         if (opts.only && !opts.only.includes(p.id)) return notCalled(p.id, 'skipped', 'not covered by the credits reserved');
         if (signal?.aborted) return notCalled(p.id, 'aborted', 'request aborted by the caller');
-        return this.attempt(kind, p.id, p.provider, query, signal);
+        return this.attempt(kind, p.id, p.provider, query, signal, opts.requestId);
       }),
     );
   }
@@ -114,11 +116,18 @@ export class ProviderRunner {
     return guard;
   }
 
-  private async attempt(kind: Kind, id: string, provider: Provider, query: GeocodeQuery | AutocompleteQuery, signal?: AbortSignal): Promise<ProviderAttempt> {
+  private async attempt(
+    kind: Kind,
+    id: string,
+    provider: Provider,
+    query: GeocodeQuery | AutocompleteQuery,
+    signal: AbortSignal | undefined,
+    requestId: string | undefined,
+  ): Promise<ProviderAttempt> {
     const call = (inner: AbortSignal) =>
       kind === 'geocode' ? provider.geocode(query as GeocodeQuery, inner) : provider.autocomplete!(query as AutocompleteQuery, inner);
     const outcome = await this.guard(id).call(call, signal);
-    this.observe(kind, id, outcome);
+    this.observe(kind, id, outcome, requestId);
     if (outcome.status === 'ok') {
       return {
         provider: id,
@@ -132,7 +141,7 @@ export class ProviderRunner {
     return { provider: id, answered: false, candidates: [], step };
   }
 
-  private observe(kind: Kind, provider: string, outcome: GuardOutcome<unknown>): void {
+  private observe(kind: Kind, provider: string, outcome: GuardOutcome<unknown>, requestId: string | undefined): void {
     const cause = outcome.status === 'ok' ? '' : (outcome.cause ?? '');
     this.opts.metrics?.providerCalls.inc({ provider, kind, outcome: outcome.status, cause });
     if (outcome.latencyMs !== undefined && outcome.status !== 'skipped') {
@@ -142,7 +151,7 @@ export class ProviderRunner {
     // (logged once, when it opened) is not worth a line per request.
     if (outcome.status === 'error' || outcome.status === 'timeout') {
       this.opts.logger?.warn(
-        { provider, kind, status: outcome.status, cause: outcome.cause ?? 'timeout', error: outcome.error, latencyMs: outcome.latencyMs },
+        { ...(requestId ? { reqId: requestId } : {}), provider, kind, status: outcome.status, cause: outcome.cause ?? 'timeout', error: outcome.error, latencyMs: outcome.latencyMs },
         `provider ${provider} ${outcome.status === 'timeout' ? 'timed out' : 'failed'}: ${outcome.error}`,
       );
     }

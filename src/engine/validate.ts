@@ -62,7 +62,7 @@ export class ValidateEngine {
     const eligible = runner.eligible('geocode', read.country);
     const { response, attempts } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = eligible.slice(0, allowed);
-      const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called });
+      const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called, requestId: ctx.requestId });
       const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
       return {
         value: { response: markUnverified({ ...result, cached: false }, nobodyAnswered(attempts, called)), attempts },
@@ -107,10 +107,10 @@ export class ValidateEngine {
   }
 
   /** For the demo: a fresh, unbilled lookup that also fills the cache. */
-  async uncached(request: ValidateRequest, thresholds: Thresholds, signal?: AbortSignal): Promise<ValidateResult> {
+  async uncached(request: ValidateRequest, thresholds: Thresholds, signal?: AbortSignal, requestId?: string): Promise<ValidateResult> {
     const read = readValidateInput(request);
     const eligible = this.deps.runner.eligible('geocode', read.country);
-    const attempts = await this.deps.runner.run('geocode', read.query, signal, { only: eligible });
+    const attempts = await this.deps.runner.run('geocode', read.query, signal, { only: eligible, requestId });
     await this.remember(this.key(request, read), attempts, eligible);
     return markUnverified(this.decide(read, attempts, thresholds), nobodyAnswered(attempts, eligible));
   }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import { logContext } from '../lib/logger.js';
 import type { Services } from '../services.js';
 import type { AppEnv } from './context.js';
 
@@ -37,7 +36,7 @@ export function accessLog(services: Services): MiddlewareHandler<AppEnv> {
     // Before the answer exists: set afterwards, hono would copy the finished response into a new
     // one (a full web Response with a body stream), which cost a third of /healthz's time.
     c.header('X-Request-Id', reqId);
-    await logContext.run({ reqId }, next);
+    await next();
     // An answer built as a raw Response did not take it: only then the copy.
     if (c.res.headers.get('X-Request-Id') !== reqId) c.header('X-Request-Id', reqId);
 
@@ -48,11 +47,9 @@ export function accessLog(services: Services): MiddlewareHandler<AppEnv> {
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, seconds);
     const accountId = c.get('account')?.id ?? c.get('widget')?.accountId;
-    logContext.run({ reqId }, () =>
-      logger[status >= 500 ? 'warn' : 'info'](
-        { method: c.req.method, route, status, ms: Math.round(seconds * 10_000) / 10, ...(accountId ? { accountId } : {}) },
-        'request',
-      ),
+    logger[status >= 500 ? 'warn' : 'info'](
+      { reqId, method: c.req.method, route, status, ms: Math.round(seconds * 10_000) / 10, ...(accountId ? { accountId } : {}) },
+      'request',
     );
   };
 }

@@ -14,5 +14,6 @@ export function callContext(c: Context<AppEnv>, endpoint: string, bodySource: st
     endpoint,
     source: source ?? null,
     startedAt: c.get('startedAt'),
+    requestId: c.get('requestId'),
   };
 }

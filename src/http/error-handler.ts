@@ -33,10 +33,10 @@ export function errorHandler(logger: Logger, consoleUrl: string): ErrorHandler {
       return c.json({ message: error.message || Messages.internal }, error.status);
     }
     if (isDatabaseUnavailable(error)) {
-      logger.warn({ err: error, path: c.req.path }, 'database unavailable');
+      logger.warn({ reqId: c.get('requestId'), err: error, path: c.req.path }, 'database unavailable');
       return render(c, serviceUnavailable());
     }
-    logger.error({ err: error, path: c.req.path }, 'unhandled error');
+    logger.error({ reqId: c.get('requestId'), err: error, path: c.req.path }, 'unhandled error');
     return c.json({ message: Messages.internal }, 500);
   };
 }

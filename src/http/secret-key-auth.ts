@@ -20,7 +20,7 @@ export function secretKeyAuth(services: Services): MiddlewareHandler<AppEnv> {
     if (!presented) throw new HttpError(401, Messages.missingKey);
     const check = await services.auth.secretKey(presented);
     if (!check.ok) throw new HttpError(401, check.reason === 'malformed' ? Messages.malformedKey : Messages.unknownKey);
-    void services.secretKeys.touch(check.key.keyId, (error) => services.logger.warn({ err: error }, 'could not record key use'));
+    void services.secretKeys.touch(check.key.keyId, (error) => services.logger.warn({ reqId: c.get('requestId'), err: error }, 'could not record key use'));
     const { account } = check;
     c.set('key', check.key);
     c.set('account', account);

@@ -75,6 +75,23 @@ describe('access log and X-Request-Id', () => {
     ]);
   });
 
+  it('tags a widget call\'s provider warnings with its request id too', async () => {
+    server.emulators.photon.setFault({ mode: 'status', status: 502 });
+    try {
+      const res = await server.post(
+        '/v1/widget/autocomplete',
+        { query: 'Keizersgracht 1', country: 'NL' },
+        { authorization: `Bearer ${token}`, origin: ORIGIN, 'x-request-id': 'req-widget-warn' },
+      );
+      expect(res.status).toBe(200);
+    } finally {
+      server.emulators.photon.setFault({ mode: 'none' });
+    }
+    expect(logs.lines.filter((l) => l.reqId === 'req-widget-warn' && l.level === LEVEL.warn)).toEqual([
+      expect.objectContaining({ provider: 'photon', kind: 'autocomplete', status: 'error', cause: '502' }),
+    ]);
+  });
+
   it('never writes a key, token or Authorization value, whatever the request', async () => {
     const garbage = 'ak_live_not-a-real-key-but-secret-looking-0000000';
     await server.post('/v1/validate', { query: 'Damrak 1' }, { authorization: `Bearer ${garbage}` });

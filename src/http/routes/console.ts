@@ -33,7 +33,7 @@ export const consoleRoutes: RouteModule = (app, services) => {
       return page(c, (assets) => problemPage(assets, 'Not found', 'There is no such key or token in this account.', back), 404);
     }
     if (isDatabaseUnavailable(error)) {
-      services.logger.warn({ err: error, path: c.req.path }, 'database unavailable');
+      services.logger.warn({ reqId: c.get('requestId'), err: error, path: c.req.path }, 'database unavailable');
       error = serviceUnavailable();
     }
     if (error instanceof HttpError && (error.status === 403 || error.status === 429 || error.status === 503)) {
@@ -44,7 +44,7 @@ export const consoleRoutes: RouteModule = (app, services) => {
       const message = wait ? `${error.message} (about ${Math.ceil(Number(wait) / 60)} min)` : error.message;
       return page(c, (assets) => problemPage(assets, title, message, back), error.status);
     }
-    services.logger.error({ err: error, path: c.req.path }, 'console error');
+    services.logger.error({ reqId: c.get('requestId'), err: error, path: c.req.path }, 'console error');
     return page(c, (assets) => problemPage(assets, 'Something went wrong', 'The console could not finish this request. Try again.', back), 500);
   });
   app.route('/dashboard', web);

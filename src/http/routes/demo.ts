@@ -39,10 +39,10 @@ export const demoRoutes: RouteModule = (app, services) => {
       const ip = visitorIp(c, services.config.TRUST_PROXY);
       let outcome;
       try {
-        outcome = await demo.validate(query, ip, c.req.raw.signal);
+        outcome = await demo.validate(query, ip, c.req.raw.signal, c.get('requestId'));
       } catch (error) {
         if (error instanceof DemoLimiterUnavailableError) {
-          services.logger.error({ err: error.cause }, 'demo rate limiter failed');
+          services.logger.error({ reqId: c.get('requestId'), err: error.cause }, 'demo rate limiter failed');
           throw serviceUnavailable();
         }
         throw error;

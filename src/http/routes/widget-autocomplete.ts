@@ -36,6 +36,7 @@ export const widgetAutocompleteRoutes: RouteModule = (app, services) => {
           endpoint: '/v1/widget/autocomplete',
           source: body.source ?? null,
           startedAt: c.get('startedAt'),
+          requestId: c.get('requestId'),
         },
         () => c.req.raw.signal,
       )
