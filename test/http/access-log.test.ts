@@ -76,7 +76,7 @@ describe('access log and X-Request-Id', () => {
   });
 
   it('tags a widget call\'s provider warnings with its request id too', async () => {
-    server.emulators.photon.setFault({ mode: 'status', status: 502 });
+    server.emulators.photon.setFault({ mode: 'status', status: 500 });
     try {
       const res = await server.post(
         '/v1/widget/autocomplete',
@@ -88,7 +88,7 @@ describe('access log and X-Request-Id', () => {
       server.emulators.photon.setFault({ mode: 'none' });
     }
     expect(logs.lines.filter((l) => l.reqId === 'req-widget-warn' && l.level === LEVEL.warn)).toEqual([
-      expect.objectContaining({ provider: 'photon', kind: 'autocomplete', status: 'error', cause: '502' }),
+      expect.objectContaining({ provider: 'photon', kind: 'autocomplete', status: 'error', cause: '500' }),
     ]);
   });
 
