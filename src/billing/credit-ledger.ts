@@ -166,6 +166,7 @@ export class CreditLedger {
    * their daily totals are written. A failure after the work was done is a CommitOutcomeUnknown.
    */
   private async commitBatch(items: BatchItem[]): Promise<void> {
+    if (this.database.dialect === 'postgres' && items.every((i) => !i.reservation)) return this.commitFreeEvents(items);
     let done = false;
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -182,6 +183,21 @@ export class CreditLedger {
       });
     } catch (error) {
       throw done ? new CommitOutcomeUnknown(error) : error;
+    }
+  }
+
+  /**
+   * Only free events (cache hits): on PostgreSQL their write is one statement, atomic by itself, so
+   * no BEGIN and COMMIT round trips. A statement the server refused while running it (bad data, a
+   * constraint: SQLSTATE classes 22, 23, 42) wrote nothing and may be retried item by item; any
+   * other failure (the connection lost on the way) may have committed: outcome unknown.
+   */
+  private async commitFreeEvents(items: BatchItem[]): Promise<void> {
+    try {
+      await insertUsage(this.db, 'postgres', items.map((i) => ({ event: i.event, credits: 0 })), this.clock.now());
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      throw typeof code === 'string' && /^(22|23|42)/.test(code) ? error : new CommitOutcomeUnknown(error);
     }
   }
 

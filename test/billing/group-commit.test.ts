@@ -129,6 +129,17 @@ describe.each(STORAGE_BACKENDS)('usage events by group commit on %s', (backend) 
     expect(transactions.count - 30).toBeLessThan(60);
   });
 
+  it('cache hits alone: PostgreSQL writes their batch as one statement, with no transaction around it', async () => {
+    const acc = await newAccount(f, 'starter');
+    await Promise.all(Array.from({ length: 40 }, (_, i) => ledger.recordFree(event(acc, { cached: true, query: `hit ${i}`, source: i % 2 ? 'shop' : null }))));
+    expect(await eventRows(f.database, acc)).toHaveLength(40);
+    const daily = await f.database.db.selectFrom('usage_daily').select(['source', 'n', 'credits']).where('account_id', '=', acc).orderBy('source').execute();
+    expect(daily.map((d) => [d.source, Number(d.n), Number(d.credits)])).toEqual([['', 20, 0], ['shop', 20, 0]]);
+    // SQLite keeps its (in-process, cheap) transaction; PostgreSQL saves BEGIN and COMMIT round trips.
+    if (backend === 'postgres') expect(transactions.count).toBe(0);
+    else expect(transactions.count).toBeGreaterThan(0);
+  });
+
   it('a request is answered only once its event can be read by another connection', async () => {
     const acc = await newAccount(f, 'starter');
     const other = await f.connect();
