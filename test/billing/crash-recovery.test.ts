@@ -78,6 +78,9 @@ describe.each(STORAGE_BACKENDS)('kill -9 under load, then a restart (%s)', (back
   it('releases what the dead process held, at once, and keeps the books exact', async () => {
     const first = await startChildServer(env);
     const [pdok] = emulators as [Emulator];
+    // The start-up reachability probe is a PDOK request too: wait until it was made (its line is
+    // logged), so the count of calls in flight below holds only lookups.
+    await waitFor(() => first.logs.some((l) => l.msg.startsWith('provider pdok')), 'the reachability line of pdok', 60_000);
     const served: string[] = [];
     const refused: string[] = [];
     let sent = 0;
