@@ -63,6 +63,7 @@ export function benchPaths(credentials: Credentials, sample: BenchAddress[], pro
   // A run number in the text makes every request a cache miss; the providers still find the address.
   // `base` keeps two such paths from asking each other's texts (which would be cache hits); the
   // number stays last, where the emulators' proxy ignores it (bench/emulators-process.ts).
+  const dutchLines = HIT_LINES.filter((l) => l.country === 'NL');
   const uncachedValidate = (name: string, connections: number, base: number): BenchPath => ({
     name,
     server: 'emulated',
@@ -70,7 +71,7 @@ export function benchPaths(credentials: Credentials, sample: BenchAddress[], pro
     unique: true,
     providerDelayMs,
     requests: many(40_000, (i) => {
-      const line = HIT_LINES.filter((l) => l.country === 'NL')[i % 16]!;
+      const line = dutchLines[i % 16]!;
       return { method: 'POST', path: '/v1/validate', ...json(auth, { query: `${line.query} ${base + i}`, country: 'NL' }) };
     }),
   });

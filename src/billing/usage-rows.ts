@@ -34,9 +34,10 @@ function values(dialect: Dialect, rows: number, width: number, first = 1): strin
 
 /**
  * Usage events and their days' totals, in the caller's transaction (on PostgreSQL one statement,
- * atomic even outside a transaction), so the report never counts one without the other: one multi-row insert for the events, one upsert per (account, day, endpoint,
- * verdict, source) with the batch's sums. Totals are written in key order, so two batches on two
- * instances lock the same rows in the same order and never deadlock.
+ * atomic even outside a transaction), so the report never counts one without the other: one
+ * multi-row insert for the events, one upsert per (account, day, endpoint, verdict, source) with
+ * the batch's sums. Totals are written in key order, so two batches on two instances lock the
+ * same rows in the same order and never deadlock.
  */
 export async function insertUsage(db: UsageWriter, dialect: Dialect, rows: readonly UsageRow[], now: number): Promise<void> {
   if (rows.length === 0) return;
