@@ -4,9 +4,13 @@ import type { PoolErrorHandler } from '../store/db/pg-pool.js';
 import { openPgStore } from './store/pg-store.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 import type { IndexStore } from './store/store.js';
+import { applyOsmChange, type UpdateSummary } from './update/apply-change.js';
+import { openOsmState } from './update/open-state.js';
+import { recordOsmState } from './update/record-state.js';
 import type { AutocompleteInput, GeocodeInput, ImportOptions, ImportSummary, LocalHit } from './types.js';
 
 export * from './types.js';
+export type { UpdateSummary } from './update/apply-change.js';
 
 export interface LocalIndexOptions {
   dataDir: string;
@@ -31,6 +35,10 @@ export interface LocalIndex {
   geocode(input: GeocodeInput): Promise<LocalHit[]>;
   autocomplete(input: AutocompleteInput): Promise<LocalHit[]>;
   importFile(path: string, opts: ImportOptions): Promise<ImportSummary>;
+  /** After an OSM import: records what `applyOsmChange` needs from the extract (src/local-index/update/). */
+  recordOsmState(path: string): Promise<{ ways: number; areas: number }>;
+  /** Applies an OsmChange file (`.osc`, `.osc.gz`) that follows the recorded extract. */
+  applyOsmChange(path: string, opts: { country?: string }): Promise<UpdateSummary>;
   close(): Promise<void>;
 }
 
@@ -61,6 +69,24 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
       const summary = await runImport(store, path, options);
       await refresh();
       return summary;
+    },
+    async recordOsmState(path) {
+      const state = await openOsmState(opts);
+      try {
+        return await recordOsmState(state, path);
+      } finally {
+        await state.close();
+      }
+    },
+    async applyOsmChange(path, options) {
+      const state = await openOsmState(opts);
+      try {
+        const summary = await applyOsmChange(store, state, path, options);
+        await refresh();
+        return summary;
+      } finally {
+        await state.close();
+      }
     },
     async close() {
       clearInterval(timer);

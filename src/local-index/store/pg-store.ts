@@ -21,7 +21,7 @@ function numbered(sql: string): string {
  * are verified in JS anyway), and no JIT: every search query runs in well under a
  * millisecond, and compiling one whose estimate crosses the JIT threshold takes tens.
  */
-function withSessionOptions(databaseUrl: string, schema: string | undefined): string {
+export function withSessionOptions(databaseUrl: string, schema: string | undefined): string {
   const url = new URL(databaseUrl);
   const options = [
     url.searchParams.get('options') ?? '',
