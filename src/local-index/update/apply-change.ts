@@ -18,6 +18,11 @@ export interface UpdateSummary extends ImportSummary {
 
 const BATCH = 10_000;
 
+/** Names a change file in the pending mark: its content, whatever it is called. */
+export async function changeDigest(path: string): Promise<string> {
+  return createHash('sha256').update(await readFile(path)).digest('hex');
+}
+
 /** A way's position as the import computes it: the mean of its distinct nodes that have coordinates. */
 function centre(refs: number[], at: (id: number) => [number, number] | undefined): [number, number] | undefined {
   let lat = 0;
@@ -58,7 +63,7 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
   const country = opts.country?.toUpperCase();
   const summary = new SummaryBuilder(path, 'osm');
   const change = await readOsmChange(path);
-  const digest = createHash('sha256').update(await readFile(path)).digest('hex');
+  const digest = await changeDigest(path);
   if (!(await state.recorded())) {
     throw new ImportFormatError('No OpenStreetMap extract is recorded for updates: import the extract this change file follows first (addressd import extract.osm.pbf)');
   }
