@@ -16,6 +16,8 @@ export interface LocalIndexOptions {
   dataDir: string;
   /** When set, the index lives in PostgreSQL (tables prefixed `local_`) instead of `${dataDir}/local-index.sqlite`. */
   databaseUrl?: string;
+  /** PostgreSQL: where searches read (a streaming replica of `databaseUrl`); imports and updates write to `databaseUrl`. */
+  readUrl?: string;
   /** PostgreSQL schema (test isolation); created when missing. */
   schema?: string;
   /** PostgreSQL: connection errors the pool absorbed (logged by the service). */
@@ -46,7 +48,7 @@ export interface LocalIndex {
 const REFRESH_MS = 2000;
 
 export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalIndex> {
-  const store: IndexStore = opts.databaseUrl ? await openPgStore(opts.databaseUrl, { schema: opts.schema, onError: opts.onError, connectTimeoutMs: opts.connectTimeoutMs }) : openSqliteStore(opts.dataDir);
+  const store: IndexStore = opts.databaseUrl ? await openPgStore(opts.databaseUrl, { schema: opts.schema, onError: opts.onError, connectTimeoutMs: opts.connectTimeoutMs, readUrl: opts.readUrl }) : openSqliteStore(opts.dataDir);
   let cached: { version: number; countries: string[] } = { version: -1, countries: [] };
   const refresh = async (): Promise<string[]> => {
     const version = await store.version();
