@@ -47,13 +47,14 @@ const EXTRA_WAYS: Record<string, ReadonlyArray<readonly [string, string]>> = {
 
 /**
  * Name words the package lacks, as [written, canonical]: Danish prefixes (`Sdr.` stands for both
- * `Søndre` and `Sønder`, so all three share one form; `St.` is `Store`, `Skt.` is `Sankt`) and
+ * `Søndre` and `Sønder`, so all three share one form; `St.` is `Store`, `Skt.` is `Sankt`, `Ndr.`
+ * `Nordre`, `Kgs.` `Kongens`) and
  * Dutch ordinals (`2e` = `tweede` = `2de`, as in `2e Helmersstraat`).
  */
 const EXTRA_WORDS: Record<string, ReadonlyArray<readonly [string, string]>> = {
   da: [
     ['sdr', 'sonder'], ['sondre', 'sonder'], ['sonder', 'sonder'], ['nr', 'norre'], ['norre', 'norre'], ['skt', 'sankt'],
-    ['sankt', 'sankt'], ['st', 'store'], ['store', 'store'], ['ll', 'lille'], ['lille', 'lille'], ['gl', 'gammel'], ['gammel', 'gammel'],
+    ['sankt', 'sankt'], ['ndr', 'nordre'], ['nordre', 'nordre'], ['kgs', 'kongens'], ['kongens', 'kongens'], ['st', 'store'], ['store', 'store'], ['ll', 'lille'], ['lille', 'lille'], ['gl', 'gammel'], ['gammel', 'gammel'],
   ],
   nl: [
     ['eerste', '1e'], ['1ste', '1e'], ['1e', '1e'], ['tweede', '2e'], ['2de', '2e'], ['2e', '2e'], ['derde', '3e'], ['3de', '3e'], ['3e', '3e'],

@@ -6,6 +6,7 @@ import { normalizeHouseNumber } from './house-number.js';
 import { countryLanguages, FALLBACK_LANGUAGES } from './languages.js';
 import { hasPostcodes, normalizePostcode } from './postcode.js';
 import { differsByFillers, editDistance, isAbbreviation, isContained, isNameTypo, isTypo } from './similarity.js';
+import { withoutParticles } from './particles.js';
 import { expandNameWords, normalizeStreetIn } from './street.js';
 import { compact, foldDigraphs, normalizeText } from './text.js';
 import { US_STATES } from './us-states.js';
@@ -61,6 +62,22 @@ export function compareCityWithPlaces(input: string, places: readonly string[], 
   return best;
 }
 
+/** Countries that are one town: their own name is the town of every address (`98000 Monaco`). */
+const CITY_STATES = new Set(['MC', 'SG', 'VA', 'GI']);
+
+/** The names a city-state goes by as a town (English and its own languages); empty elsewhere. */
+export function cityStateNames(country: string | undefined): readonly string[] {
+  const cc = country?.toUpperCase();
+  if (!cc || !CITY_STATES.has(cc)) return [];
+  let names = cityStates.get(cc);
+  if (!names) {
+    const all = ['en', ...countryLanguages(cc)].map((l) => new Intl.DisplayNames([l], { type: 'region', fallback: 'none' }).of(cc));
+    cityStates.set(cc, (names = [...new Set(all.filter((n): n is string => Boolean(n)))]));
+  }
+  return names;
+}
+const cityStates = new Map<string, readonly string[]>();
+
 /** Whether two street names are equal after normalization (formatting differences only). */
 export function sameStreet(a: string, b: string, country?: string): boolean {
   return compareStreet(a, b, country) === 'match';
@@ -99,9 +116,12 @@ function compareStreet(input: string, result: string, country: string | undefine
       filler: (t) => ARTICLES.has(t) || isStreetTypeWord(t, langs) || isCardinalWord(t, langs),
       notATypo: (x, y) => notATypo(x, y, langs),
     };
+    const [a, b] = [normalizeStreetIn(input, langs), normalizeStreetIn(result, langs)];
+    const [fa, fb] = [normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs)];
+    // Particles dropped, added or swapped (`Rua Liberdade` = `Rua da Liberdade`) are formatting.
     const verdict = better(
-      compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), rules),
-      compareNames(normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs), rules),
+      better(compareNames(a, b, rules), compareNames(fa, fb, rules)),
+      compareNames(withoutParticles(fa, langs), withoutParticles(fb, langs), rules),
     );
     if (verdict === 'match') return verdict;
     if (verdict === 'corrected') best = verdict;
