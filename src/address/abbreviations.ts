@@ -62,6 +62,16 @@ const EXTRA_WORDS: Record<string, ReadonlyArray<readonly [string, string]>> = {
   ],
 };
 
+/** Canonical prefix words of each language (`sonder`, `nordre`, `gammel`, `2e`): two different ones are never a typo of each other. */
+const PREFIX_WORDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
+  Object.entries(EXTRA_WORDS).map(([lang, pairs]) => [lang, new Set(pairs.map(([, full]) => full))]),
+);
+
+/** Whether a normalized (expanded) token is one of the language's listed name prefixes (`sonder`, `nordre`, `store`). */
+export function isPrefixWord(token: string, langs: readonly string[]): boolean {
+  return langs.some((lang) => PREFIX_WORDS[lang]?.has(token) ?? false);
+}
+
 /** Compound endings; only consonant clusters that no real word ends in, so expansion is safe. */
 const SUFFIXES: Record<string, ReadonlyArray<readonly [string, string]>> = {
   nl: [

@@ -1,5 +1,5 @@
 import type { ComponentField, VerdictField } from '../contract/address.js';
-import { isCardinalWord, isStreetTypeWord } from './abbreviations.js';
+import { isCardinalWord, isPrefixWord, isStreetTypeWord } from './abbreviations.js';
 import { areCityAliases } from './city-aliases.js';
 import { canonicalCountry } from './countries.js';
 import { normalizeHouseNumber } from './house-number.js';
@@ -50,12 +50,20 @@ export function compareComponent(field: ComponentField, input: string, result: s
 /**
  * The input's city against every place a result names (its city first, then the other levels a
  * provider returns: village, municipality, county...): the best verdict, and the place it was
- * reached with, so the standardized address can name the place the person wrote.
+ * reached with, so the standardized address can name the place the person wrote. `town` is the
+ * result's own town (the first place unless told; none where the result names no town).
  */
-export function compareCityWithPlaces(input: string, places: readonly string[], country?: string): { verdict: ComparisonVerdict; place?: string } {
+export function compareCityWithPlaces(
+  input: string,
+  places: readonly string[],
+  country?: string,
+  town: string | undefined = places[0],
+): { verdict: ComparisonVerdict; place?: string } {
   let best: { verdict: ComparisonVerdict; place?: string } = { verdict: 'mismatch' };
   for (const place of places) {
-    const verdict = compareCity(input, place, country);
+    // Only the town itself may be named more precisely (`Paris` → `Paris 8e`): `London` is not a
+    // correction of the district `City of London` some answers name instead of the town.
+    const verdict = compareCity(input, place, country, place === town);
     if (verdict === 'match') return { verdict, place };
     if (verdict === 'corrected' && best.verdict === 'mismatch') best = { verdict, place };
   }
@@ -129,9 +137,9 @@ function compareStreet(input: string, result: string, country: string | undefine
   return best;
 }
 
-function compareCity(input: string, result: string, country: string | undefined): ComparisonVerdict {
+function compareCity(input: string, result: string, country: string | undefined, containment = true): ComparisonVerdict {
   const langs = countryLanguages(country);
-  const rules = { filler: (t: string) => ARTICLES.has(t), containment: true };
+  const rules = { filler: (t: string) => ARTICLES.has(t), containment };
   const verdict = better(
     compareNames(expandNameWords(input, langs), expandNameWords(result, langs), rules),
     compareNames(expandNameWords(folded(input, langs), langs), expandNameWords(folded(result, langs), langs), rules),
@@ -144,11 +152,13 @@ function compareCity(input: string, result: string, country: string | undefined)
 const TYPE_ENDINGS = /(?:strasse|straat|straede|gracht|steeg|singel|plein|platz|gasse|allee|laan|kade|dijk|gade|weg|vej)$/;
 
 /**
- * Words that differ in a way no typo explains: two directions (`North`/`South`), or two compounds
+ * Words that differ in a way no typo explains: two directions (`North`/`South`), two listed name
+ * prefixes (Danish `Nordre`/`Sønder`, `Store`/`Lille`), or two compounds
  * with the same type ending whose names differ beyond a typo of their own (`Begstrasse`/`Hagstrasse`).
  */
 function notATypo(x: string, y: string, langs: readonly string[]): boolean {
   if (isCardinalWord(x, langs) && isCardinalWord(y, langs)) return true;
+  if (isPrefixWord(x, langs) && isPrefixWord(y, langs)) return true; // `Nordre` is not `Sønder`, `Store` not `Lille`
   const ending = TYPE_ENDINGS.exec(x)?.[0];
   if (ending && y.endsWith(ending)) {
     const [sx, sy] = [x.slice(0, -ending.length), y.slice(0, -ending.length)];

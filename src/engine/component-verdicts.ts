@@ -31,13 +31,14 @@ export function readVerdicts(
   const required = new Set<VerdictField>(requiredComponents(country));
   const verdicts: ComponentVerdicts = {};
   let namedPlace: string | undefined;
+  // A city-state's own name is its town: an input that names the country names the town too.
+  const town = cityStateNames(country);
   for (const field of VERDICT_FIELDS) {
-    const given = present(input[field]);
     const found = present(result[field]);
-    const town = field === 'city' ? cityStateNames(country) : [];
+    const given = present(input[field]) ?? (field === 'city' && input.country && town.length > 0 ? found : undefined);
     if (given && field === 'city' && (found || placeNames.length > 0 || town.length > 0)) {
       const places = [...new Set([...(found ? [found] : []), ...placeNames, ...town])];
-      const { verdict, place } = compareCityWithPlaces(given, places, country);
+      const { verdict, place } = compareCityWithPlaces(given, places, country, found);
       verdicts.city = verdict === 'mismatch' && !found ? 'not-checked' : verdict;
       if (verdict !== 'mismatch' && place !== found) namedPlace = place;
     } else if (given && found) verdicts[field] = compareComponent(field, given, found, country);
