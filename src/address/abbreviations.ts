@@ -42,6 +42,13 @@ const EXTRA_WAYS: Record<string, ReadonlyArray<readonly [string, string]>> = {
   // The package's Danish table knows only `gl`; these are the types Danish streets are named with.
   da: [['vej', 'vej'], ['gade', 'gade'], ['alle', 'alle'], ['plads', 'plads'], ['torv', 'torv'], ['straede', 'straede'], ['boulevard', 'boulevard'], ['boulevarden', 'boulevarden'], ['vaenge', 'vaenge'], ['have', 'have']],
   pt: [['lg', 'largo'], ['pc', 'praca'], ['tv', 'travessa'], ['trav', 'travessa'], ['estr', 'estrada'], ['al', 'alameda']],
+  // The package's Italian table knows only `Via`, `Viale`, `Vicolo`, `Calle`, `Corte`.
+  it: [
+    ['piazza', 'piazza'], ['pza', 'piazza'], ['pzza', 'piazza'], ['corso', 'corso'], ['cso', 'corso'], ['vle', 'viale'], ['largo', 'largo'],
+    ['piazzale', 'piazzale'], ['lungotevere', 'lungotevere'],
+  ],
+  // `Pg.` is how Catalan writes `Passeig` (the package files it under Spanish `Paseo`).
+  es: [['pg', 'paseo']],
   en: [['loop', 'loop'], ['lp', 'loop'], ['parade', 'parade'], ['pde', 'parade'], ['plaza', 'plaza'], ['plz', 'plaza']],
 };
 

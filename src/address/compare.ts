@@ -116,7 +116,11 @@ interface NameRules {
   notATypo?: (x: string, y: string) => boolean;
 }
 
-function compareStreet(input: string, result: string, country: string | undefined): ComparisonVerdict {
+/** Italian and Catalan contractions written with an inner dot (`P.za`, `C.so`, `V.le`) are one word. */
+const CONTRACTION = /(?<=\b\p{L}{1,2})\.(?=\p{L}{1,3}\b)/gu;
+
+function compareStreet(typed: string, found: string, country: string | undefined): ComparisonVerdict {
+  const [input, result] = [typed.replace(CONTRACTION, ''), found.replace(CONTRACTION, '')];
   const langSets = country ? [countryLanguages(country)] : FALLBACK_LANGUAGES.map((l) => [l]);
   let best: ComparisonVerdict = 'mismatch';
   for (const langs of langSets) {

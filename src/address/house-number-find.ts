@@ -19,7 +19,9 @@ export interface HouseNumberCandidate extends Span {
  * evidence: where the country puts it, right after the street's words (+3, `Damrak 1`), or before
  * them (+3 where the number comes first, `10 Downing Street`, +1 elsewhere); opening a section
  * +1 where the number comes first; any number 0.5; words on both sides −2 (a number inside a name,
- * `Rua 25 de Abril 10`). Ordinals (`3e`, `42nd`, `17.`) are street words.
+ * `Rua 25 de Abril 10`); where the number comes first but the section opens with the street's words,
+ * closing the section +2 (`Rue du 4 Septembre 20,`) or right after `word number` +3
+ * (`Avenue du 8 Mai 1945 3`). Ordinals (`3e`, `42nd`, `17.`) are street words.
  */
 export function houseNumberCandidates(
   tokens: readonly Token[],
@@ -40,6 +42,14 @@ export function houseNumberCandidates(
     if (afterWords) score += opts.numberFirst && labels[i - 1] !== 'street' ? 1 : 3;
     if (beforeWords) score += opts.numberFirst ? 3 : 1;
     if (opts.numberFirst && token.opens && beforeWords) score += 1;
+    // Where the number usually comes first but the street was written first (`Rue du 4 Septembre 20,`,
+    // `Avenue du 8 Mai 1945 3`): the number that closes the street's section after its words, or
+    // right after `word number`, is the house number, not one inside the name.
+    if (opts.numberFirst && !token.opens && writtenStreetFirst(tokens, labels, i)) {
+      const prev2 = tokens[i - 2];
+      if (afterWords && (!next || next.opens)) score += 2;
+      else if (prev && !prev.opens && /^\d+$/.test(prev.text) && labels[i - 1] === undefined && labels[i - 2] === undefined && isNameWord(prev2)) score += 3;
+    }
     // Words on both sides within one section: a number inside the street's name (`Rua 25 de Abril 10`,
     // `Calle 10 de Agosto 5`) rather than the house number, when another number can be that.
     // Between two such numbers, the later one where the street comes first (`Rua 25 de Abril 10 Lisboa`).
@@ -47,6 +57,14 @@ export function houseNumberCandidates(
     out.push({ from: i, to, score });
   });
   return out;
+}
+
+/** The section of token `i` opens with a word (`Rue du 4 Septembre 20`), not with a number (`20 Rue …`). */
+function writtenStreetFirst(tokens: readonly Token[], labels: readonly (Label | undefined)[], i: number): boolean {
+  let start = i;
+  while (start > 0 && !tokens[start]?.opens) start--;
+  while (start < i && labels[start] !== undefined) start++;
+  return start < i && isNameWord(tokens[start]);
 }
 
 /** The last token of the house number that starts at `i`: its letter, addition, unit or floor words. */

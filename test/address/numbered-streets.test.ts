@@ -21,6 +21,8 @@ const rows: Row[] = [
   ['20 5th Avenue, New York, NY 10011', 'US', undefined, { street: '5th Avenue', houseNumber: '20', city: 'New York', state: 'NY', postcode: '10011' }],
   ['5th Avenue 20, New York', 'US', undefined, { street: '5th Avenue', houseNumber: '20', city: 'New York' }],
   ['3 Avenue du 8 Mai 1945, 69008 Lyon', 'FR', undefined, { street: 'Avenue du 8 Mai 1945', houseNumber: '3', postcode: '69008', city: 'Lyon' }],
+  ['Avenue du 8 Mai 1945 3, 69008 Lyon', 'FR', undefined, { street: 'Avenue du 8 Mai 1945', houseNumber: '3', postcode: '69008', city: 'Lyon' }],
+  ['Rue du 4 Septembre 20, 75002 Paris', 'FR', undefined, { street: 'Rue du 4 Septembre', houseNumber: '20', postcode: '75002', city: 'Paris' }],
   // a result's street decides where the words are ambiguous
   ['Avenue du 8 Mai 1945 3, 69008 Lyon', 'FR', ['Avenue du 8 Mai 1945'], { street: 'Avenue du 8 Mai 1945', houseNumber: '3', postcode: '69008', city: 'Lyon' }],
   ['avenida 24 de julho 2 1200-480 lisboa', 'PT', ['Avenida 24 de Julho'], { street: 'avenida 24 de julho', houseNumber: '2', postcode: '1200-480', city: 'lisboa' }],
