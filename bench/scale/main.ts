@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { createCredentials, createStorage, PG_URL, startApp, type Storage, type Target } from '../compare/deployment.js';
 import { SQLITE_INDEX_FILE } from '../../src/local-index/store/sqlite-store.js';
-import { defaultTowns, FREQUENCIES } from './country.js';
+import { defaultTowns, FREQUENCIES, type Frequency } from './country.js';
 import { generateCsv, generateOsm, type Generated } from './generate.js';
 import { runQueries, type Latency, type QueryFigures } from './queries.js';
 
@@ -26,6 +26,8 @@ interface Run {
   rate: number;
   peakRssBytes: number;
   diskBytes: number;
+  /** In-process geocode CPU per call (ms), by street-name frequency (cpu-process.ts). */
+  geocodeCpu?: { [F in Frequency]: { p50: number; p99: number; mean: number } };
   queries: QueryFigures;
 }
 
@@ -80,18 +82,21 @@ async function diskBytes(storage: Storage): Promise<number> {
   }
 }
 
-async function measure(store: Run['store'], source: Run['source'], file: string, generated: Generated): Promise<Run> {
+async function measure(store: Run['store'], source: Run['source'], file: string, samples: string, generated: Generated): Promise<Run> {
   const storage = await createStorage(store === 'sqlite' ? 'embedded' : 'pg+redis');
   try {
     const imported = await importThrough(storage, file, source === 'csv' ? 'openaddresses' : 'osm');
     const disk = await diskBytes(storage);
+    const cpuArgs = [samples, storage.env.DATA_DIR!, ...(storage.env.DATABASE_URL ? [storage.env.DATABASE_URL] : [])];
+    const cpu = await run(process.execPath, ['--import', 'tsx', join(root, 'bench/scale/cpu-process.ts'), ...cpuArgs], { env: { ...process.env, LOG_LEVEL: 'warn' } });
+    const geocodeCpu = JSON.parse(cpu.stdout.trim().split('\n').at(-1)!) as Run['geocodeCpu'];
     const env = { ...storage.env, PROVIDERS: 'local' };
     const credentials = await createCredentials(target, { ...storage, env }, 0);
     // The service starts right after the import said done: no vacuum or warm-up beyond its own.
     const app = await startApp(target, env, { workers: 1 });
     try {
       const queries = await runQueries(app.url, credentials.key, generated, source === 'osm');
-      return { store, source, addresses: imported.rows, towns: generated.towns, importSeconds: imported.seconds, rate: imported.rows / imported.seconds, peakRssBytes: imported.peakRssBytes, diskBytes: disk, queries };
+      return { store, source, addresses: imported.rows, towns: generated.towns, importSeconds: imported.seconds, rate: imported.rows / imported.seconds, peakRssBytes: imported.peakRssBytes, diskBytes: disk, geocodeCpu, queries };
     } finally {
       await app.stop();
     }
@@ -113,6 +118,11 @@ function lines(r: Run, before?: Run): string[] {
   for (const kind of ['validate', 'autocomplete'] as const) {
     out.push(`  ${kind} (over HTTP, one at a time, uncached), by street-name frequency:`);
     for (const f of FREQUENCIES) out.push(row(f, r.queries[kind][f], before?.queries[kind][f], kind === 'validate' ? TARGETS.validateP99 : TARGETS.autocompleteP99));
+  }
+  if (r.geocodeCpu) {
+    const g = r.geocodeCpu;
+    const b = before?.geocodeCpu;
+    out.push(`  geocode CPU per call in-process (${r.store === 'sqlite' ? 'all of it' : 'the Node side'}): ${FREQUENCIES.map((f) => `${f} p50 ${was(b?.[f].p50, ms)}${ms(g[f].p50)} / p99 ${was(b?.[f].p99, ms)}${ms(g[f].p99)} ms`).join('; ')}`);
   }
   const m = r.queries.municipality;
   if (m) out.push(`  municipality from boundaries (no addr:city): ${was(before?.queries.municipality?.right, (x) => `${(x * 100).toFixed(1)} %`)}${(m.right * 100).toFixed(1)} % of ${m.n} [${ok(m.right >= TARGETS.municipality)}]`);
@@ -139,7 +149,7 @@ export async function benchScale(args: string[]): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'bench-scale-'));
   const record: Record = { at: new Date().toISOString(), commit: (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })).stdout.trim(), loadavg: loadavg(), runs: [] };
   try {
-    const files: [Run['source'], string, Generated][] = [];
+    const files: [Run['source'], string, string, Generated][] = [];
     for (const source of sources) {
       const t = performance.now();
       const file = join(work, source === 'csv' ? 'country.csv' : 'country.osm.pbf');
@@ -147,11 +157,13 @@ export async function benchScale(args: string[]): Promise<void> {
       const generated = source === 'csv' ? await generateCsv(file, { count: n, towns, sample }) : await generateOsm(file, { count: n, towns, sample });
       const spread = FREQUENCIES.map((f) => `${f} ${generated.townsPerName[f]?.min ?? 0}-${generated.townsPerName[f]?.max ?? 0}`).join(', ');
       console.log(`generated ${source}: ${n.toLocaleString('en')} addresses, ${towns.toLocaleString('en')} municipalities, ${mib(statSync(file).size)} in ${((performance.now() - t) / 1000).toFixed(0)} s; towns per street name: ${spread}`);
-      files.push([source, file, generated]);
+      const samples = join(work, `samples-${source}.json`);
+      writeFileSync(samples, JSON.stringify(generated));
+      files.push([source, file, samples, generated]);
     }
     for (const store of (['sqlite', 'postgres'] as const).filter((s) => !only || s === only)) {
-      for (const [source, file, generated] of files) {
-        const r = await measure(store, source, file, generated);
+      for (const [source, file, samples, generated] of files) {
+        const r = await measure(store, source, file, samples, generated);
         record.runs.push(r);
         const b = before?.runs.find((x) => x.store === store && x.source === source);
         for (const line of lines(r, b)) console.log(line);
