@@ -11,7 +11,7 @@ import { buildAddress } from './record.js';
 type Tags = Record<string, string>;
 
 /** Only the tags the importer reads are staged. */
-const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith('addr:')));
+export const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith('addr:')));
 
 /**
  * One address's fields. The tags win; where `addr:city`, `addr:postcode` or `addr:country`
@@ -19,7 +19,7 @@ const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).f
  * the postal-code area and the country, as Nominatim, Photon and Pelias do; the import's
  * `--country` is the last fallback.
  */
-function fields(tags: Tags, lat: number | undefined, lng: number | undefined, sourceId: string, places: PlaceLocator | undefined, country?: string) {
+export function fields(tags: Tags, lat: number | undefined, lng: number | undefined, sourceId: string, places: PlaceLocator | undefined, country?: string) {
   const tagged = tags['addr:country'];
   const at = places && lat !== undefined && lng !== undefined ? places.locate(lat, lng, tagged?.toUpperCase()) : {};
   return {
@@ -37,7 +37,7 @@ function fields(tags: Tags, lat: number | undefined, lng: number | undefined, so
 }
 
 /** Bitset over node ids (hashed): a cheap "maybe needed" test in front of the staging table. */
-class NodeFilter {
+export class NodeFilter {
   private readonly bits = new Uint8Array(1 << 24);
   add(id: number): void {
     const h = id % (1 << 27);
