@@ -147,7 +147,13 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
     const previous = settling;
     unwritten++;
     settling = (async () => {
-      await previous;
+      try {
+        await previous;
+      } catch (error) {
+        // The run ends here; this chunk stays reserved and journaled, and --resume gives it back.
+        if (looked) clearInterval(looked.lease);
+        throw error;
+      }
       if (looked) await settleChunk(deps, opts, chunk, looked, count);
       await writeOut(chunk);
       unwritten--;
