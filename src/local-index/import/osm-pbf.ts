@@ -29,7 +29,7 @@ function centre(refs: number[], locations: NodeLocations): [number, number] | un
 }
 
 /** Only the tags the importer reads are staged. */
-const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith('addr:')));
+export const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith('addr:')));
 
 /**
  * One address's fields. The tags win; where `addr:city`, `addr:postcode` or `addr:country`
@@ -37,7 +37,7 @@ const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).f
  * the postal-code area and the country, as Nominatim, Photon and Pelias do; the import's
  * `--country` is the last fallback.
  */
-function fields(tags: Tags, lat: number | undefined, lng: number | undefined, sourceId: string, places: PlaceLocator | undefined, country?: string) {
+export function fields(tags: Tags, lat: number | undefined, lng: number | undefined, sourceId: string, places: PlaceLocator | undefined, country?: string) {
   const tagged = tags['addr:country'];
   const at = places && lat !== undefined && lng !== undefined ? places.locate(lat, lng, tagged?.toUpperCase()) : {};
   return {
@@ -52,6 +52,19 @@ function fields(tags: Tags, lat: number | undefined, lng: number | undefined, so
     country: tagged || at.country || country,
     sourceId,
   };
+}
+
+/** Bitset over node ids (hashed): a cheap "maybe needed" test in front of the staging table. */
+export class NodeFilter {
+  private readonly bits = new Uint8Array(1 << 24);
+  add(id: number): void {
+    const h = id % (1 << 27);
+    this.bits[h >> 3]! |= 1 << (h & 7);
+  }
+  has(id: number): boolean {
+    const h = id % (1 << 27);
+    return (this.bits[h >> 3]! & (1 << (h & 7))) !== 0;
+  }
 }
 
 /**

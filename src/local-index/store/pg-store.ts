@@ -21,7 +21,7 @@ function numbered(sql: string): string {
  * are verified in JS anyway), and no JIT: every search query runs in well under a
  * millisecond, and compiling one whose estimate crosses the JIT threshold takes tens.
  */
-function withSessionOptions(databaseUrl: string, schema: string | undefined): string {
+export function withSessionOptions(databaseUrl: string, schema: string | undefined): string {
   const url = new URL(databaseUrl);
   const options = [
     url.searchParams.get('options') ?? '',
@@ -42,6 +42,11 @@ export interface PgStoreOptions {
   onError?: PoolErrorHandler | undefined;
   /** How long a search waits for a connection before it fails (the provider reports an error). */
   connectTimeoutMs?: number | undefined;
+  /**
+   * Where searches read (a streaming replica); imports and the schema stay on `databaseUrl`,
+   * the primary. The version is read there too, so caches follow what the replica shows.
+   */
+  readUrl?: string | undefined;
 }
 
 export async function openPgStore(databaseUrl: string, options: PgStoreOptions = {}): Promise<IndexStore> {
@@ -50,17 +55,20 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   // whole search, so connections are opened up front and kept (allowExitOnIdle: no hang at exit).
   // Kept connections get terminated by restarts and failovers: createPgPool's listeners drop them
   // instead of letting an unhandled `error` event end the process.
-  const pool = createPgPool(
-    {
-      connectionString: withSessionOptions(databaseUrl, schema),
-      max: 8,
-      idleTimeoutMillis: 0,
-      allowExitOnIdle: true,
-      ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
-    },
-    options.onError,
-  );
-  const setup = await pool.connect();
+  const poolFor = (url: string) =>
+    createPgPool(
+      {
+        connectionString: withSessionOptions(url, schema),
+        max: 8,
+        idleTimeoutMillis: 0,
+        allowExitOnIdle: true,
+        ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+      },
+      options.onError,
+    );
+  const primary = poolFor(databaseUrl);
+  const pool = options.readUrl && options.readUrl !== databaseUrl ? poolFor(options.readUrl) : primary;
+  const setup = await primary.connect();
   try {
     await applyPgSchema(setup, schema);
   } finally {
@@ -143,7 +151,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       return Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM local_addresses')).rows[0]!.n);
     },
     async beginImport() {
-      const client = await pool.connect();
+      const client = await primary.connect();
       try {
         return await beginPgImport(client, () => {
           client.release();
@@ -192,7 +200,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       return postcodeExists(prefix, true, country);
     },
     async close() {
-      await pool.end();
+      await Promise.all([pool.end(), pool === primary ? undefined : primary.end()]);
     },
   };
 }
