@@ -23,6 +23,8 @@ interface Run {
   addresses: number;
   towns: number;
   importSeconds: number;
+  /** CPU seconds of the import process (user + system): steadier than wall time on a shared machine. */
+  importCpuSeconds?: number;
   rate: number;
   peakRssBytes: number;
   diskBytes: number;
@@ -48,16 +50,18 @@ const ok = (pass: boolean) => (pass ? 'ok' : 'MISS');
 const ms = (x: number) => x.toFixed(2);
 
 /** The CLI import as an operator runs it (`addressd import`), timed, with its peak resident memory from GNU time. */
-async function importThrough(storage: Storage, file: string, format: 'openaddresses' | 'osm'): Promise<{ seconds: number; rows: number; peakRssBytes: number }> {
+async function importThrough(storage: Storage, file: string, format: 'openaddresses' | 'osm'): Promise<{ seconds: number; cpuSeconds: number; rows: number; peakRssBytes: number }> {
   const started = performance.now();
-  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'maxrss %M', process.execPath, '--max-semi-space-size=64', '--import', 'tsx', join(root, 'src/cli/main.ts'), 'import', file, '--format', format, '--country', 'DE', '--json'], {
+  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'maxrss %M cpu %U %S', process.execPath, '--max-semi-space-size=64', '--import', 'tsx', join(root, 'src/cli/main.ts'), 'import', file, '--format', format, '--country', 'DE', '--json'], {
     env: { ...process.env, ...storage.env, LOG_LEVEL: 'warn' },
     maxBuffer: 1 << 26,
   });
   const seconds = (performance.now() - started) / 1000;
-  const rss = Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) * 1024;
+  const usage = /maxrss (\d+) cpu ([\d.]+) ([\d.]+)/.exec(stderr);
+  const rss = Number(usage?.[1] ?? 0) * 1024;
+  const cpuSeconds = Number(usage?.[2] ?? 0) + Number(usage?.[3] ?? 0);
   const summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as { rows: number; imported: number };
-  return { seconds, rows: summary.rows, peakRssBytes: rss };
+  return { seconds, cpuSeconds, rows: summary.rows, peakRssBytes: rss };
 }
 
 async function diskBytes(storage: Storage): Promise<number> {
@@ -96,7 +100,7 @@ async function measure(store: Run['store'], source: Run['source'], file: string,
     const app = await startApp(target, env, { workers: 1 });
     try {
       const queries = await runQueries(app.url, credentials.key, generated, source === 'osm');
-      return { store, source, addresses: imported.rows, towns: generated.towns, importSeconds: imported.seconds, rate: imported.rows / imported.seconds, peakRssBytes: imported.peakRssBytes, diskBytes: disk, geocodeCpu, queries };
+      return { store, source, addresses: imported.rows, towns: generated.towns, importSeconds: imported.seconds, importCpuSeconds: imported.cpuSeconds, rate: imported.rows / imported.seconds, peakRssBytes: imported.peakRssBytes, diskBytes: disk, geocodeCpu, queries };
     } finally {
       await app.stop();
     }
@@ -110,7 +114,7 @@ function lines(r: Run, before?: Run): string[] {
   const rateTarget = r.source === 'csv' ? TARGETS.csvRate : TARGETS.osmRate;
   const out = [
     `${r.store} ${r.source}: ${r.addresses.toLocaleString('en')} addresses, ${r.towns.toLocaleString('en')} municipalities`,
-    `  import ${was(before?.rate, (x) => Math.round(x).toLocaleString('en'))}${Math.round(r.rate).toLocaleString('en')}/s (${r.importSeconds.toFixed(1)} s) [${ok(r.rate >= rateTarget)}]; ` +
+    `  import ${was(before?.rate, (x) => Math.round(x).toLocaleString('en'))}${Math.round(r.rate).toLocaleString('en')}/s (${r.importSeconds.toFixed(1)} s, ${was(before?.importCpuSeconds, (x) => x.toFixed(1))}${r.importCpuSeconds?.toFixed(1) ?? '?'} CPU s) [${ok(r.rate >= rateTarget)}]; ` +
       `peak RSS ${was(before?.peakRssBytes, mib)}${mib(r.peakRssBytes)}${r.source === 'osm' ? ` [${ok(r.peakRssBytes <= TARGETS.osmRssBytes)}]` : ''}; disk ${was(before?.diskBytes, mib)}${mib(r.diskBytes)}`,
   ];
   const row = (name: string, l: Latency, b: Latency | undefined, target: number) =>
