@@ -33,7 +33,7 @@ interface Run {
   queries: QueryFigures;
 }
 
-export interface Record {
+export interface ScaleRecord {
   at: string;
   commit: string;
   loadavg: number[];
@@ -91,19 +91,21 @@ async function measure(store: Run['store'], source: Run['source'], file: string,
   try {
     const imported = await importThrough(storage, file, source === 'csv' ? 'openaddresses' : 'osm');
     const disk = await diskBytes(storage);
-    const cpuArgs = [samples, storage.env.DATA_DIR!, ...(storage.env.DATABASE_URL ? [storage.env.DATABASE_URL] : [])];
-    const cpu = await run(process.execPath, ['--import', 'tsx', join(root, 'bench/scale/cpu-process.ts'), ...cpuArgs], { env: { ...process.env, LOG_LEVEL: 'warn' } });
-    const geocodeCpu = JSON.parse(cpu.stdout.trim().split('\n').at(-1)!) as Run['geocodeCpu'];
     const env = { ...storage.env, PROVIDERS: 'local' };
     const credentials = await createCredentials(target, { ...storage, env }, 0);
     // The service starts right after the import said done: no vacuum or warm-up beyond its own.
     const app = await startApp(target, env, { workers: 1 });
+    let queries: QueryFigures;
     try {
-      const queries = await runQueries(app.url, credentials.key, generated, source === 'osm');
-      return { store, source, addresses: imported.rows, towns: generated.towns, importSeconds: imported.seconds, importCpuSeconds: imported.cpuSeconds, rate: imported.rows / imported.seconds, peakRssBytes: imported.peakRssBytes, diskBytes: disk, geocodeCpu, queries };
+      queries = await runQueries(app.url, credentials.key, generated, source === 'osm');
     } finally {
       await app.stop();
     }
+    // In-process geocode cost, after the HTTP run so that run is the first to read the fresh index.
+    const cpuArgs = [samples, storage.env.DATA_DIR!, ...(storage.env.DATABASE_URL ? [storage.env.DATABASE_URL] : [])];
+    const cpu = await run(process.execPath, ['--import', 'tsx', join(root, 'bench/scale/cpu-process.ts'), ...cpuArgs], { env: { ...process.env, LOG_LEVEL: 'warn' } });
+    const geocodeCpu = JSON.parse(cpu.stdout.trim().split('\n').at(-1)!) as Run['geocodeCpu'];
+    return { store, source, addresses: imported.rows, towns: generated.towns, importSeconds: imported.seconds, importCpuSeconds: imported.cpuSeconds, rate: imported.rows / imported.seconds, peakRssBytes: imported.peakRssBytes, diskBytes: disk, geocodeCpu, queries };
   } finally {
     await storage.cleanup();
   }
@@ -149,9 +151,9 @@ export async function benchScale(args: string[]): Promise<void> {
   const only = flag(args, '--only');
   const sources = (flag(args, '--sources') ?? 'csv,osm').split(',') as Run['source'][];
   const beforePath = flag(args, '--before');
-  const before = beforePath ? (JSON.parse(readFileSync(beforePath, 'utf8')) as Record) : undefined;
+  const before = beforePath ? (JSON.parse(readFileSync(beforePath, 'utf8')) as ScaleRecord) : undefined;
   const work = mkdtempSync(join(tmpdir(), 'bench-scale-'));
-  const record: Record = { at: new Date().toISOString(), commit: (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })).stdout.trim(), loadavg: loadavg(), runs: [] };
+  const record: ScaleRecord = { at: new Date().toISOString(), commit: (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })).stdout.trim(), loadavg: loadavg(), runs: [] };
   try {
     const files: [Run['source'], string, string, Generated][] = [];
     for (const source of sources) {
