@@ -1,0 +1,67 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import pg from 'pg';
+import { SQLITE_INDEX_FILE } from '../../../src/local-index/store/sqlite-store.js';
+import type { Sandbox } from '../../support/backends.js';
+
+/** `addressd import …` in a child process (the CLI under tsx, as an operator runs it), for a test to watch or kill -9. */
+export interface ImportChild {
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+  kill(): void;
+}
+
+export function startImportChild(sandbox: Sandbox, args: string[]): ImportChild {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...sandbox.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // 'close', not 'exit': every byte of output has arrived by then.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return {
+    exited,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/**
+ * Whether an import holds the index's write transaction right now. SQLite: the file's write
+ * lock (BEGIN IMMEDIATE fails at once); PostgreSQL: the import counter's row, which an import
+ * locks first and keeps until it commits.
+ */
+export async function importInProgress(sandbox: Sandbox): Promise<boolean> {
+  if (!sandbox.databaseUrl) {
+    const db = new Database(join(sandbox.dataDir, SQLITE_INDEX_FILE), { timeout: 0 });
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      db.exec('ROLLBACK');
+      return false;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') return true;
+      throw err;
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: sandbox.databaseUrl });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query("SELECT 1 FROM local_meta WHERE key = 'import_seq' FOR UPDATE NOWAIT");
+    return false;
+  } catch (err) {
+    if ((err as { code?: string }).code === '55P03') return true;
+    throw err;
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+    await client.end();
+  }
+}
