@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STORAGE_BACKENDS } from '../support/backends.js';
-import { importInProgress, startImportChild, type ImportChild } from './support/import-child.js';
+import { openImportProbe, startImportChild, type ImportChild, type ImportProbe } from '../../bench/import-child.js';
 import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
 
 /** Pronounceable distinct street names (`Babweg`, `Bacweg`, …): word `k` of an endless list. */
@@ -33,16 +33,20 @@ const p99 = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.min(ms.length -
 describe.each(STORAGE_BACKENDS)('re-import while serving (%s)', (backend) => {
   let box: IndexSandbox;
   let child: ImportChild | undefined;
+  let probe: ImportProbe;
   let newFile: string;
+  const reimport = () => startImportChild(box.sandbox.env, [newFile, '--format', 'csv', '--replace', '--json']);
   beforeEach(async () => {
     box = await openIndexSandbox(backend);
     await box.index.importFile(box.file('old.csv', countryCsv('Lindenweg')), { format: 'csv' });
     newFile = box.file('new.csv', countryCsv('Birkenweg'));
+    probe = await openImportProbe(box.sandbox);
   }, 60_000);
   afterEach(async () => {
     child?.kill();
     await child?.exited;
     child = undefined;
+    await probe.close();
     await box.close();
   });
 
@@ -61,19 +65,19 @@ describe.each(STORAGE_BACKENDS)('re-import while serving (%s)', (backend) => {
       expect(await served()).toEqual({ old: true, new: false });
       idle.push(performance.now() - t);
     }
-    child = startImportChild(box.sandbox, [newFile, '--format', 'csv', '--replace', '--json']);
+    child = reimport();
     let finished = false;
     void child.exited.then(() => (finished = true));
     const during: number[] = [];
     while (!finished) {
       // SQLite answers synchronously: let the child's events (its exit) in between queries.
       await new Promise((resolve) => setImmediate(resolve));
-      const before = await importInProgress(box.sandbox);
+      const before = await probe.active();
       const t = performance.now();
       const answer = await served();
       const ms = performance.now() - t;
       // Only a query that began and ended inside the import's transaction is counted as "during".
-      if (before && (await importInProgress(box.sandbox))) {
+      if (before && (await probe.active())) {
         expect(answer).toEqual({ old: true, new: false });
         during.push(ms);
       }
@@ -90,17 +94,17 @@ describe.each(STORAGE_BACKENDS)('re-import while serving (%s)', (backend) => {
   }, 120_000);
 
   it('kill -9 mid-import leaves the old data serving, and the next run completes', async () => {
-    child = startImportChild(box.sandbox, [newFile, '--format', 'csv', '--replace', '--json']);
+    child = reimport();
     let finished = false;
     void child.exited.then(() => (finished = true));
-    while (!finished && !(await importInProgress(box.sandbox))) await new Promise((r) => setTimeout(r, 20));
+    while (!finished && !(await probe.active())) await new Promise((r) => setTimeout(r, 20));
     expect(finished).toBe(false);
     child.kill();
     expect((await child.exited).signal).toBe('SIGKILL');
     expect(await served()).toEqual({ old: true, new: false });
     expect(await box.index.count()).toBe(30_100);
 
-    child = startImportChild(box.sandbox, [newFile, '--format', 'csv', '--replace', '--json']);
+    child = reimport();
     const again = await child.exited;
     expect(again.code).toBe(0);
     await box.index.countries();
