@@ -1,6 +1,7 @@
 /**
  * `tsx bench/main.ts NAME [args]` (`npm run bench:local`, `bench:hang`, `bench:crash`,
- * `bench:validate`, `bench:reimport`): the named benchmarks beside the side-by-side HTTP comparison, which is
+ * `bench:validate`, `bench:reimport`,
+ * `bench:osm-update`): the named benchmarks beside the side-by-side HTTP comparison, which is
  * `npm run bench` (bench/compare/). Add yours to BENCHES. Benchmarks measure speed; tests never
  * assert on it.
  */
@@ -10,6 +11,7 @@ const BENCHES: Record<string, (args: string[]) => Promise<void>> = {
   crash: async () => (await import('./crash.js')).benchCrash(),
   validate: async (args) => (await import('./cli-validate.js')).benchCliValidate(args),
   reimport: async (args) => (await import('./reimport.js')).benchReimport(args),
+  'osm-update': async (args) => (await import('./osm-update.js')).benchOsmUpdate(args),
 };
 
 const [name = 'local', ...args] = process.argv.slice(2);
