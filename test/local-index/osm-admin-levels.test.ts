@@ -4,7 +4,8 @@ import { readValidateInput } from '../../src/engine/validate-input.js';
 import { createLocalProvider } from '../../src/providers/local/adapter.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
-import { type PbfNode, type PbfRelation, type PbfWay, writePbf } from './support/pbf-writer.js';
+import { closed, corners } from './support/osm-boundaries-fixture.js';
+import { type PbfNode, type PbfRelation, writePbf } from './support/pbf-writer.js';
 
 /**
  * Issue 21: an OSM address keeps every admin level around it (and its `addr:suburb`, `is_in`
@@ -13,22 +14,13 @@ import { type PbfNode, type PbfRelation, type PbfWay, writePbf } from './support
  * The extract has Portugal's shape: the concelho Lisboa (admin_level 7, the municipality) and in
  * it the freguesia Santa Maria Maior (8).
  */
-function square(id: number, south: number, west: number, north: number, east: number): PbfNode[] {
-  return [
-    { id, lat: south, lon: west },
-    { id: id + 1, lat: south, lon: east },
-    { id: id + 2, lat: north, lon: east },
-    { id: id + 3, lat: north, lon: west },
-  ];
-}
-const ring = (id: number, first: number): PbfWay => ({ id, refs: [first, first + 1, first + 2, first + 3, first] });
 const area = (id: number, tags: Record<string, string>, way: number): PbfRelation => ({ id, tags: { type: 'boundary', ...tags }, members: [{ type: 'way', id: way, role: 'outer' }] });
 
 function lisbonExtract(): Buffer {
   const nodes: PbfNode[] = [
-    ...square(100, 38.6, -9.3, 38.8, -9.0), // Portugal (this corner of it)
-    ...square(110, 38.69, -9.23, 38.8, -9.08), // concelho Lisboa
-    ...square(120, 38.705, -9.145, 38.72, -9.125), // freguesia Santa Maria Maior
+    ...corners(100, 38.6, -9.3, 38.8, -9.0), // Portugal (this corner of it)
+    ...corners(110, 38.69, -9.23, 38.8, -9.08), // concelho Lisboa
+    ...corners(120, 38.705, -9.145, 38.72, -9.125), // freguesia Santa Maria Maior
     { id: 1, lat: 38.7105, lon: -9.1373, tags: { 'addr:housenumber': '100', 'addr:street': 'Rua Augusta', 'addr:postcode': '1100-053' } },
     { id: 2, lat: 38.711, lon: -9.136, tags: { 'addr:housenumber': '50', 'addr:street': 'Rua dos Fanqueiros', 'addr:suburb': 'Baixa' } },
     { id: 3, lat: 38.7115, lon: -9.13, tags: { 'addr:housenumber': '12', 'addr:street': 'Rua de São Miguel', is_in: 'Alfama;Lisboa' } },
@@ -36,7 +28,7 @@ function lisbonExtract(): Buffer {
     // the same street further on, outside the freguesia
     { id: 5, lat: 38.74, lon: -9.14, tags: { 'addr:housenumber': '200', 'addr:street': 'Rua Augusta' } },
   ];
-  const ways = [ring(200, 100), ring(210, 110), ring(220, 120)];
+  const ways = [closed(200, 100), closed(210, 110), closed(220, 120)];
   const relations = [
     area(300, { boundary: 'administrative', admin_level: '2', 'ISO3166-1': 'PT', name: 'Portugal' }, 200),
     area(310, { boundary: 'administrative', admin_level: '7', name: 'Lisboa' }, 210),
