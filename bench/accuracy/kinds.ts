@@ -188,7 +188,9 @@ function typo(s: string, rand: () => number): string | undefined {
     const kind = Math.floor(rand() * 3);
     const typed =
       kind === 0 ? s.slice(0, i) + s.slice(i + 1) : kind === 1 ? s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2) : s.slice(0, i) + (s[i] === 'e' ? 'a' : 'e') + s.slice(i + 1);
-    if (typed.toLowerCase() !== s.toLowerCase()) return typed;
+    // Not just a diacritic dropped (`Canebière` → `Canebiere` is formatting, not a typo).
+    const plain = (x: string) => x.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '');
+    if (plain(typed) !== plain(s)) return typed;
   }
   return undefined;
 }
