@@ -29,13 +29,24 @@ function centre(refs: number[], locations: NodeLocations): [number, number] | un
 }
 
 /** Only the tags the importer reads are staged. */
-export const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith('addr:')));
+export const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith('addr:') || k.startsWith('is_in')));
+
+/** Tags naming places an address lies in besides its town: the levels a resident may write instead. */
+const PLACE_TAGS = ['addr:hamlet', 'addr:suburb', 'addr:quarter', 'addr:neighbourhood', 'addr:district', 'addr:municipality', 'is_in:city', 'is_in:municipality', 'is_in:town', 'is_in:village'];
+
+/** The places the tags name (`is_in` may list several, comma- or semicolon-separated), then those the boundaries give. */
+function placesOf(tags: Tags, located: string[] | undefined): string[] | undefined {
+  const tagged = [...PLACE_TAGS.map((k) => tags[k]), ...(tags.is_in ?? '').split(/[;,]/)].map((v) => v?.trim()).filter((v): v is string => Boolean(v));
+  const all = [...new Set([...tagged, ...(located ?? [])])];
+  return all.length > 0 ? all : undefined;
+}
 
 /**
  * One address's fields. The tags win; where `addr:city`, `addr:postcode` or `addr:country`
  * is missing (most OSM addresses), the boundaries around the point give the municipality,
  * the postal-code area and the country, as Nominatim, Photon and Pelias do; the import's
- * `--country` is the last fallback.
+ * `--country` is the last fallback. The other places it lies in (parish, quarter, `addr:suburb`,
+ * `is_in`) are kept as alternative places: a resident may write any of them as the town.
  */
 export function fields(tags: Tags, lat: number | undefined, lng: number | undefined, sourceId: string, places: PlaceLocator | undefined, country?: string) {
   const tagged = tags['addr:country'];
@@ -48,6 +59,7 @@ export function fields(tags: Tags, lat: number | undefined, lng: number | undefi
     postcode: tags['addr:postcode'] || at.postcode,
     city: tags['addr:city'] || at.municipality,
     municipality: at.municipality,
+    places: placesOf(tags, at.places),
     state: tags['addr:state'],
     country: tagged || at.country || country,
     sourceId,
