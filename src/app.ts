@@ -3,6 +3,7 @@ import { openApiDocument } from './contract/openapi.js';
 import type { AppEnv, App } from './http/context.js';
 import { accessLog } from './http/access-log.js';
 import { limitBody } from './http/body-limit.js';
+import { methodNotAllowed } from './http/method-not-allowed.js';
 import { openCors } from './http/open-cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { Messages } from './http/errors.js';
@@ -43,6 +44,8 @@ export function buildApp(services: Services): App {
 
   // First, so every answer (a 413 and a 404 included) gets its request id, log line and metrics.
   app.use('*', accessLog(services));
+  // Before authentication: a wrong method on a known path is 405 with Allow, key or no key.
+  app.use('*', methodNotAllowed(() => app.routes));
   const defaultLimit = limitBody(BODY_LIMIT_BYTES, Messages.bodyTooLarge);
   const batchLimit = limitBody(BATCH_BODY_LIMIT_BYTES, Messages.batchBodyTooLarge);
   app.use('*', (c, next) => (c.req.path === BATCH_PATH ? batchLimit(c, next) : defaultLimit(c, next)));

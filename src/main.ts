@@ -74,8 +74,11 @@ async function main(): Promise<void> {
     `listening on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${http.port}`,
   );
   if (worker) process.send?.({ addressd: 'listening' });
-  // Once per deployment: in a cluster the first worker speaks for all.
-  if (!worker || cluster.worker?.id === 1) void logReachability(services.providers, logger, Math.min(config.PROVIDER_TIMEOUT_MS, 5000));
+  // Every process probes (each /healthz drops the providers it could not reach); once per
+  // deployment it is logged: in a cluster the first worker speaks for all.
+  const speaks = !worker || cluster.worker?.id === 1;
+  const { runner } = services;
+  void logReachability(services.providers, speaks ? logger : undefined, Math.min(config.PROVIDER_TIMEOUT_MS, 5000), (id) => runner.probeFailed(id));
 }
 
 function fail(line: string, code: number): never {

@@ -125,6 +125,14 @@ describe('src/main.ts in a child process', () => {
     }
   }, 120_000);
 
+  it('a provider the start-up probe could not reach is not listed by /healthz (issue 20 §1.3)', async () => {
+    const service = start({ PDOK_URL: `http://127.0.0.1:${await closedPort()}`, LOG_LEVEL: 'info' });
+    const port = await service.port();
+    await service.line((l) => l.msg.startsWith('provider pdok NOT reachable'), 'the failed probe of pdok');
+    const health = await request(`http://127.0.0.1:${port}/healthz`);
+    expect(await health.body.json()).toEqual({ status: 'ok', providers: [] });
+  }, 120_000);
+
   it('SIGINT on an idle server: stops at once, exit 0', async () => {
     const service = start({});
     await service.port();

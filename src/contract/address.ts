@@ -1,9 +1,19 @@
 import { z } from '@hono/zod-openapi';
 import { storableString, text } from './text.js';
 import { ComponentVerdict } from './enums.js';
+import { countryFromName } from '../address/countries.js';
+
+/**
+ * A country name where a code belongs (`Netherlands`) is the likeliest mistake: the issue says a
+ * two-letter code is expected and names the code of that country when it knows the name.
+ */
+function countryCodeMessage(input: unknown): string {
+  const suggestion = typeof input === 'string' ? countryFromName(input) : undefined;
+  return `Expected an ISO 3166-1 alpha-2 country code (two letters, such as "NL")${suggestion ? `: for "${input as string}" send "${suggestion}"` : ''}`;
+}
 
 export const CountryCode = storableString()
-  .length(2)
+  .length(2, { error: (issue) => countryCodeMessage(issue.input) })
   .openapi({ description: 'ISO 3166-1 alpha-2', example: 'NL' });
 
 export const AddressComponents = z

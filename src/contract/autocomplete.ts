@@ -5,7 +5,7 @@ import { Language, SourceTag } from './validate.js';
 
 export const AutocompleteRequest = z
   .object({
-    query: text(1, 200, { storable: true }),
+    query: text(1, 200, { storable: true, notBlank: true }),
     country: CountryCode.optional(),
     language: Language.optional(),
     limit: z.number().int().min(1).max(10).default(5),

@@ -27,8 +27,11 @@ function checkStorable(value: string, ctx: Ctx): void {
  * document states the bounds as JSON Schema's minLength / maxLength, which count characters too.
  * `storable`: the value is written to the database (query, components, source), so a character
  * it cannot hold is a 400 issue at this field's path, alike on SQLite and PostgreSQL.
+ * `notBlank`: a query, where only whitespace is an issue too.
  */
-export function text(min: number, max: number, options: { storable?: boolean } = {}) {
+export const BLANK_MESSAGE = 'Contains only whitespace: send the address to look up';
+
+export function text(min: number, max: number, options: { storable?: boolean; notBlank?: boolean } = {}) {
   return z
     .string()
     .superRefine((value, ctx) => {
@@ -41,6 +44,9 @@ export function text(min: number, max: number, options: { storable?: boolean } =
         ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, message: `Too big: expected string to have <=${max} characters` });
       }
       if (options.storable) checkStorable(value, ctx);
+      // Spaces alone are no address: refused like an empty query, by the API and the CLI alike,
+      // instead of a lookup that can only answer `invalid`.
+      if (options.notBlank && n >= min && value.trim() === '') ctx.addIssue({ code: 'custom', message: BLANK_MESSAGE });
     })
     .openapi({ minLength: min, maxLength: max });
 }

@@ -8,7 +8,7 @@ export const SourceTag = text(1, 64, { storable: true }).openapi({ description: 
 
 export const ValidateRequest = z
   .object({
-    query: text(1, 500, { storable: true }).optional(),
+    query: text(1, 500, { storable: true, notBlank: true }).optional(),
     components: AddressComponents.optional(),
     country: CountryCode.optional(),
     language: Language.optional(),
@@ -110,6 +110,6 @@ export const DemoValidateResponse = z.object(validateResponseShape).openapi('Dem
 export type DemoValidateResponse = z.infer<typeof DemoValidateResponse>;
 
 export const DemoValidateRequest = z
-  .object({ query: text(1, 200) })
+  .object({ query: text(1, 200, { notBlank: true }) })
   .openapi('DemoValidateRequest', { example: { query: 'Damrak 1, Amsterdam' } });
 export type DemoValidateRequest = z.infer<typeof DemoValidateRequest>;

@@ -62,7 +62,7 @@ export class AutocompleteEngine {
 
     const eligible = runner.eligible('autocomplete', country);
     const { result, complete } = await biller.billed(ctx, eligible.length, async (allowed) => {
-      const called = eligible.slice(0, allowed);
+      const called = runner.likeliest(eligible, allowed, country);
       const attempts = await runner.run(
         'autocomplete',
         {
@@ -76,7 +76,7 @@ export class AutocompleteEngine {
       );
       const suggestions = mergeSuggestions(attempts, request.limit, country);
       return {
-        value: { result: markUnverified({ suggestions, cached: false }, nobodyAnswered(attempts, called)), complete: everyoneAnswered(attempts, eligible) },
+        value: { result: markUnverified({ suggestions, cached: false }, nobodyAnswered(attempts)), complete: everyoneAnswered(attempts, eligible) },
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcome(suggestions),
       };

@@ -42,6 +42,8 @@ type Plan = { id: string; provider: Provider } | { id: string; status: TraceStat
 
 export class ProviderRunner {
   private readonly guards = new Map<string, ProviderGuard>();
+  /** Providers the start-up probe could not reach, until one of their calls is answered. */
+  private readonly unreachable = new Set<string>();
 
   constructor(
     private readonly providers: ProviderSet,
@@ -53,9 +55,43 @@ export class ProviderRunner {
     return this.providers.active.filter((id) => this.providers.get(id)?.available?.() ?? true);
   }
 
-  /** Active providers whose circuit is not open: the ones that can answer right now (/healthz). */
+  /**
+   * Active providers that can answer right now (/healthz): circuit not open, and not found
+   * unreachable at start-up unless they have answered since.
+   */
   usable(): string[] {
-    return this.active().filter((id) => this.guards.get(id)?.circuit !== 'open');
+    return this.active().filter((id) => !this.knownDown(id));
+  }
+
+  /**
+   * The start-up probe could not reach `id`: it is not listed as usable until it answers a call.
+   * A provider that reports its own availability (`local`: whether its index holds data) is
+   * listed by that instead, so it appears as soon as data is imported.
+   */
+  probeFailed(id: string): void {
+    if (this.providers.get(id)?.available) return;
+    this.unreachable.add(id);
+  }
+
+  /**
+   * The `allowed` of `eligible` most likely to answer this query, for when the credits do not
+   * cover them all: `local` first when its index holds the country (it answers from disk, in
+   * milliseconds, online or not), then the providers not known to be down, each group in
+   * PROVIDERS order. Config order alone would spend the last credit on a provider that
+   * cannot answer while one that can is left out.
+   */
+  likeliest(eligible: readonly string[], allowed: number, country: string | undefined): string[] {
+    if (allowed >= eligible.length) return [...eligible];
+    const rank = (id: string) => (id === 'local' && country !== undefined ? 0 : 1) + (this.knownDown(id) ? 2 : 0);
+    return eligible
+      .map((id, order) => ({ id, order, rank: rank(id) }))
+      .sort((a, b) => a.rank - b.rank || a.order - b.order)
+      .slice(0, Math.max(0, allowed))
+      .map((p) => p.id);
+  }
+
+  private knownDown(id: string): boolean {
+    return this.unreachable.has(id) || this.guards.get(id)?.circuit === 'open';
   }
 
   /** Each active provider's breaker state (closed until first called), for the circuit gauge. */
@@ -129,6 +165,7 @@ export class ProviderRunner {
     const outcome = await this.guard(id).call(call, signal);
     this.observe(kind, id, outcome, requestId);
     if (outcome.status === 'ok') {
+      this.unreachable.delete(id);
       return {
         provider: id,
         answered: true,

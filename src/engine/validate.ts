@@ -2,7 +2,7 @@ import type { ResolvedAddress } from '../contract/address.js';
 import type { ValidateRequest, ValidateResponse } from '../contract/validate.js';
 import type { ProviderAttempt, ProviderRunner } from './fan-out.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
-import type { Biller, CallContext } from './billing.js';
+import type { BillStep, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
 import { AnswerMemo, type MemoEntry } from './answer-memo.js';
 import { cacheKey } from './cache-key.js';
@@ -22,7 +22,7 @@ interface CachedLookup {
 export interface ValidateEngineDeps {
   runner: ProviderRunner;
   cache: ResponseCache;
-  biller: Biller;
+  biller: BillStep;
   cacheTtlMs: number;
 }
 
@@ -61,11 +61,11 @@ export class ValidateEngine {
 
     const eligible = runner.eligible('geocode', read.country);
     const { response, attempts } = await biller.billed(ctx, eligible.length, async (allowed) => {
-      const called = eligible.slice(0, allowed);
+      const called = runner.likeliest(eligible, allowed, read.country);
       const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called, requestId: ctx.requestId });
       const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
       return {
-        value: { response: markUnverified({ ...result, cached: false }, nobodyAnswered(attempts, called)), attempts },
+        value: { response: markUnverified({ ...result, cached: false }, nobodyAnswered(attempts)), attempts },
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcomeOf(result, read),
       };
@@ -112,7 +112,7 @@ export class ValidateEngine {
     const eligible = this.deps.runner.eligible('geocode', read.country);
     const attempts = await this.deps.runner.run('geocode', read.query, signal, { only: eligible, requestId });
     await this.remember(this.key(request, read), attempts, eligible);
-    return markUnverified(this.decide(read, attempts, thresholds), nobodyAnswered(attempts, eligible));
+    return markUnverified(this.decide(read, attempts, thresholds), nobodyAnswered(attempts));
   }
 
   private key(request: ValidateRequest, read: ValidateInput, providers = this.deps.runner.active()): string {

@@ -6,6 +6,7 @@ import type { CreditsExhaustedError } from '../engine/errors.js';
  */
 export const Messages = {
   missingKey: 'Missing API key: send Authorization: Bearer <API_KEY>',
+  keyWithoutBearer: 'Send the key as Authorization: Bearer <API_KEY> (the word Bearer, a space, then the key)',
   malformedKey: 'Malformed API key',
   unknownKey: 'Unknown or revoked API key',
   widgetToken: 'Unknown, revoked, or origin-restricted publishable token',
@@ -23,6 +24,8 @@ export const Messages = {
   internal: 'Internal server error',
   unavailable: 'Service temporarily unavailable: try again shortly',
   notReady: 'Not ready: the database does not answer',
+  methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
+    `Method ${method} is not allowed on ${path}: use ${allowed.filter((m) => m !== 'HEAD').join(' or ')}`,
   metricsToken: 'Missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>',
 } as const;
 

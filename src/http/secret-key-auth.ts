@@ -16,8 +16,11 @@ export function secretKeyAuth(services: Services): MiddlewareHandler<AppEnv> {
     c.set('startedAt', services.clock.now());
     // No header, another scheme or an empty Bearer: say how to send a key. A Bearer value that is
     // not one key (spaces inside, say) is a key sent wrongly: malformed.
-    const presented = c.req.header('authorization')?.match(/^Bearer\s+(.*?)\s*$/i)?.[1];
-    if (!presented) throw new HttpError(401, Messages.missingKey);
+    const header = c.req.header('authorization');
+    const presented = header?.match(/^Bearer\s+(.*?)\s*$/i)?.[1];
+    // A header without a Bearer value (a bare key, another scheme) is a key sent wrongly, not a
+    // missing one: say how the header must look.
+    if (!presented) throw new HttpError(401, header?.trim() ? Messages.keyWithoutBearer : Messages.missingKey);
     const check = await services.auth.secretKey(presented);
     if (!check.ok) throw new HttpError(401, check.reason === 'malformed' ? Messages.malformedKey : Messages.unknownKey);
     void services.secretKeys.touch(check.key.keyId, (error) => services.logger.warn({ reqId: c.get('requestId'), err: error }, 'could not record key use'));

@@ -57,6 +57,18 @@ describe('ProviderRunner planning', () => {
     expect(r.active()).toEqual(['pdok', 'photon', 'nominatim']);
   });
 
+  it('leaves a provider the start-up probe could not reach out of usable() until it answers a call', async () => {
+    const r = runner();
+    r.probeFailed('pdok');
+    expect(r.usable()).toEqual(['photon', 'nominatim']);
+    emulators.pdok.setFault({ mode: 'status', status: 500 });
+    await r.run('geocode', DAMRAK);
+    expect(r.usable()).toEqual(['photon', 'nominatim']);
+    emulators.pdok.setFault({ mode: 'none' });
+    await r.run('geocode', DAMRAK);
+    expect(r.usable()).toEqual(['pdok', 'photon', 'nominatim']);
+  });
+
   it('marks nominatim unsupported for autocomplete and does not call it', async () => {
     const attempts = await runner().run('autocomplete', { query: 'Damrak', limit: 5, country: 'NL' });
     expect(statuses(attempts)).toEqual([

@@ -177,10 +177,11 @@ describe('HTTP foundation', () => {
     expect(await streamed.json()).toEqual({ message: 'Request body too large: the limit is 64 KiB' });
   });
 
-  it('answers a wrong method on a known path with the JSON 404', async () => {
+  it('answers a wrong method on a known path with 405, Allow and the JSON {message}', async () => {
     const res = await fetch(`${server.url}/healthz`, { method: 'DELETE' });
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ message: 'Not found' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(await res.json()).toEqual({ message: 'Method DELETE is not allowed on /healthz: use GET' });
   });
 
   it('sends permissive CORS on secret-key routes, preflight included', async () => {
@@ -224,19 +225,25 @@ describe('npm start on a fresh DATA_DIR', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      const port = await new Promise<number>((resolve, reject) => {
-        let buffered = '';
+      let buffered = '';
+      const lines = () => buffered.split('\n').slice(0, -1).map((line) => JSON.parse(line) as { msg: string; port?: number; providers?: string[] });
+      // Resolves once the start-up probe line of each HTTP provider (all on a closed port) is written.
+      const listening = await new Promise<{ port?: number; providers?: string[] }>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {
           buffered += chunk.toString();
-          const listening = buffered.split('\n').slice(0, -1).find((line) => line.includes('"msg":"listening'));
-          if (listening) resolve((JSON.parse(listening) as { port: number }).port);
+          const all = lines();
+          const line = all.find((l) => l.msg.startsWith('listening'));
+          const probed = new Set(all.filter((l) => l.msg.includes('NOT reachable')).map((l) => l.msg.split(' ')[1]));
+          if (line && ['pdok', 'photon', 'nominatim'].every((id) => probed.has(id))) resolve(line);
         });
-        void exited.then((code) => reject(new Error(`exited with ${code} before listening`)));
+        void exited.then((code) => reject(new Error(`exited with ${code} before listening and probing`)));
       });
-      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
-      expect(res.status).toBe(200);
       // The three HTTP providers by default; `local` joins once an index is imported.
-      expect(await res.json()).toEqual({ status: 'ok', providers: ['pdok', 'photon', 'nominatim'] });
+      expect(listening.providers).toEqual(['pdok', 'photon', 'nominatim']);
+      const res = await fetch(`http://127.0.0.1:${listening.port}/healthz`);
+      expect(res.status).toBe(200);
+      // None of them could be reached at start: /healthz lists none until one answers.
+      expect(await res.json()).toEqual({ status: 'ok', providers: [] });
       expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(['addressd.sqlite', 'master.key']));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

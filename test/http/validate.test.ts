@@ -237,11 +237,13 @@ describe('coverage', () => {
     expect((await server.services.ledger.balance(accountId)).usedThisMonth).toBe(1);
   });
 
-  it('a country no provider covers calls nobody, costs nothing and still records its usage event', async () => {
+  it('a country no provider covers calls nobody, costs nothing, is marked unverified and still records its usage event', async () => {
     const { key, accountId } = await server.createAccount();
     const calls = Object.values(server.emulators).reduce((n, e) => n + e.requests.length, 0);
     const res = await server.post('/v1/validate', { query: '10 Rue de Rivoli, 75001 Paris', country: 'FR', debug: true }, { authorization: `Bearer ${key}` });
     expect(res.status).toBe(200);
+    // Nothing was checked: said as when no provider answered (issue 20 §1.2).
+    expect(res.headers.get('x-addressd-unverified')).toBe('providers-unavailable');
     const body = (await res.json()) as ValidateResponse;
     expect(body).toMatchObject({ verdict: 'invalid', confidence: 0, address: null, provider: null, reasons: ['no_results', 'low_confidence'] });
     expect(body.consensus.status).toBe('unavailable');
