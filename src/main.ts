@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { buildApp } from './app.js';
 import { warmUpAddressParser } from './address/parse.js';
 import { ConfigError, loadConfig } from './config.js';
+import { ensureDataDir } from './lib/data-dir.js';
 import { describeError } from './lib/describe-error.js';
 import { createLogger } from './lib/logger.js';
 import { logReachability } from './providers/reachability.js';
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
+    // Before anything opens a file there: a DATA_DIR that cannot be made is one line and exit 2.
+    ensureDataDir(config.DATA_DIR);
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
