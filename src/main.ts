@@ -17,6 +17,9 @@ import { ClusterRateLimiter } from './store/limits/cluster-limiter.js';
  * A start that fails says why in exactly one line on stderr and exits non-zero (2: configuration,
  * 1: anything else); the details go to the JSON log on stdout.
  */
+/** Time past the grace period for closing the stores before the exit is forced. */
+const HARD_EXIT_AFTER_GRACE_MS = 2000;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -51,6 +54,9 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Whatever hangs (a store that does not close, a log destination, a stray handle), the
+    // process is gone shortly after its grace: a supervisor's SIGTERM always ends it.
+    setTimeout(() => process.exit(1), graceMs + HARD_EXIT_AFTER_GRACE_MS).unref();
     // drain() stops listening at once; the line comes after, so it is true when read.
     const draining = http ? http.drain(graceMs) : Promise.resolve(true);
     logger.info({ signal, graceMs }, 'shutting down: no new connections, finishing requests in flight');
