@@ -1,14 +1,16 @@
 /**
- * `tsx bench/main.ts NAME [args]` (`npm run bench:local`, `bench:hang`, `bench:crash`,
- * `bench:validate`): the named benchmarks beside the side-by-side HTTP comparison, which is
+ * `tsx bench/main.ts NAME [args]` (`npm run bench:local`, `bench:scale`, `bench:hang`, `bench:crash`,
+ * `bench:validate`, `bench:list`): the named benchmarks beside the side-by-side HTTP comparison, which is
  * `npm run bench` (bench/compare/). Add yours to BENCHES. Benchmarks measure speed; tests never
  * assert on it.
  */
 const BENCHES: Record<string, (args: string[]) => Promise<void>> = {
   local: async (args) => (await import('./local.js')).benchLocal(args),
+  scale: async (args) => (await import('./scale/main.js')).benchScale(args),
   hang: async () => (await import('./hang.js')).benchHang(),
   crash: async () => (await import('./crash.js')).benchCrash(),
   validate: async (args) => (await import('./cli-validate.js')).benchCliValidate(args),
+  list: async (args) => (await import('./list/main.js')).benchList(args),
 };
 
 const [name = 'local', ...args] = process.argv.slice(2);

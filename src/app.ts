@@ -22,7 +22,7 @@ import { widgetAutocompleteRoutes } from './http/routes/widget-autocomplete.js';
 import { secretKeyAuth } from './http/secret-key-auth.js';
 import { docsPageHeaders, sitePageHeaders } from './http/security-headers.js';
 import { EXPOSED_HEADERS } from './http/unverified.js';
-import { widgetAuth } from './http/widget-auth.js';
+import { widgetAccessThrottle, widgetAuth } from './http/widget-auth.js';
 import type { Services } from './services.js';
 
 const BATCH_PATH = '/v1/validate/batch';
@@ -65,7 +65,10 @@ export function buildApp(services: Services): App {
     register(app, services);
   }
   // The hosted widget; its access check lets the script stay silent on origins no token allows.
-  widgetAssetRoutes(app, { checkAccess: async (token, origin) => (await services.auth.widgetToken(token, origin)) !== null });
+  widgetAssetRoutes(app, {
+    checkAccess: async (token, origin) => (await services.auth.widgetToken(token, origin)) !== null,
+    throttle: widgetAccessThrottle(services),
+  });
 
   const document = openApiDocument(app, services.baseUrl, services.config.PUBLIC_BASE_URL);
   app.get('/openapi.json', (c) => c.json(document));

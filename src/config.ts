@@ -34,6 +34,14 @@ const ConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   /**
+   * Where the local index's searches read: a streaming replica of DATABASE_URL, so serving
+   * scales out while imports and `--update` write to the primary. Default: DATABASE_URL.
+   */
+  LOCAL_INDEX_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  /**
    * How long opening a PostgreSQL connection may take before the database counts as unreachable
    * and the request is answered 503: an unreachable database fails fast.
    */
@@ -146,12 +154,16 @@ const CompleteConfig = ConfigSchema.superRefine((config, ctx) => {
       message: `must be longer than the longest request, ${longest} ms (PROVIDER_TIMEOUT_MS + 2 × DATABASE_CONNECT_TIMEOUT_MS): a shorter age releases calls still running`,
     });
   }
+  if (config.LOCAL_INDEX_READ_URL !== undefined && config.DATABASE_URL === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['LOCAL_INDEX_READ_URL'], message: 'needs DATABASE_URL: without it the local index is a SQLite file, which has no replica' });
+  }
   if (config.HEADERS_TIMEOUT_MS <= config.KEEP_ALIVE_TIMEOUT_MS) {
     ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: 'must be greater than KEEP_ALIVE_TIMEOUT_MS' });
   }
 }).transform((config) => ({
   ...config,
   INSTANCE_ID: config.INSTANCE_ID ?? defaultInstanceId(config),
+  LOCAL_INDEX_READ_URL: config.LOCAL_INDEX_READ_URL ?? config.DATABASE_URL,
   RESERVATION_MAX_AGE_MS: config.RESERVATION_MAX_AGE_MS ?? longestRequestMs(config) + RESERVATION_MARGIN_MS,
 }));
 

@@ -102,7 +102,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const limiter = overrides.limiter ?? (await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') }));
   const changes = overrides.changes ?? (await createChangeFeed({ ...redis, onError: (error) => logger.warn({ err: error }, 'change feed error') }));
   const publish = (change: Change) => changes.publish(change);
-  const localIndex = config.PROVIDERS.includes('local') ? await openLocalIndex(dbOptions) : undefined;
+  // Searches may read from a replica (LOCAL_INDEX_READ_URL); imports run in the CLI, against the primary.
+  const localIndex = config.PROVIDERS.includes('local')
+    ? await openLocalIndex({ ...dbOptions, ...(config.LOCAL_INDEX_READ_URL ? { readUrl: config.LOCAL_INDEX_READ_URL } : {}) })
+    : undefined;
   const providers = createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {});
   const runner = new ProviderRunner(providers, {
     timeoutMs: config.PROVIDER_TIMEOUT_MS,

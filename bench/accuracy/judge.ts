@@ -24,7 +24,10 @@ export function judge(c: Case, r: ValidateResponse): Outcome {
   let ok: boolean;
   if (e.verdict === 'invalid') ok = r.verdict === 'invalid';
   else if (e.verdict === 'valid') ok = r.verdict === 'valid' && rightAddress(c, r);
-  else ok = r.verdict === 'correctable' && rightAddress(c, r) && e.as.includes(r.components[e.field] ?? 'not-checked');
+  else {
+    const also = Object.entries(e.also ?? {}) as [keyof typeof r.components, readonly string[]][];
+    ok = r.verdict === 'correctable' && rightAddress(c, r) && e.as.includes(r.components[e.field] ?? 'not-checked') && also.every(([f, as]) => as.includes(r.components[f] ?? 'not-checked'));
+  }
   const components = Object.entries(r.components).map(([k, v]) => `${k}:${v}`).join(' ');
   const address = r.address ? [r.address.street, r.address.houseNumber, r.address.postcode, r.address.city].filter(Boolean).join(' ') : '-';
   return { case: c, ok, verdict: r.verdict, got: `${r.verdict} ${r.confidence} [${components}] → ${address}` };

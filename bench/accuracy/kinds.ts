@@ -10,9 +10,9 @@ import { addressKey, type CorpusAddress } from './corpus.js';
  * the non-existent kinds name something the data does not hold; the others need one fix.
  */
 export const KIND_GROUPS = {
-  formatting: ['clean', 'lower-no-commas', 'postcode-first', 'folded', 'abbreviated', 'country-named', 'addition-forms'],
+  formatting: ['clean', 'lower-no-commas', 'postcode-first', 'folded', 'abbreviated', 'country-named', 'addition-forms', 'particles', 'numbered-street'],
   'does not exist': ['unknown-street', 'other-street', 'unknown-number', 'unknown-addition'],
-  corrections: ['street-typo', 'postcode-transposed'],
+  corrections: ['street-typo', 'postcode-transposed', 'partial-postcode'],
   'kept as they were': ['wrong-postcode', 'missing-postcode', 'wrong-city'],
 } as const;
 export type Kind = (typeof KIND_GROUPS)[keyof typeof KIND_GROUPS][number];
@@ -21,8 +21,8 @@ export const KINDS: readonly Kind[] = Object.values(KIND_GROUPS).flat();
 export type Expectation =
   | { verdict: 'valid' }
   | { verdict: 'invalid' }
-  /** `correctable`, the right address, and `field` answered with one of `as`. */
-  | { verdict: 'correctable'; field: VerdictField; as: readonly ComponentVerdict[] };
+  /** `correctable`, the right address, and `field` answered with one of `as` (and each of `also` with one of its own). */
+  | { verdict: 'correctable'; field: VerdictField; as: readonly ComponentVerdict[]; also?: Partial<Record<VerdictField, readonly ComponentVerdict[]>> };
 
 export interface Case {
   kind: Kind;
@@ -38,7 +38,7 @@ const VALID: Expectation = { verdict: 'valid' };
 const INVALID: Expectation = { verdict: 'invalid' };
 
 /** Countries that write the number before the street. */
-const NUMBER_FIRST = new Set(['GB', 'US', 'FR', 'IE', 'CA', 'AU']);
+const NUMBER_FIRST = new Set(['GB', 'US', 'FR', 'MC', 'IE', 'CA', 'AU']);
 
 interface Parts {
   street: string;
@@ -75,6 +75,10 @@ const DIGRAPH: Record<string, string> = { ø: 'oe', Ø: 'Oe', å: 'aa', Å: 'Aa'
 function fold(s: string, table: Record<string, string>): string {
   return [...s].map((c) => table[c] ?? c).join('').normalize('NFKD').replace(/\p{M}/gu, '');
 }
+/** The other way in Danish: a name the register spells with `aa`/`ae`/`oe` typed with the letter (`Aabenraa` → `Åbenrå`, `Aarhus` → `Århus`). */
+function unfoldDanish(s: string): string {
+  return s.replace(/Aa/g, 'Å').replace(/aa/g, 'å').replace(/Ae/g, 'Æ').replace(/ae/g, 'æ').replace(/(?<=\p{L})oe/gu, 'ø');
+}
 
 /** Street-type and prefix abbreviations as each country writes them. */
 const ABBREVIATIONS: Record<string, ReadonlyArray<readonly [RegExp, string]>> = {
@@ -83,17 +87,50 @@ const ABBREVIATIONS: Record<string, ReadonlyArray<readonly [RegExp, string]>> = 
   AT: [[/straße$/, 'str.'], [/Straße$/, 'Str.']],
   CH: [[/strasse$/, 'str.'], [/Strasse$/, 'Str.']],
   LI: [[/strasse$/, 'str.']],
-  DK: [[/^Søndre /, 'Sdr. '], [/^Sønder /, 'Sdr. '], [/^Gammel /, 'Gl. '], [/^Sankt /, 'Skt. '], [/Allé$/, 'Alle'], [/^Store /, 'St. '], [/^Nørre /, 'Nr. ']],
+  DK: [
+    [/^Søndre /, 'Sdr. '], [/^Sønder /, 'Sdr. '], [/^Gammel /, 'Gl. '], [/^Sankt /, 'Skt. '], [/Allé$/, 'Alle'], [/^Store /, 'St. '], [/^Nørre /, 'Nr. '],
+    [/^Nordre /, 'Ndr. '], [/^Kongens /, 'Kgs. '], [/^Lille /, 'Ll. '],
+  ],
   PT: [[/^Rua /, 'R. '], [/^Avenida /, 'Av. '], [/^Praça /, 'Pç. '], [/^Largo /, 'Lg. ']],
   GB: [[/ Street$/, ' St'], [/ Road$/, ' Rd'], [/ Lane$/, ' Ln'], [/ Crescent$/, ' Cres'], [/^St /, 'Saint '], [/ Parade$/, ' Pde']],
   US: [[/ Street/, ' St'], [/ Avenue/, ' Ave'], [/ Boulevard/, ' Blvd'], [/ Plaza$/, ' Plz'], [/ Loop$/, ' Lp'], [/^North /, 'N '], [/^South /, 'S '], [/^West /, 'W '], [/^East /, 'E '], [/^Southwest /, 'SW '], [/ Northeast$/, ' NE'], [/ Northwest$/, ' NW']],
   FR: [[/^Rue /, 'R. '], [/^Avenue /, 'Av. '], [/^Boulevard /, 'Bd '], [/Saint-/, 'St-'], [/Sainte-/, 'Ste-']],
+  MC: [[/^Rue /, 'R. '], [/^Avenue /, 'Av. '], [/^Boulevard /, 'Bd ']],
+  ES: [[/^Calle /, 'C/ '], [/^Avenida /, 'Avda. '], [/^Plaza /, 'Pza. '], [/^Paseo /, 'Pº '], [/^Carrer /, 'C/ '], [/^Passeig /, 'Pg. ']],
+  AD: [[/^Avinguda /, 'Av. '], [/^Carrer /, 'C/ '], [/^Plaça /, 'Pl. ']],
+  IT: [[/^Via /, 'V. '], [/^Piazza /, 'P.za '], [/^Corso /, 'C.so ']],
 };
+
+/** Particles between a street's type and its name, per country (written independently of the service's own list). */
+const PARTICLE_WORDS: Record<string, readonly string[]> = {
+  PT: ['de', 'da', 'do', 'dos', 'das'],
+  ES: ['de', 'del', 'la', 'las', 'los', 'el'],
+  AD: ['de', 'del', 'dels', 'la', 'les', 'el', 'els'],
+  FR: ['de', 'du', 'des', 'la', 'le', 'les'],
+  MC: ['de', 'du', 'des', 'la', 'le', 'les'],
+  IT: ['di', 'del', 'della', 'dello', 'dei', 'degli', 'delle'],
+  DE: ['des', 'der', 'dem', 'den'],
+  US: ['of', 'the'],
+  GB: ['of', 'the'],
+};
+/** The particle people add to a street that has none (`Rua Augusta` → `Rua da Augusta`), where the type comes first. */
+const ADDED_PARTICLE: Record<string, string> = { PT: 'de', ES: 'de', AD: 'de', FR: 'de', MC: 'de', IT: 'di' };
+
+/** The street with its particles dropped, and one added where it has none; empty when neither applies. */
+function particleForms(a: CorpusAddress): string[] {
+  const words = PARTICLE_WORDS[a.country];
+  if (!words) return [];
+  const parts = a.street.split(' ');
+  const kept = parts.filter((w, i) => i === 0 || !words.includes(w.toLowerCase()));
+  if (kept.length < parts.length) return kept.length > 1 ? [kept.join(' ')] : [];
+  const added = ADDED_PARTICLE[a.country];
+  return added && parts.length > 1 && !/\d/.test(parts[1]!) ? [[parts[0], added, ...parts.slice(1)].join(' ')] : [];
+}
 
 /** How the country names itself, for `…, Danmark`. */
 const OWN_NAME: Record<string, string> = {
   NL: 'Nederland', DE: 'Deutschland', DK: 'Danmark', PT: 'Portugal', GB: 'United Kingdom', US: 'United States',
-  FR: 'France', AT: 'Österreich', CH: 'Schweiz', LI: 'Liechtenstein',
+  FR: 'France', AT: 'Österreich', CH: 'Schweiz', LI: 'Liechtenstein', ES: 'España', IT: 'Italia', AD: 'Andorra', MC: 'Monaco',
 };
 
 /** Invented street names, shaped like each country's. */
@@ -105,7 +142,10 @@ function inventedStreet(country: string, stem: string): string {
     case 'CH': case 'LI': return `${stem}strasse`;
     case 'DK': return `${stem}vej`;
     case 'PT': return `Rua do ${stem}`;
-    case 'FR': return `Rue ${stem}`;
+    case 'FR': case 'MC': return `Rue ${stem}`;
+    case 'ES': return `Calle ${stem}`;
+    case 'IT': return `Via ${stem}`;
+    case 'AD': return `Carrer ${stem}`;
     default: return `${stem} Street`;
   }
 }
@@ -157,9 +197,19 @@ function transposed(pc: string, country: string, rand: () => number): string | u
   return out;
 }
 
-/** Builds every case of every kind over the corpus; deterministic for a seed. */
+/** A 32-bit hash of a string (FNV-1a): each address's own random stream. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Builds every case of every kind over the corpus; deterministic for a seed. Each address draws
+ * from its own random stream (seed and address), so adding rows never changes another row's cases.
+ */
 export function buildCases(addresses: readonly CorpusAddress[], universe: readonly CorpusAddress[] = addresses, seed = 15): Case[] {
-  const rand = rng(seed);
+  let rand = rng(seed);
   const exists = new Set(universe.map(addressKey));
   const has = (country: string, street: string, houseNumber: string) => exists.has(addressKey({ country, street, houseNumber }));
   const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(rand() * list.length)];
@@ -167,6 +217,7 @@ export function buildCases(addresses: readonly CorpusAddress[], universe: readon
   const cases: Case[] = [];
 
   for (const a of addresses) {
+    rand = rng((seed ^ hash(addressKey(a))) >>> 0);
     const base = { country: a.country, address: a };
     const add = (kind: Kind, query: string, expect: Expectation, requestCountry: string | undefined = a.country) =>
       cases.push({ ...base, kind, query, expect, ...(requestCountry ? { requestCountry } : {}) });
@@ -176,8 +227,7 @@ export function buildCases(addresses: readonly CorpusAddress[], universe: readon
     add('clean', clean, VALID);
     add('lower-no-commas', clean.toLowerCase().replace(/,/g, ''), VALID);
     add('postcode-first', `${a.postcode} ${a.city}, ${streetPart(a)}`, VALID);
-    for (const table of [PLAIN, DIGRAPH]) {
-      const folded = fold(clean, table);
+    for (const folded of [fold(clean, PLAIN), fold(clean, DIGRAPH), ...(a.country === 'DK' ? [unfoldDanish(clean)] : [])]) {
       if (folded !== clean && !cases.some((c) => c.kind === 'folded' && c.address === a && c.query === folded)) add('folded', folded, VALID);
     }
     let short = a.street;
@@ -187,6 +237,14 @@ export function buildCases(addresses: readonly CorpusAddress[], universe: readon
     if (name) add('country-named', `${clean}, ${name}`, VALID, undefined);
     add('country-named', `${clean} ${a.country}`, VALID, undefined);
     for (const form of additionForms(a.houseNumber)) add('addition-forms', written(a, { ...a, houseNumber: form }), VALID);
+    for (const street of particleForms(a)) add('particles', written(a, { ...a, street }), VALID);
+    if (/\d/.test(a.street)) {
+      // A number inside the street's name: as written, without commas, and where the number usually
+      // comes first, also after the street (`5th Avenue 20`, `Avenue du 8 Mai 1945 3`).
+      add('numbered-street', clean, VALID);
+      add('numbered-street', clean.toLowerCase().replace(/,/g, ''), VALID);
+      if (NUMBER_FIRST.has(a.country)) add('numbered-street', clean.replace(streetPart(a), `${a.street} ${a.houseNumber}`), VALID);
+    }
 
     // does not exist → invalid
     add('unknown-street', written(a, { ...a, street: inventedStreet(a.country, pick(STEMS)!) }), INVALID);
@@ -209,6 +267,13 @@ export function buildCases(addresses: readonly CorpusAddress[], universe: readon
     }
     const swapped = transposed(a.postcode, a.country, rand);
     if (swapped) add('postcode-transposed', written(a, { ...a, postcode: swapped }), { verdict: 'correctable', field: 'postcode', as: ['corrected'] });
+    // A British outward code alone (`EC4Y`, and its district `EC4`): a partial postcode the result completes; the town stays a match.
+    const outward = a.country === 'GB' ? /^([A-Z]{1,2}\d[A-Z\d]?) \d[A-Z]{2}$/.exec(a.postcode)?.[1] : undefined;
+    if (outward) {
+      for (const part of new Set([outward, outward.replace(/[A-Z]$/, '')])) {
+        add('partial-postcode', written(a, { ...a, postcode: part }), { verdict: 'correctable', field: 'postcode', as: ['corrected'], also: { city: ['match'] } });
+      }
+    }
 
     // as today → correctable
     const postcodes = (list: readonly CorpusAddress[]) => [...new Set(list.map((o) => o.postcode))].filter((p) => p && p !== a.postcode);

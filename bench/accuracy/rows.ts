@@ -159,6 +159,108 @@ Pilatusstrasse | 15 | 6003 | Luzern | 47.0490 | 8.3055
 `,
 };
 
+/**
+ * Rows added for issue 21, after the earlier ones so that the earlier cases stay as they were (the
+ * case builder draws its random choices in corpus order): ES, IT, AD, MC, and streets with
+ * particles (`Rua dos Fanqueiros`, `Calle del Príncipe`), numbers inside the name (`Avenida 24 de
+ * Julho`, `Via XX Settembre`, `Avenue du 8 Mai 1945`, `5th Avenue`), Danish letters and prefixes
+ * (`Blågårdsgade`, `Nordre Frihavnsgade`, `Kongens Nytorv`, `Aabenraa`) and London postcodes.
+ */
+const RAW_21: Record<string, string> = {
+  ES: `
+Calle de Alcalá | 45 | 28014 | Madrid | 40.4190 | -3.6960
+Calle Mayor | 10 | 28013 | Madrid | 40.4160 | -3.7070
+Calle del Príncipe | 12 | 28012 | Madrid | 40.4150 | -3.6990
+Gran Vía | 28 | 28013 | Madrid | 40.4200 | -3.7020
+Paseo de la Castellana | 100 | 28046 | Madrid | 40.4400 | -3.6900
+Calle de Atocha | 20 | 28012 | Madrid | 40.4130 | -3.7030
+Plaza de la Villa | 5 | 28005 | Madrid | 40.4155 | -3.7100
+Passeig de Gràcia | 43 | 08007 | Barcelona | 41.3917 | 2.1649
+Carrer de Pelai | 10 | 08001 | Barcelona | 41.3860 | 2.1680
+Calle Sierpes | 30 | 41004 | Sevilla | 37.3920 | -5.9950
+Calle de Colón | 20 | 46004 | Valencia | 39.4700 | -0.3730
+Calle Larios | 5 | 29005 | Málaga | 36.7190 | -4.4210
+`,
+  IT: `
+Via del Corso | 100 | 00186 | Roma | 41.9010 | 12.4800
+Via dei Condotti | 10 | 00187 | Roma | 41.9050 | 12.4810
+Via XX Settembre | 12 | 00187 | Roma | 41.9050 | 12.4930
+Via IV Novembre | 119 | 00187 | Roma | 41.8970 | 12.4850
+Corso Vittorio Emanuele II | 100 | 00186 | Roma | 41.8980 | 12.4720
+Piazza della Signoria | 5 | 50122 | Firenze | 43.7696 | 11.2558
+Via della Scala | 10 | 50123 | Firenze | 43.7740 | 11.2470
+Via Toledo | 200 | 80134 | Napoli | 40.8430 | 14.2490
+Via Monte Napoleone | 8 | 20121 | Milano | 45.4685 | 9.1950
+Corso Buenos Aires | 20 | 20124 | Milano | 45.4780 | 9.2100
+Via Garibaldi | 5 | 10122 | Torino | 45.0730 | 7.6800
+Via XX Settembre | 40 | 16121 | Genova | 44.4060 | 8.9370
+`,
+  AD: `
+Avinguda Meritxell | 20 | AD500 | Andorra la Vella | 42.5070 | 1.5300
+Avinguda del Príncep Benlloch | 30 | AD500 | Andorra la Vella | 42.5060 | 1.5200
+Carrer de la Vall | 5 | AD500 | Andorra la Vella | 42.5065 | 1.5210
+Plaça del Poble | 1 | AD500 | Andorra la Vella | 42.5068 | 1.5230
+Avinguda Carlemany | 50 | AD700 | Escaldes-Engordany | 42.5090 | 1.5380
+Avinguda Fiter i Rossell | 10 | AD700 | Escaldes-Engordany | 42.5110 | 1.5400
+Carrer de la Unió | 6 | AD700 | Escaldes-Engordany | 42.5095 | 1.5370
+Avinguda de Sant Antoni | 15 | AD400 | La Massana | 42.5450 | 1.5140
+Avinguda Verge de Canòlich | 40 | AD600 | Sant Julià de Lòria | 42.4640 | 1.4910
+Avinguda François Mitterrand | 20 | AD200 | Encamp | 42.5340 | 1.5800
+`,
+  MC: `
+Boulevard des Moulins | 12 | 98000 | Monaco | 43.7410 | 7.4250
+Avenue de la Costa | 7 | 98000 | Monaco | 43.7420 | 7.4240
+Boulevard Princesse Charlotte | 20 | 98000 | Monaco | 43.7400 | 7.4220
+Avenue Princesse Grace | 10 | 98000 | Monaco | 43.7460 | 7.4330
+Rue Grimaldi | 15 | 98000 | Monaco | 43.7330 | 7.4200
+Boulevard du Larvotto | 30 | 98000 | Monaco | 43.7450 | 7.4320
+Avenue de Monte-Carlo | 2 | 98000 | Monaco | 43.7390 | 7.4270
+Rue du Portier | 4 | 98000 | Monaco | 43.7430 | 7.4300
+`,
+  DK: `
+Nordre Frihavnsgade | 10 | 2100 | København Ø | 55.6977 | 12.5845
+Kongens Nytorv | 13 | 1050 | København K | 55.6805 | 12.5857
+Sankt Annæ Plads | 10 | 1250 | København K | 55.6822 | 12.5930
+Gammel Mønt | 4 | 1117 | København K | 55.6812 | 12.5800
+Nørre Voldgade | 10 | 1358 | København K | 55.6830 | 12.5690
+Lille Kongensgade | 10 | 1074 | København K | 55.6795 | 12.5830
+Blågårdsgade | 5 | 2200 | København N | 55.6880 | 12.5560
+Fælledvej | 10 | 2200 | København N | 55.6915 | 12.5600
+Højbro Plads | 10 | 1200 | København K | 55.6787 | 12.5790
+Storegade | 10 | 6200 | Aabenraa | 55.0440 | 9.4180
+Algade | 20 | 9000 | Aalborg | 57.0480 | 9.9210
+`,
+  PT: `
+Avenida 24 de Julho | 2 | 1200-480 | Lisboa | 38.7060 | -9.1460
+Avenida 5 de Outubro | 120 | 1050-060 | Lisboa | 38.7400 | -9.1470
+Rua 1.º de Dezembro | 80 | 1200-358 | Lisboa | 38.7140 | -9.1400
+Rua 31 de Janeiro | 150 | 4000-543 | Porto | 41.1465 | -8.6075
+Rua dos Fanqueiros | 50 | 1100-231 | Lisboa | 38.7110 | -9.1360
+Rua das Portas de Santo Antão | 10 | 1150-264 | Lisboa | 38.7160 | -9.1410
+`,
+  FR: `
+Avenue du 8 Mai 1945 | 3 | 69008 | Lyon | 45.7360 | 4.8700
+Rue du 4 Septembre | 20 | 75002 | Paris | 48.8695 | 2.3360
+Rue du Faubourg Saint-Honoré | 55 | 75008 | Paris | 48.8710 | 2.3160
+Place des Vosges | 6 | 75004 | Paris | 48.8550 | 2.3660
+Rue des Carmes | 12 | 13002 | Marseille | 43.3000 | 5.3720
+`,
+  DE: `
+Platz der Republik | 1 | 11011 | Berlin | 52.5186 | 13.3762
+Straße der Einheit | 20 | 14612 | Falkensee | 52.5600 | 13.0900
+Platz der Deutschen Einheit | 1 | 20457 | Hamburg | 53.5413 | 9.9841
+`,
+  US: `
+5th Avenue | 20 | 10011 | New York | 40.7337 | -73.9950 | NY
+Avenue of the Americas | 1211 | 10036 | New York | 40.7590 | -73.9820 | NY
+`,
+  GB: `
+Fleet Street | 100 | EC4Y 1DE | London | 51.5142 | -0.1080
+Poultry | 1 | EC2R 8EJ | London | 51.5136 | -0.0905
+The Mall | 5 | SW1Y 5AH | London | 51.5060 | -0.1310
+`,
+};
+
 export interface CorpusAddress {
   street: string;
   houseNumber: string;
@@ -174,7 +276,7 @@ export interface CorpusAddress {
 
 /** The hand-written rows, parsed. */
 export function writtenRows(): CorpusAddress[] {
-  return Object.entries(RAW).flatMap(([country, block]) =>
+  return [...Object.entries(RAW), ...Object.entries(RAW_21)].flatMap(([country, block]) =>
     block
       .trim()
       .split('\n')

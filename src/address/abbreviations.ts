@@ -42,24 +42,42 @@ const EXTRA_WAYS: Record<string, ReadonlyArray<readonly [string, string]>> = {
   // The package's Danish table knows only `gl`; these are the types Danish streets are named with.
   da: [['vej', 'vej'], ['gade', 'gade'], ['alle', 'alle'], ['plads', 'plads'], ['torv', 'torv'], ['straede', 'straede'], ['boulevard', 'boulevard'], ['boulevarden', 'boulevarden'], ['vaenge', 'vaenge'], ['have', 'have']],
   pt: [['lg', 'largo'], ['pc', 'praca'], ['tv', 'travessa'], ['trav', 'travessa'], ['estr', 'estrada'], ['al', 'alameda']],
+  // The package's Italian table knows only `Via`, `Viale`, `Vicolo`, `Calle`, `Corte`.
+  it: [
+    ['piazza', 'piazza'], ['pza', 'piazza'], ['pzza', 'piazza'], ['corso', 'corso'], ['cso', 'corso'], ['vle', 'viale'], ['largo', 'largo'],
+    ['piazzale', 'piazzale'], ['lungotevere', 'lungotevere'],
+  ],
+  // `Pg.` is how Catalan writes `Passeig` (the package files it under Spanish `Paseo`).
+  es: [['pg', 'paseo']],
   en: [['loop', 'loop'], ['lp', 'loop'], ['parade', 'parade'], ['pde', 'parade'], ['plaza', 'plaza'], ['plz', 'plaza']],
 };
 
 /**
  * Name words the package lacks, as [written, canonical]: Danish prefixes (`Sdr.` stands for both
- * `Søndre` and `Sønder`, so all three share one form; `St.` is `Store`, `Skt.` is `Sankt`) and
+ * `Søndre` and `Sønder`, so all three share one form; `St.` is `Store`, `Skt.` is `Sankt`, `Ndr.`
+ * `Nordre`, `Kgs.` `Kongens`) and
  * Dutch ordinals (`2e` = `tweede` = `2de`, as in `2e Helmersstraat`).
  */
 const EXTRA_WORDS: Record<string, ReadonlyArray<readonly [string, string]>> = {
   da: [
     ['sdr', 'sonder'], ['sondre', 'sonder'], ['sonder', 'sonder'], ['nr', 'norre'], ['norre', 'norre'], ['skt', 'sankt'],
-    ['sankt', 'sankt'], ['st', 'store'], ['store', 'store'], ['ll', 'lille'], ['lille', 'lille'], ['gl', 'gammel'], ['gammel', 'gammel'],
+    ['sankt', 'sankt'], ['ndr', 'nordre'], ['nordre', 'nordre'], ['kgs', 'kongens'], ['kongens', 'kongens'], ['st', 'store'], ['store', 'store'], ['ll', 'lille'], ['lille', 'lille'], ['gl', 'gammel'], ['gammel', 'gammel'],
   ],
   nl: [
     ['eerste', '1e'], ['1ste', '1e'], ['1e', '1e'], ['tweede', '2e'], ['2de', '2e'], ['2e', '2e'], ['derde', '3e'], ['3de', '3e'], ['3e', '3e'],
     ['vierde', '4e'], ['4de', '4e'], ['4e', '4e'], ['vijfde', '5e'], ['5de', '5e'], ['5e', '5e'],
   ],
 };
+
+/** Canonical prefix words of each language (`sonder`, `nordre`, `gammel`, `2e`): two different ones are never a typo of each other. */
+const PREFIX_WORDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
+  Object.entries(EXTRA_WORDS).map(([lang, pairs]) => [lang, new Set(pairs.map(([, full]) => full))]),
+);
+
+/** Whether a normalized (expanded) token is one of the language's listed name prefixes (`sonder`, `nordre`, `store`). */
+export function isPrefixWord(token: string, langs: readonly string[]): boolean {
+  return langs.some((lang) => PREFIX_WORDS[lang]?.has(token) ?? false);
+}
 
 /** Compound endings; only consonant clusters that no real word ends in, so expansion is safe. */
 const SUFFIXES: Record<string, ReadonlyArray<readonly [string, string]>> = {

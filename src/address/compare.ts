@@ -1,11 +1,12 @@
 import type { ComponentField, VerdictField } from '../contract/address.js';
-import { isCardinalWord, isStreetTypeWord } from './abbreviations.js';
+import { isCardinalWord, isPrefixWord, isStreetTypeWord } from './abbreviations.js';
 import { areCityAliases } from './city-aliases.js';
 import { canonicalCountry } from './countries.js';
 import { normalizeHouseNumber } from './house-number.js';
 import { countryLanguages, FALLBACK_LANGUAGES } from './languages.js';
 import { hasPostcodes, normalizePostcode } from './postcode.js';
 import { differsByFillers, editDistance, isAbbreviation, isContained, isNameTypo, isTypo } from './similarity.js';
+import { withoutParticles } from './particles.js';
 import { expandNameWords, normalizeStreetIn } from './street.js';
 import { compact, foldDigraphs, normalizeText } from './text.js';
 import { US_STATES } from './us-states.js';
@@ -49,17 +50,41 @@ export function compareComponent(field: ComponentField, input: string, result: s
 /**
  * The input's city against every place a result names (its city first, then the other levels a
  * provider returns: village, municipality, county...): the best verdict, and the place it was
- * reached with, so the standardized address can name the place the person wrote.
+ * reached with, so the standardized address can name the place the person wrote. `town` is the
+ * result's own town (the first place unless told; none where the result names no town).
  */
-export function compareCityWithPlaces(input: string, places: readonly string[], country?: string): { verdict: ComparisonVerdict; place?: string } {
+export function compareCityWithPlaces(
+  input: string,
+  places: readonly string[],
+  country?: string,
+  town: string | undefined = places[0],
+): { verdict: ComparisonVerdict; place?: string } {
   let best: { verdict: ComparisonVerdict; place?: string } = { verdict: 'mismatch' };
   for (const place of places) {
-    const verdict = compareCity(input, place, country);
+    // Only the town itself may be named more precisely (`Paris` → `Paris 8e`): `London` is not a
+    // correction of the district `City of London` some answers name instead of the town.
+    const verdict = compareCity(input, place, country, place === town);
     if (verdict === 'match') return { verdict, place };
     if (verdict === 'corrected' && best.verdict === 'mismatch') best = { verdict, place };
   }
   return best;
 }
+
+/** Countries that are one town: their own name is the town of every address (`98000 Monaco`). */
+const CITY_STATES = new Set(['MC', 'SG', 'VA', 'GI']);
+
+/** The names a city-state goes by as a town (English and its own languages); empty elsewhere. */
+export function cityStateNames(country: string | undefined): readonly string[] {
+  const cc = country?.toUpperCase();
+  if (!cc || !CITY_STATES.has(cc)) return [];
+  let names = cityStates.get(cc);
+  if (!names) {
+    const all = ['en', ...countryLanguages(cc)].map((l) => new Intl.DisplayNames([l], { type: 'region', fallback: 'none' }).of(cc));
+    cityStates.set(cc, (names = [...new Set(all.filter((n): n is string => Boolean(n)))]));
+  }
+  return names;
+}
+const cityStates = new Map<string, readonly string[]>();
 
 /** Whether two street names are equal after normalization (formatting differences only). */
 export function sameStreet(a: string, b: string, country?: string): boolean {
@@ -91,7 +116,11 @@ interface NameRules {
   notATypo?: (x: string, y: string) => boolean;
 }
 
-function compareStreet(input: string, result: string, country: string | undefined): ComparisonVerdict {
+/** Italian and Catalan contractions written with an inner dot (`P.za`, `C.so`, `V.le`) are one word. */
+const CONTRACTION = /(?<=\b\p{L}{1,2})\.(?=\p{L}{1,3}\b)/gu;
+
+function compareStreet(typed: string, found: string, country: string | undefined): ComparisonVerdict {
+  const [input, result] = [typed.replace(CONTRACTION, ''), found.replace(CONTRACTION, '')];
   const langSets = country ? [countryLanguages(country)] : FALLBACK_LANGUAGES.map((l) => [l]);
   let best: ComparisonVerdict = 'mismatch';
   for (const langs of langSets) {
@@ -99,9 +128,12 @@ function compareStreet(input: string, result: string, country: string | undefine
       filler: (t) => ARTICLES.has(t) || isStreetTypeWord(t, langs) || isCardinalWord(t, langs),
       notATypo: (x, y) => notATypo(x, y, langs),
     };
+    const [a, b] = [normalizeStreetIn(input, langs), normalizeStreetIn(result, langs)];
+    const [fa, fb] = [normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs)];
+    // Particles dropped, added or swapped (`Rua Liberdade` = `Rua da Liberdade`) are formatting.
     const verdict = better(
-      compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), rules),
-      compareNames(normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs), rules),
+      better(compareNames(a, b, rules), compareNames(fa, fb, rules)),
+      compareNames(withoutParticles(fa, langs), withoutParticles(fb, langs), rules),
     );
     if (verdict === 'match') return verdict;
     if (verdict === 'corrected') best = verdict;
@@ -109,9 +141,9 @@ function compareStreet(input: string, result: string, country: string | undefine
   return best;
 }
 
-function compareCity(input: string, result: string, country: string | undefined): ComparisonVerdict {
+function compareCity(input: string, result: string, country: string | undefined, containment = true): ComparisonVerdict {
   const langs = countryLanguages(country);
-  const rules = { filler: (t: string) => ARTICLES.has(t), containment: true };
+  const rules = { filler: (t: string) => ARTICLES.has(t), containment };
   const verdict = better(
     compareNames(expandNameWords(input, langs), expandNameWords(result, langs), rules),
     compareNames(expandNameWords(folded(input, langs), langs), expandNameWords(folded(result, langs), langs), rules),
@@ -124,11 +156,13 @@ function compareCity(input: string, result: string, country: string | undefined)
 const TYPE_ENDINGS = /(?:strasse|straat|straede|gracht|steeg|singel|plein|platz|gasse|allee|laan|kade|dijk|gade|weg|vej)$/;
 
 /**
- * Words that differ in a way no typo explains: two directions (`North`/`South`), or two compounds
+ * Words that differ in a way no typo explains: two directions (`North`/`South`), two listed name
+ * prefixes (Danish `Nordre`/`Sønder`, `Store`/`Lille`), or two compounds
  * with the same type ending whose names differ beyond a typo of their own (`Begstrasse`/`Hagstrasse`).
  */
 function notATypo(x: string, y: string, langs: readonly string[]): boolean {
   if (isCardinalWord(x, langs) && isCardinalWord(y, langs)) return true;
+  if (isPrefixWord(x, langs) && isPrefixWord(y, langs)) return true; // `Nordre` is not `Sønder`, `Store` not `Lille`
   const ending = TYPE_ENDINGS.exec(x)?.[0];
   if (ending && y.endsWith(ending)) {
     const [sx, sy] = [x.slice(0, -ending.length), y.slice(0, -ending.length)];

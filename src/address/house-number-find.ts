@@ -18,7 +18,10 @@ export interface HouseNumberCandidate extends Span {
  * Every token that may be the house number, extended by the words that belong to it, with its
  * evidence: where the country puts it, right after the street's words (+3, `Damrak 1`), or before
  * them (+3 where the number comes first, `10 Downing Street`, +1 elsewhere); opening a section
- * +1 where the number comes first; any number 0.5. Ordinals (`3e`, `42nd`, `17.`) are street words.
+ * +1 where the number comes first; any number 0.5; words on both sides −2 (a number inside a name,
+ * `Rua 25 de Abril 10`); where the number comes first but the section opens with the street's words,
+ * closing the section +2 (`Rue du 4 Septembre 20,`) or right after `word number` +3
+ * (`Avenue du 8 Mai 1945 3`). Ordinals (`3e`, `42nd`, `17.`) are street words.
  */
 export function houseNumberCandidates(
   tokens: readonly Token[],
@@ -31,15 +34,37 @@ export function houseNumberCandidates(
     const to = extend(tokens, labels, i, opts);
     const prev = tokens[i - 1];
     const next = tokens[to + 1];
-    const afterWords = !token.opens && labels[i - 1] === undefined && isNameWord(prev);
-    const beforeWords = next !== undefined && !next.opens && labels[to + 1] === undefined && isNameWord(next);
+    // A street already known (a result's, read first) counts as the words beside the number.
+    const afterWords = !token.opens && ((labels[i - 1] === undefined && isNameWord(prev)) || labels[i - 1] === 'street');
+    const beforeWords = next !== undefined && !next.opens && ((labels[to + 1] === undefined && isNameWord(next)) || labels[to + 1] === 'street');
     let score = 0.5;
-    if (afterWords) score += opts.numberFirst ? 1 : 3;
+    // Right after a known street it is the number whatever the country's order (`Avenue du 8 Mai 1945 3`).
+    if (afterWords) score += opts.numberFirst && labels[i - 1] !== 'street' ? 1 : 3;
     if (beforeWords) score += opts.numberFirst ? 3 : 1;
     if (opts.numberFirst && token.opens && beforeWords) score += 1;
+    // Where the number usually comes first but the street was written first (`Rue du 4 Septembre 20,`,
+    // `Avenue du 8 Mai 1945 3`): the number that closes the street's section after its words, or
+    // right after `word number`, is the house number, not one inside the name.
+    if (opts.numberFirst && !token.opens && writtenStreetFirst(tokens, labels, i)) {
+      const prev2 = tokens[i - 2];
+      if (afterWords && (!next || next.opens)) score += 2;
+      else if (prev && !prev.opens && /^\d+$/.test(prev.text) && labels[i - 1] === undefined && labels[i - 2] === undefined && isNameWord(prev2)) score += 3;
+    }
+    // Words on both sides within one section: a number inside the street's name (`Rua 25 de Abril 10`,
+    // `Calle 10 de Agosto 5`) rather than the house number, when another number can be that.
+    // Between two such numbers, the later one where the street comes first (`Rua 25 de Abril 10 Lisboa`).
+    if (afterWords && beforeWords) score -= opts.numberFirst ? 2 : 2 - i / 1000;
     out.push({ from: i, to, score });
   });
   return out;
+}
+
+/** The section of token `i` opens with a word (`Rue du 4 Septembre 20`), not with a number (`20 Rue …`). */
+function writtenStreetFirst(tokens: readonly Token[], labels: readonly (Label | undefined)[], i: number): boolean {
+  let start = i;
+  while (start > 0 && !tokens[start]?.opens) start--;
+  while (start < i && labels[start] !== undefined) start++;
+  return start < i && isNameWord(tokens[start]);
 }
 
 /** The last token of the house number that starts at `i`: its letter, addition, unit or floor words. */

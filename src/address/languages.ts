@@ -3,7 +3,7 @@ const COUNTRY_LANGUAGES: Record<string, readonly string[]> = {
   NL: ['nl'], SR: ['nl'], BE: ['nl', 'fr'], DE: ['de'], AT: ['de'], LI: ['de'], CH: ['de', 'fr', 'it'],
   LU: ['fr', 'de'], FR: ['fr'], MC: ['fr'], GB: ['en'], UK: ['en'], IE: ['en'], IM: ['en'], JE: ['en'],
   GG: ['en'], US: ['en'], CA: ['en', 'fr'], AU: ['en'], NZ: ['en'], ZA: ['en'], IN: ['en'], SG: ['en'],
-  ES: ['es'], MX: ['es'], AR: ['es'], CL: ['es'], CO: ['es'], PE: ['es'], IT: ['it'], SM: ['it'],
+  ES: ['es'], AD: ['es', 'fr'], MX: ['es'], AR: ['es'], CL: ['es'], CO: ['es'], PE: ['es'], IT: ['it'], SM: ['it'],
   PT: ['pt'], BR: ['pt'], DK: ['da'], NO: ['no'], SE: ['sv'], FI: ['fi', 'sv'], PL: ['pl'], CZ: ['cs'],
   SK: ['sk'], HU: ['hu'], RO: ['ro'], BG: ['bg'], HR: ['hr'], RS: ['sr'], SI: ['si'], EE: ['et'],
   LV: ['lv'], LT: ['lt'], GR: ['el'], CY: ['el', 'en'], TR: ['tr'], RU: ['ru'], IL: ['he'], ID: ['id'],

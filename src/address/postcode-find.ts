@@ -24,7 +24,8 @@ export interface PostcodeContext {
  * Every token (or pair: `1012 LG`, `SW1A 2AA`) that may be the postcode, with its evidence; the
  * reader weighs them against the house number (a 4-digit Danish postcode and a house number are
  * both numbers). Evidence: a postcode of the country's format 2 (one of its length where a
- * postcode stands 1; without a country: NL, GB, PT and ZIP+4 shapes 2, five digits 1, four 0.5),
+ * postcode stands 1, a British outward code alone `EC4` 1; without a country: NL, GB, PT and ZIP+4
+ * shapes 2, five digits 1, four 0.5),
  * a shape no house number has (letters, `1100-053`) +2, the postcode of a known result +4,
  * a town or a US state next to it (no comma between) +2, words after it (`1620 København`) +1, ending its section +1;
  * a bare number right after a name with nothing after it (`Damrak 1234`) −1.
@@ -61,6 +62,9 @@ export function postcodeCandidates(tokens: readonly Token[], labels: readonly (L
   return out;
 }
 
+/** The outward code of a British postcode: area letters, district digit(s), an optional sub-district letter. */
+const GB_OUTWARD = /^[A-Z]{1,2}\d[A-Z\d]?$/;
+
 function squeeze(s: string): string {
   return s.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
@@ -77,6 +81,8 @@ function shapeStrength(written: string, country: string | undefined, pair: boole
   if (country) {
     if (isValidPostcode(value, country) && (country !== 'NL' || NL_SHAPE.test(value))) return 2 + distinctive;
     if (pair) return 0;
+    // A British outward code alone (`EC4`, `EC4M`, `SW1`): the district, a partial postcode.
+    if (country === 'GB' && GB_OUTWARD.test(value)) return 1 + distinctive;
     const digits = postcodeDigits(country);
     // Dutch and Portuguese postcodes never start with 0.
     if (digits !== undefined && new RegExp(`^\\d{${digits}}$`).test(value) && !(/^0/.test(value) && (country === 'NL' || country === 'PT'))) return 1;

@@ -7,7 +7,7 @@ import { assignNames } from './name-assign.js';
 import { PlaceSet, streetSpan } from './name-spans.js';
 import { postcodeCandidates, type PostcodeCandidate } from './postcode-find.js';
 import { normalizeStreetIn } from './street.js';
-import { type Label, label, spanText, type Token, tokenize } from './tokens.js';
+import { freeRuns, type Label, label, spanText, type Token, tokenize } from './tokens.js';
 
 /** What is known to exist, from a candidate result or the index: the reading prefers spans that name it. */
 export interface ReadHints {
@@ -60,6 +60,13 @@ export function readAddress(input: string, opts: ReadOptions = {}): AddressCompo
   const us = country === 'US' || (country === undefined && looksUs);
   const numberFirst = country ? NUMBER_FIRST_COUNTRIES.has(country) : looksNumberFirst(tokens, ['en', 'fr']);
   markUnits(tokens, labels, country);
+  // A known street with a number in its name (`Rua 25 de Abril`, `Avenue du 8 Mai 1945`): its words
+  // are the street's before any of its numbers can be taken for the house number or the postcode.
+  const numbered = opts.hints?.streets?.filter((s) => /\d/.test(s));
+  if (numbered?.length) {
+    const span = streetSpan(text, tokens, freeRuns(tokens, labels), numbered, country);
+    if (span && tokens.slice(span.from, span.to + 1).some((t) => /\d/.test(t.text))) label(labels, span, 'street');
+  }
 
   const places = new PlaceSet(opts.hints?.places ?? [], country);
   const postcodes = postcodeCandidates(tokens, labels, {

@@ -23,11 +23,34 @@ export interface CallOutcome {
   query: string | null;
 }
 
+/** What the engines need of a bill step: the API's Biller, or a bulk run's ChunkBiller. */
+export interface BillStep {
+  ensureCredits(accountId: string): Promise<void>;
+  billed<T>(ctx: CallContext, want: number, work: (allowed: number) => Promise<{ value: T; answered: number; outcome: CallOutcome }>): Promise<T>;
+  free(ctx: CallContext, outcome: CallOutcome): Promise<void>;
+}
+
+/** The usage event of one call, its latency counted up to now. */
+export function usageEvent(clock: Clock, ctx: CallContext, outcome: CallOutcome, cached: boolean): UsageEventInput {
+  return {
+    accountId: ctx.accountId,
+    credentialId: ctx.credentialId,
+    env: ctx.env,
+    endpoint: ctx.endpoint,
+    verdict: outcome.verdict,
+    provider: outcome.provider,
+    latencyMs: clock.now() - ctx.startedAt,
+    cached,
+    query: outcome.query,
+    source: ctx.source,
+  };
+}
+
 /**
  * The bill step (DESIGN §5): reserve the worst case before fan-out, settle what was answered
  * after, write the event with the debit. A call that throws gives its reservation back.
  */
-export class Biller {
+export class Biller implements BillStep {
   constructor(
     private readonly ledger: CreditLedger,
     private readonly clock: Clock,
@@ -93,18 +116,7 @@ export class Biller {
     if (credits > 0) this.metrics.creditsCharged.inc({ endpoint: ctx.endpoint }, credits);
   }
 
-  protected event(ctx: CallContext, outcome: CallOutcome, cached: boolean): UsageEventInput {
-    return {
-      accountId: ctx.accountId,
-      credentialId: ctx.credentialId,
-      env: ctx.env,
-      endpoint: ctx.endpoint,
-      verdict: outcome.verdict,
-      provider: outcome.provider,
-      latencyMs: this.clock.now() - ctx.startedAt,
-      cached,
-      query: outcome.query,
-      source: ctx.source,
-    };
+  private event(ctx: CallContext, outcome: CallOutcome, cached: boolean): UsageEventInput {
+    return usageEvent(this.clock, ctx, outcome, cached);
   }
 }

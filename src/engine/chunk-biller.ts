@@ -1,7 +1,7 @@
-import type { BulkCharge, BulkLedger } from '../billing/bulk-ledger.js';
+import type { BulkCharge } from '../billing/bulk-ledger.js';
 import type { Reservation } from '../billing/credit-ledger.js';
 import type { Clock } from '../lib/clock.js';
-import { Biller, type CallContext, type CallOutcome } from './billing.js';
+import { type BillStep, type CallContext, type CallOutcome, usageEvent } from './billing.js';
 import { CreditsExhaustedError } from './errors.js';
 
 /** What one chunk of a bulk run may spend: its reservation, and whether that was all the account had. */
@@ -15,30 +15,39 @@ export interface ChunkGrant {
   quota: number;
 }
 
+/** One call's bill: its charge, and whether every provider meant to answer did (the API caches only those). */
+export interface CallBill {
+  charge: BulkCharge;
+  complete: boolean;
+}
+
 /**
  * The bill step for one chunk of `addressd validate`: the same rules as Biller (gate, worst case
  * up front, pay only for providers that answered, one event per call), but drawn from the chunk's
  * one reservation and collected for BulkLedger.settleChunk instead of a transaction per call.
  * Credits a call did not spend go back to the chunk at once, so later rows can use them.
+ * It touches no database: a lookup thread bills its share of a chunk with it (`credits` of the
+ * reservation), and the main thread settles the charges of all.
  */
-export class ChunkBiller extends Biller {
+export class ChunkBiller implements BillStep {
   readonly charges: BulkCharge[] = [];
+  /** Each call's bill by the context it was made with, so a bulk run can tell its rows apart. */
+  readonly calls = new Map<CallContext, CallBill>();
   private left: number;
 
   constructor(
-    ledger: BulkLedger,
-    clock: Clock,
+    private readonly clock: Clock,
     private readonly grant: ChunkGrant,
+    credits = grant.reservation?.total ?? 0,
   ) {
-    super(ledger, clock);
-    this.left = grant.reservation?.total ?? 0;
+    this.left = credits;
   }
 
-  override async ensureCredits(): Promise<void> {
+  async ensureCredits(): Promise<void> {
     if (!this.grant.open || (this.grant.short && this.left <= 0)) throw this.exhausted();
   }
 
-  override async billed<T>(
+  async billed<T>(
     ctx: CallContext,
     want: number,
     work: (allowed: number) => Promise<{ value: T; answered: number; outcome: CallOutcome }>,
@@ -55,12 +64,17 @@ export class ChunkBiller extends Biller {
     }
     const credits = Math.min(result.answered, allowed);
     this.left += allowed - credits;
-    this.charges.push({ credits, event: this.event(ctx, result.outcome, false) });
+    this.record(ctx, { credits, event: usageEvent(this.clock, ctx, result.outcome, false) }, want > 0 && result.answered >= want);
     return result.value;
   }
 
-  override async free(ctx: CallContext, outcome: CallOutcome): Promise<void> {
-    this.charges.push({ credits: 0, event: this.event(ctx, outcome, true) });
+  async free(ctx: CallContext, outcome: CallOutcome): Promise<void> {
+    this.record(ctx, { credits: 0, event: usageEvent(this.clock, ctx, outcome, true) }, true);
+  }
+
+  private record(ctx: CallContext, charge: BulkCharge, complete: boolean): void {
+    this.charges.push(charge);
+    this.calls.set(ctx, { charge, complete });
   }
 
   private exhausted(): CreditsExhaustedError {

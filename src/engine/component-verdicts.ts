@@ -1,13 +1,16 @@
 import type { AddressComponents, ComponentVerdicts, VerdictField } from '../contract/address.js';
 import { VERDICT_FIELDS } from '../contract/address.js';
-import { compareCityWithPlaces, compareComponent, requiredComponents } from '../address/compare.js';
+import { cityStateNames, compareCityWithPlaces, compareComponent, requiredComponents } from '../address/compare.js';
 
 /**
  * Per-field verdicts of a result against the input (SPEC "ComponentVerdicts"; keys only for checked fields):
  * both have it → compareComponent; input has it, result not → `not-checked`;
  * input lacks a field the country requires and the result supplies it → `missing`; otherwise no key.
- * The city is compared with every place the result names (`placeNames`: village, town, municipality...):
- * a person may write any of them.
+ * The city is compared with every place the result names (`placeNames`: village, town, municipality,
+ * district, suburb, quarter, county...): a person may write any of them. A result with no `city`
+ * names no place at the town level (a city cut in pieces, an extract without the city's boundary,
+ * Monaco's quarters): a town it does not name is then `not-checked`, not a mismatch, since
+ * nothing in the result contradicts it. A city-state's own name (`Monaco`) is its town.
  */
 export function componentVerdicts(
   input: AddressComponents,
@@ -28,13 +31,15 @@ export function readVerdicts(
   const required = new Set<VerdictField>(requiredComponents(country));
   const verdicts: ComponentVerdicts = {};
   let namedPlace: string | undefined;
+  // A city-state's own name is its town: an input that names the country names the town too.
+  const town = cityStateNames(country);
   for (const field of VERDICT_FIELDS) {
-    const given = present(input[field]);
     const found = present(result[field]);
-    if (given && field === 'city' && (found || placeNames.length > 0)) {
-      const places = [...(found ? [found] : []), ...placeNames.filter((p) => p !== found)];
-      const { verdict, place } = compareCityWithPlaces(given, places, country);
-      verdicts.city = verdict;
+    const given = present(input[field]) ?? (field === 'city' && input.country && town.length > 0 ? found : undefined);
+    if (given && field === 'city' && (found || placeNames.length > 0 || town.length > 0)) {
+      const places = [...new Set([...(found ? [found] : []), ...placeNames, ...town])];
+      const { verdict, place } = compareCityWithPlaces(given, places, country, found);
+      verdicts.city = verdict === 'mismatch' && !found ? 'not-checked' : verdict;
       if (verdict !== 'mismatch' && place !== found) namedPlace = place;
     } else if (given && found) verdicts[field] = compareComponent(field, given, found, country);
     else if (given) verdicts[field] = 'not-checked';

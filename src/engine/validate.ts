@@ -2,7 +2,7 @@ import type { ResolvedAddress } from '../contract/address.js';
 import type { ValidateRequest, ValidateResponse } from '../contract/validate.js';
 import type { ProviderAttempt, ProviderRunner } from './fan-out.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
-import type { Biller, CallContext } from './billing.js';
+import type { BillStep, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
 import { AnswerMemo, type MemoEntry } from './answer-memo.js';
 import { cacheKey } from './cache-key.js';
@@ -22,7 +22,7 @@ interface CachedLookup {
 export interface ValidateEngineDeps {
   runner: ProviderRunner;
   cache: ResponseCache;
-  biller: Biller;
+  biller: BillStep;
   cacheTtlMs: number;
 }
 

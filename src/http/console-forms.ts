@@ -1,25 +1,23 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
 import { Environment } from '../contract/enums.js';
-import { isStorable, UNSTORABLE_MESSAGE } from '../contract/text.js';
 
 /**
  * The console's HTML forms (application/x-www-form-urlencoded), one Zod schema each: the
- * request check and the handler's types. Every state-changing form carries `csrf`.
+ * request check and the handler's types. Every state-changing form carries `csrf`. Text the
+ * database cannot store is refused for every field before these run (console-inputs.ts).
  */
 const csrf = z.string().max(100);
-/** Text the database stores or searches with: nothing it cannot hold, alike on SQLite and PostgreSQL. */
-const storable = { check: isStorable, message: UNSTORABLE_MESSAGE };
-const name = z.string().trim().min(1, 'Give the key a name').max(100, 'A name has at most 100 characters').refine(storable.check, storable.message);
+const name = z.string().trim().min(1, 'Give the key a name').max(100, 'A name has at most 100 characters');
 const password = z.string().min(1, 'Enter your password').max(PASSWORD_MAX_LENGTH);
 
 export const CsrfForm = z.object({ csrf });
 
 export const LoginForm = z.object({
   csrf,
-  email: z.string().trim().min(1, 'Enter your email').max(254).refine(storable.check, storable.message),
+  email: z.string().trim().min(1, 'Enter your email').max(254),
   password,
-  next: z.string().max(200).refine(storable.check, storable.message).optional(),
+  next: z.string().max(200).optional(),
 });
 
 export const SignupForm = z.object({
@@ -29,7 +27,7 @@ export const SignupForm = z.object({
     .string()
     .min(PASSWORD_MIN_LENGTH, `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters`)
     .max(PASSWORD_MAX_LENGTH, `A password has at most ${PASSWORD_MAX_LENGTH} characters`),
-  project: z.string().trim().max(100, 'A project name has at most 100 characters').refine(storable.check, storable.message).optional(),
+  project: z.string().trim().max(100, 'A project name has at most 100 characters').optional(),
   invite: z.string().max(100).optional(),
 });
 

@@ -7,6 +7,8 @@ import { type ConsoleSession, sameToken } from '../accounts/sessions.js';
 import { randomToken } from '../lib/ids.js';
 import type { Services } from '../services.js';
 import type { Viewer } from '../web/console/frame.js';
+import { UNSTORABLE_MESSAGE } from '../contract/text.js';
+import { unstorableField } from './console-inputs.js';
 import { HttpError } from './errors.js';
 
 /** Thrown to leave a console handler with a 303 (after a POST) or 302 (a GET needing log-in). */
@@ -136,6 +138,8 @@ async function parsed<S extends z.ZodType>(c: Context, schema: S, expected: stri
   const fields = await formFields(c);
   const presented = fields.csrf ?? '';
   if (!fromOurOrigin(c, services) || !expected || !sameToken(presented, expected)) throw new HttpError(403, ConsoleMessages.csrf);
+  // The API's storable-text rule for every field, the same on both stores (console-inputs.ts).
+  if (unstorableField(fields) !== undefined) return { ok: false, message: UNSTORABLE_MESSAGE, fields: {} };
   const result = schema.safeParse(fields);
   if (result.success) return { ok: true, data: result.data };
   return { ok: false, message: result.error.issues[0]?.message ?? 'Check the form', fields };

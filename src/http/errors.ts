@@ -12,6 +12,7 @@ export const Messages = {
   widgetToken: 'Unknown, revoked, or origin-restricted publishable token',
   widgetOrigin: 'A permitted HTTPS Origin is required',
   widgetRate: 'Widget autocomplete rate limit reached',
+  widgetAccessRate: 'Too many widget access checks from this address: try again in a minute',
   widgetCredits: 'Monthly project credits exhausted',
   testKeyRate: 'Test key rate limit reached: ak_test_ keys allow 60 requests per minute',
   demoPrompt: 'Type an address first: send {"query": "<address>"} with 1 to 200 characters',

@@ -1,9 +1,10 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { parseExactHttpsOrigin } from '../accounts/origins.js';
 import { CreditsExhaustedError } from '../engine/errors.js';
 import type { Services } from '../services.js';
 import type { AppEnv } from './context.js';
 import { HttpError, Messages } from './errors.js';
+import { visitorIp } from './client-address.js';
 import { enforceLimit } from './rate-limit.js';
 import { EXPOSED_HEADERS } from './unverified.js';
 
@@ -39,4 +40,14 @@ export function widgetAuth(services: Services): MiddlewareHandler<AppEnv> {
     }
     await next();
   };
+}
+
+/**
+ * `GET /widget/v1/access` needs no credential: 60 probes a minute per visitor address (a page
+ * load asks once, on the first focus), shared by every instance like the other limits.
+ */
+const ACCESS_PER_IP = [{ name: 'minute', max: 60, periodSeconds: 60 }] as const;
+
+export function widgetAccessThrottle(services: Services): (c: Context) => Promise<void> {
+  return (c) => enforceLimit(services, 'widget:access:ip', visitorIp(c, services.config.TRUST_PROXY), ACCESS_PER_IP, Messages.widgetAccessRate);
 }

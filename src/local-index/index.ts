@@ -4,14 +4,20 @@ import type { PoolErrorHandler } from '../store/db/pg-pool.js';
 import { openPgStore } from './store/pg-store.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 import type { IndexStore } from './store/store.js';
+import { applyOsmChange, type UpdateSummary } from './update/apply-change.js';
+import { openOsmState } from './update/open-state.js';
+import { recordOsmState } from './update/record-state.js';
 import type { AutocompleteInput, GeocodeInput, ImportOptions, ImportSummary, LocalHit } from './types.js';
 
 export * from './types.js';
+export type { UpdateSummary } from './update/apply-change.js';
 
 export interface LocalIndexOptions {
   dataDir: string;
   /** When set, the index lives in PostgreSQL (tables prefixed `local_`) instead of `${dataDir}/local-index.sqlite`. */
   databaseUrl?: string;
+  /** PostgreSQL: where searches read (a streaming replica of `databaseUrl`); imports and updates write to `databaseUrl`. */
+  readUrl?: string;
   /** PostgreSQL schema (test isolation); created when missing. */
   schema?: string;
   /** PostgreSQL: connection errors the pool absorbed (logged by the service). */
@@ -31,6 +37,10 @@ export interface LocalIndex {
   geocode(input: GeocodeInput): Promise<LocalHit[]>;
   autocomplete(input: AutocompleteInput): Promise<LocalHit[]>;
   importFile(path: string, opts: ImportOptions): Promise<ImportSummary>;
+  /** After an OSM import: records what `applyOsmChange` needs from the extract (src/local-index/update/). */
+  recordOsmState(path: string): Promise<{ ways: number; areas: number }>;
+  /** Applies an OsmChange file (`.osc`, `.osc.gz`) that follows the recorded extract. */
+  applyOsmChange(path: string, opts: { country?: string }): Promise<UpdateSummary>;
   close(): Promise<void>;
 }
 
@@ -38,7 +48,7 @@ export interface LocalIndex {
 const REFRESH_MS = 2000;
 
 export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalIndex> {
-  const store: IndexStore = opts.databaseUrl ? await openPgStore(opts.databaseUrl, { schema: opts.schema, onError: opts.onError, connectTimeoutMs: opts.connectTimeoutMs }) : openSqliteStore(opts.dataDir);
+  const store: IndexStore = opts.databaseUrl ? await openPgStore(opts.databaseUrl, { schema: opts.schema, onError: opts.onError, connectTimeoutMs: opts.connectTimeoutMs, readUrl: opts.readUrl }) : openSqliteStore(opts.dataDir);
   let cached: { version: number; countries: string[] } = { version: -1, countries: [] };
   const refresh = async (): Promise<string[]> => {
     const version = await store.version();
@@ -61,6 +71,24 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
       const summary = await runImport(store, path, options);
       await refresh();
       return summary;
+    },
+    async recordOsmState(path) {
+      const state = await openOsmState(opts);
+      try {
+        return await recordOsmState(state, path);
+      } finally {
+        await state.close();
+      }
+    },
+    async applyOsmChange(path, options) {
+      const state = await openOsmState(opts);
+      try {
+        const summary = await applyOsmChange(store, state, path, options);
+        await refresh();
+        return summary;
+      } finally {
+        await state.close();
+      }
     },
     async close() {
       clearInterval(timer);

@@ -14,7 +14,7 @@ describe('the progress bar of addressd validate', () => {
   it('shows rows done of all, the rate and the ETA on a terminal, counting resumed rows as done', () => {
     const tty = terminal(true);
     const bar = rowProgress(1000, 400, tty.stream);
-    for (let i = 0; i < 100; i++) bar.tick();
+    for (let i = 401; i <= 500; i++) bar.update(i);
     bar.stop();
     expect(tty.text()).toMatch(/validating \[[^\]]*\] 50% \| 500\/1000 rows \| \d+ rows\/s \| ETA /);
   });
@@ -22,7 +22,7 @@ describe('the progress bar of addressd validate', () => {
   it('draws nothing when nobody watches (output piped to a file)', () => {
     const pipe = terminal(false);
     const bar = rowProgress(10, 0, pipe.stream);
-    bar.tick();
+    bar.update(1);
     bar.stop();
     expect(pipe.text()).toBe('');
   });

@@ -73,17 +73,17 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
     expect(res.code).toBe(0);
     expect(res.stderr).toContain(`store: ${backend === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`);
     expect(res.stdout).toContain('5 of 5 rows');
-    expect(res.stdout).toContain('valid 1, correctable 2, invalid 1, no address 1; 4 credits spent by this run');
+    expect(res.stdout).toContain('valid 1, correctable 2, invalid 1, not verified 0, no address 1; 4 credits spent by this run');
 
     const out = readFileSync(path.join(sandbox.dataDir, 'customers.validated.csv'), 'utf8');
     const [header, ...rows] = csv(out);
-    expect(header).toEqual(['id', 'Full address', 'note', 'verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error']);
-    expect(rows.map((r) => [r[0], r[3], r[6], r[7], r[8], r[14]])).toEqual([
-      ['1', 'valid', 'Damrak', '1', '1012 LG', 'local'],
-      ['2', 'correctable', 'Keizersgracht', '123', '1015 CW', 'local'],
-      ['3', '', '', '', '', ''],
-      ['4', 'correctable', 'Damrak', '2', '1012 LG', 'local'],
-      ['5', 'invalid', '', '', '', ''],
+    expect(header).toEqual(['id', 'Full address', 'note', 'verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error', 'verified']);
+    expect(rows.map((r) => [r[0], r[3], r[6], r[7], r[8], r[14], r[16]])).toEqual([
+      ['1', 'valid', 'Damrak', '1', '1012 LG', 'local', 'yes'],
+      ['2', 'correctable', 'Keizersgracht', '123', '1015 CW', 'local', 'yes'],
+      ['3', '', '', '', '', '', ''],
+      ['4', 'correctable', 'Damrak', '2', '1012 LG', 'local', 'yes'],
+      ['5', 'invalid', '', '', '', '', 'yes'],
     ]);
     expect(out).toContain('"b; c"');
     expect(rows[2]?.[15]).toBe('no address in this row');

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BulkLedger } from '../../src/billing/bulk-ledger.js';
 import type { ValidateResponse } from '../../src/contract/validate.js';
 import { ChunkBiller } from '../../src/engine/chunk-biller.js';
 import { DEFAULT_THRESHOLDS } from '../../src/engine/types.js';
@@ -56,7 +55,7 @@ describe.each(STORAGE_BACKENDS)('short credits and nothing to check (%s)', (back
   it('bulk path (the engine call of `addressd validate`, one chunk with one credit): local answers the row', async () => {
     const { accountId } = await accountWith(1);
     const reservation = await server.services.ledger.reserve(accountId, 1);
-    const biller = new ChunkBiller(new BulkLedger(server.services.database, server.services.clock), server.services.clock, {
+    const biller = new ChunkBiller(server.services.clock, {
       reservation,
       open: true,
       short: true,

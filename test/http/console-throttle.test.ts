@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countPasswordAttempt, PASSWORD_LIMITS } from '../../src/http/console-limits.js';
+import { HttpError } from '../../src/http/errors.js';
 import type { StorageBackend } from '../support/backends.js';
 import { ConsoleClient } from '../support/console-client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -16,7 +18,7 @@ describe.each(CASES)('log-in throttle (%s)', (_name, backend, redis) => {
   let owner: ConsoleClient;
 
   beforeAll(async () => {
-    server = await startTestServer({ backend, redis });
+    server = await startTestServer({ backend, redis, env: { TRUST_PROXY: 'true' } });
     owner = new ConsoleClient(server.url);
     await owner.signUp('target@shop.example', 'the real password');
     await owner.signUp('bystander@shop.example', 'the other password');
@@ -54,5 +56,41 @@ describe.each(CASES)('log-in throttle (%s)', (_name, backend, redis) => {
     expect(statuses[9]).toBe(429);
     const after = await client.get('/dashboard/keys');
     expect(after.html).not.toMatch(/ak_(live|test)_[A-Za-z0-9_-]{43}/);
+  });
+
+  it("does not lock the owner out: a stranger's guesses from their address leave the owner's address free", async () => {
+    await owner.signUp('locked@shop.example', 'the owner password');
+    const stranger = new ConsoleClient(server.url);
+    await stranger.get('/dashboard/login');
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+    for (let i = 0; i < 10; i++) expect((await stranger.post('/dashboard/login', { email: 'locked@shop.example', password: `guess ${i}` }, from('203.0.113.66'))).status).toBe(401);
+    expect((await stranger.post('/dashboard/login', { email: 'locked@shop.example', password: 'the owner password' }, from('203.0.113.66'))).status).toBe(429);
+
+    const self = new ConsoleClient(server.url);
+    await self.get('/dashboard/login');
+    const login = await self.post('/dashboard/login', { email: 'locked@shop.example', password: 'the owner password' }, from('198.51.100.20'));
+    expect(login.status).toBe(303);
+    // Re-revealing a key counts on the same (login, address) pair: the owner's is untouched too.
+    const keys = await self.get('/dashboard/keys');
+    const keyId = /<tr data-key-id="([^"]+)"/.exec(keys.html)![1]!;
+    const reveal = await self.post(`/dashboard/keys/${keyId}/reveal`, { password: 'the owner password' }, from('198.51.100.20'));
+    expect(reveal.status).toBe(303);
+    expect((await self.get('/dashboard/keys')).html).toMatch(/ak_(live|test)_[A-Za-z0-9_-]{43}/);
+  });
+
+  it('has a looser per-login ceiling for guesses spread over many addresses', async () => {
+    const email = 'spread@shop.example';
+    const perAddress = PASSWORD_LIMITS.perEmailAndIp[0].max;
+    const addresses = PASSWORD_LIMITS.perEmail[0].max / perAddress;
+    // The limiter alone (no password hashing): each address spends its own count in full.
+    for (let a = 0; a < addresses; a++) {
+      for (let i = 0; i < perAddress; i++) await countPasswordAttempt(server.services, email, `192.0.2.${a}`);
+      await expect(countPasswordAttempt(server.services, email, `192.0.2.${a}`)).rejects.toMatchObject({ status: 429 });
+    }
+    const next = countPasswordAttempt(server.services, 'Spread@Shop.example', '192.0.2.250');
+    await expect(next).rejects.toBeInstanceOf(HttpError);
+    await expect(next).rejects.toMatchObject({ status: 429 });
+    // Other logins from those addresses are not affected by this login's ceiling.
+    await countPasswordAttempt(server.services, 'someone-else@shop.example', '192.0.2.250');
   });
 });

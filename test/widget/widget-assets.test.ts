@@ -15,6 +15,9 @@ let files: WidgetBuildFile[];
 let app: ReturnType<typeof widgetAssetApp>;
 let service: Hono;
 const checks: [string, string][] = [];
+/** Publishable tokens of the real form: anything else is refused before checkAccess is asked. */
+const GOOD = `svc_pk_live_${'g'.repeat(32)}`;
+const OTHER = `svc_pk_live_${'o'.repeat(32)}`;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'widget-build-'));
@@ -23,7 +26,7 @@ beforeAll(async () => {
     dir,
     checkAccess: async (token, origin) => {
       checks.push([token, origin]);
-      return token === 'svc_pk_live_good' && origin === 'https://shop.example';
+      return token === GOOD && origin === 'https://shop.example';
     },
   });
   service = new Hono();
@@ -122,16 +125,16 @@ describe('GET /widget/v1/access (origin probe)', () => {
   };
 
   it('says yes only for a token allowed on the calling origin', async () => {
-    expect(await probe('svc_pk_live_good', 'https://shop.example')).toBe(true);
-    expect(await probe('svc_pk_live_good', 'https://evil.example')).toBe(false);
-    expect(await probe('svc_pk_live_other', 'https://shop.example')).toBe(false);
-    expect(checks).toContainEqual(['svc_pk_live_good', 'https://evil.example']);
+    expect(await probe(GOOD, 'https://shop.example')).toBe(true);
+    expect(await probe(GOOD, 'https://evil.example')).toBe(false);
+    expect(await probe(OTHER, 'https://shop.example')).toBe(false);
+    expect(checks).toContainEqual([GOOD, 'https://evil.example']);
   });
 
   it('says no without asking when the origin is missing or not HTTPS', async () => {
     checks.length = 0;
-    expect(await probe('svc_pk_live_good')).toBe(false);
-    expect(await probe('svc_pk_live_good', 'http://shop.example')).toBe(false);
+    expect(await probe(GOOD)).toBe(false);
+    expect(await probe(GOOD, 'http://shop.example')).toBe(false);
     expect(checks).toEqual([]);
   });
 });

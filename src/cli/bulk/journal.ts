@@ -21,7 +21,7 @@ export const RunMeta = z.object({
   bytes: z.number(),
   rows: z.number(),
   columns: z.array(z.string()),
-  mapping: z.union([z.object({ query: z.string() }), z.object({ components: z.record(z.string(), z.string()) })]),
+  mapping: z.union([z.object({ query: z.string(), country: z.string().optional() }), z.object({ components: z.record(z.string(), z.string()) })]),
   country: z.string().nullable(),
   account: z.string(),
   source: z.string(),

@@ -1,13 +1,17 @@
 import { InvalidArgumentError } from 'commander';
 import type { AddressComponents } from '../../contract/address.js';
+import { canonicalCountry, countryFromName, isCountryCode } from '../../address/countries.js';
 import { ValidateRequest } from '../../contract/validate.js';
 import { BulkInputError } from './input.js';
 
 export type ComponentKey = keyof AddressComponents;
 const COMPONENT_KEYS: readonly ComponentKey[] = ['street', 'houseNumber', 'postcode', 'city', 'state', 'country'];
 
-/** Where a row's address is: one free-text column, or a column per component. */
-export type ColumnMapping = { query: string } | { components: Partial<Record<ComponentKey, string>> };
+/**
+ * Where a row's address is: one free-text column (with the row's country in a column of its own,
+ * when the file has one), or a column per component.
+ */
+export type ColumnMapping = { query: string; country?: string } | { components: Partial<Record<ComponentKey, string>> };
 
 /** `--columns street=Straat,houseNumber=Nr,postcode=PC,city=Plaats` → component → column name. */
 export function parseColumnsArg(value: string): Partial<Record<ComponentKey, string>> {
@@ -46,15 +50,20 @@ export function resolveMapping(columns: readonly string[], path: string, given?:
         ? `${path}: no column "${name}": the header is one column "${columns[0]}" (columns are separated by , ; tab or |)`
         : `${path}: no column "${name}" (columns: ${columns.join(', ')})`,
     );
+  const find = (names: readonly string[]) => columns.find((c) => names.includes(fold(c)));
+  // A mixed-country list: each row's country from its own column, found by name like the others.
+  const withCountry = (query: string): ColumnMapping => {
+    const country = find(COMPONENT_NAMES.country);
+    return country && country !== query ? { query, country } : { query };
+  };
   if (given) {
-    for (const name of 'query' in given ? [given.query] : Object.values(given.components)) {
+    for (const name of 'query' in given ? [given.query, ...(given.country ? [given.country] : [])] : Object.values(given.components)) {
       if (!columns.includes(name)) throw missing(name);
     }
-    return given;
+    return 'query' in given && !given.country ? withCountry(given.query) : given;
   }
-  const find = (names: readonly string[]) => columns.find((c) => names.includes(fold(c)));
   const query = find(QUERY_NAMES);
-  if (query) return { query };
+  if (query) return withCountry(query);
   const components: Partial<Record<ComponentKey, string>> = {};
   for (const key of COMPONENT_KEYS) {
     const column = find(COMPONENT_NAMES[key]);
@@ -70,18 +79,43 @@ export function resolveMapping(columns: readonly string[], path: string, given?:
 
 export type RowRequest = { ok: true; request: ValidateRequest } | { ok: false; error: string };
 
-/** One row → the ValidateRequest the API would get; a row it cannot make one of says why. */
+/** A country cell as an ISO code: a code (`nl`, `UK`) or a name in a common language (`Nederland`, `Germany`). */
+export function countryCell(value: string): string | undefined {
+  if (/^[A-Za-z]{2}$/.test(value) && isCountryCode(value)) return canonicalCountry(value);
+  return countryFromName(value);
+}
+
+/**
+ * One row → the ValidateRequest the API would get; a row it cannot make one of says why. A row's
+ * own country (its country column) wins over `country` (--country), which fills rows without one.
+ */
 export function rowRequest(columns: readonly string[], row: readonly string[], mapping: ColumnMapping, country?: string): RowRequest {
   const value = (name: string) => (row[columns.indexOf(name)] ?? '').trim();
   const body: Record<string, unknown> = country ? { country } : {};
+  const ownCountry = (column: string): string | RowRequest => {
+    const text = value(column);
+    if (!text) return country ?? '';
+    return countryCell(text) ?? { ok: false, error: `${column}: "${text.slice(0, 40)}" is not a country (an ISO 3166-1 alpha-2 code such as NL, or a country name)` };
+  };
   if ('query' in mapping) {
     const query = value(mapping.query);
     if (query) body.query = query;
+    if (mapping.country) {
+      const found = ownCountry(mapping.country);
+      if (typeof found !== 'string') return found;
+      if (found) body.country = found;
+    }
   } else {
     const components: Record<string, string> = {};
     for (const [key, column] of Object.entries(mapping.components)) {
+      if (key === 'country') {
+        const found = ownCountry(column);
+        if (typeof found !== 'string') return found;
+        if (found) components.country = found;
+        continue;
+      }
       const v = value(column);
-      if (v) components[key] = key === 'country' ? v.toUpperCase() : v;
+      if (v) components[key] = v;
     }
     body.components = components;
   }

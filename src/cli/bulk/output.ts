@@ -4,7 +4,11 @@ import type { ValidateResponse } from '../../contract/validate.js';
 import { isUnverified } from '../../engine/unverified.js';
 
 /** What each output row adds to the input columns (issue 13), in this order. */
-export const RESULT_COLUMNS = ['verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error'] as const;
+export const RESULT_COLUMNS = ['verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error', 'verified'] as const;
+
+/** Positions in ResultFields of the verdict and of `verified` (`yes`, `no`: no provider answered, or empty: not looked up). */
+export const VERDICT = RESULT_COLUMNS.indexOf('verdict');
+export const VERIFIED = RESULT_COLUMNS.indexOf('verified');
 
 /** A row's result as output text, in RESULT_COLUMNS order (kept in the journal as is). */
 export type ResultFields = string[];
@@ -24,13 +28,29 @@ export function resultFields(response: ValidateResponse): ResultFields {
     a ? String(a.lat) : '',
     a ? String(a.lng) : '',
     response.provider ?? '',
-    // Not a finding: every provider failed (and nothing was billed); a later run may verify it.
+    // Not a finding: every provider failed (and nothing was billed); --resume looks it up again.
     isUnverified(response) ? 'no provider answered: not verified' : '',
+    isUnverified(response) ? 'no' : 'yes',
   ];
 }
 
 /** A row that was not looked up (no address, or too long a field): only the error column. */
-export const errorFields = (error: string): ResultFields => [...new Array<string>(RESULT_COLUMNS.length - 1).fill(''), error];
+export const errorFields = (error: string): ResultFields => {
+  const fields = new Array<string>(RESULT_COLUMNS.length).fill('');
+  fields[RESULT_COLUMNS.indexOf('error')] = error;
+  return fields;
+};
+
+/** Fields journaled before the `verified` column (error last): the column added from the error. */
+export function currentLayout(fields: ResultFields): ResultFields {
+  if (fields.length >= RESULT_COLUMNS.length) return fields;
+  const error = fields[fields.length - 1] ?? '';
+  const verified = fields[VERDICT] === '' ? '' : error === 'no provider answered: not verified' ? 'no' : 'yes';
+  return [...fields, verified];
+}
+
+/** A row an earlier run finished but no provider answered: it is looked up again. */
+export const needsRetry = (fields: ResultFields): boolean => fields[VERIFIED] === 'no';
 
 /** Result column names; one that an input column already uses gets a `validated_` prefix. */
 export function outputHeader(inputColumns: readonly string[]): string[] {

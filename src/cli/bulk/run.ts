@@ -2,26 +2,25 @@ import type { Account } from '../../accounts/accounts.js';
 import type { BulkLedger } from '../../billing/bulk-ledger.js';
 import { PLAN_QUOTAS } from '../../billing/plans.js';
 import type { ValidateRequest } from '../../contract/validate.js';
-import { ChunkBiller, type ChunkGrant } from '../../engine/chunk-biller.js';
-import { CreditsExhaustedError } from '../../engine/errors.js';
-import type { ProviderRunner } from '../../engine/fan-out.js';
-import { ValidateEngine } from '../../engine/validate.js';
-import { mapBounded } from '../../lib/bounded.js';
-import type { Clock } from '../../lib/clock.js';
+import type { BulkCharge } from '../../billing/bulk-ledger.js';
+import type { UsageEventInput } from '../../billing/credit-ledger.js';
+import type { ChunkGrant } from '../../engine/chunk-biller.js';
 import { newId } from '../../lib/ids.js';
-import type { ResponseCache } from '../../store/cache/response-cache.js';
 import { type InputFile, readRows } from './input.js';
-import { Journal, type JournalRow, type JournalState } from './journal.js';
+import type { Journal, JournalRow, JournalState } from './journal.js';
+import type { LookupPool } from './lookup-pool.js';
 import { type ColumnMapping, rowRequest } from './mapping.js';
-import { errorFields, type OutputWriter, type ResultFields, resultFields } from './output.js';
+import { currentLayout, errorFields, needsRetry, type OutputWriter, type ResultFields, VERDICT, VERIFIED } from './output.js';
+import { type KnownAnswer, Repeats } from './repeats.js';
+import { type BulkCaller, CLI_CREDENTIAL, CLI_ENDPOINT, type LookupDeps, type LookupOutcome, lookupRows, type RowJob } from './row-lookup.js';
+
+export { CLI_CREDENTIAL, CLI_ENDPOINT } from './row-lookup.js';
 
 /** What a bulk run uses of the service: the same runner, cache and ledger as the API. */
-export interface BulkDeps {
-  runner: ProviderRunner;
-  cache: ResponseCache;
-  cacheTtlMs: number;
+export interface BulkDeps extends LookupDeps {
   ledger: BulkLedger;
-  clock: Clock;
+  /** Lookup threads (`--workers`); without them the rows are looked up in this thread. */
+  pool?: LookupPool | undefined;
   /**
    * How often a chunk renews its reservation while its rows run (a third of
    * RESERVATION_MAX_AGE_MS): a chunk outlasts any single request, and the sweepers of running
@@ -45,7 +44,8 @@ export interface BulkRunOptions {
   output: OutputWriter;
   /** Set (by Ctrl-C) to stop: rows running finish and are settled and written, no new row starts. */
   stop: { requested: boolean };
-  onRow?: () => void;
+  /** After each row this run finished, with the rows done so far (earlier runs' included). */
+  onRow?: (done: number) => void;
 }
 
 export interface BulkSummary {
@@ -55,38 +55,53 @@ export interface BulkSummary {
   valid: number;
   correctable: number;
   invalid: number;
+  /** Rows no provider answered (nothing was checked, 0 credits): `--resume` looks them up again. */
+  unverified: number;
   /** Rows without a usable address (the error column says why); not looked up, not billed. */
   skipped: number;
+  /** Rows answered by an earlier row asking the same (billed as a cache hit). */
+  repeats: number;
   creditsThisRun: number;
   outcome: 'complete' | 'interrupted' | 'credits-exhausted';
   /** First row (0-based) not done when the run stopped early. */
   stoppedAtRow?: number;
 }
 
-/** Usage events of the CLI: endpoint and credential are named for what they are, not an HTTP path or a key. */
-export const CLI_ENDPOINT = 'cli validate';
-export const CLI_CREDENTIAL = 'cli';
-
 /** A row on its way to the output; `fromJournal` rows were finished (and billed) by an earlier run. */
 type Pending = { index: number; row: string[]; request?: ValidateRequest; result?: ResultFields; fromJournal?: boolean };
 
 /**
  * Validates every row of the input through the API's engine, chunk by chunk, in input order.
- * Each chunk: reserve its worst case once → validate its rows a few at a time (ChunkBiller: the
- * API's billing rules per row) → journal the results (synced) → settle the chunk in one
- * transaction with one usage event per row and the chunk's receipt → journal `settled` → write
- * the output rows. The output always holds a prefix of the input: when the run stops early, rows
- * finished after the first unfinished one stay in the journal for the resumed run.
+ * Each chunk: reserve its worst case once → look its rows up (in the lookup threads when there
+ * are, else here, a few at a time; a repeat of an earlier row's request is answered from it, as a
+ * cache hit) → journal the results (synced) → settle the chunk in one transaction with one usage
+ * event per row and the chunk's receipt → journal `settled` → write the output rows. The output
+ * always holds a prefix of the input: when the run stops early, rows finished after the first
+ * unfinished one stay in the journal for the resumed run.
  */
 export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<BulkSummary> {
-  const summary: BulkSummary = { rows: opts.input.rows, done: 0, valid: 0, correctable: 0, invalid: 0, skipped: 0, creditsThisRun: 0, outcome: 'complete' };
-  const count = (fields: ResultFields) => {
-    summary.done++;
-    const verdict = fields[0];
-    if (verdict === 'valid' || verdict === 'correctable' || verdict === 'invalid') summary[verdict]++;
-    else summary.skipped++;
-    opts.onRow?.();
+  const summary: BulkSummary = {
+    rows: opts.input.rows,
+    done: 0,
+    valid: 0,
+    correctable: 0,
+    invalid: 0,
+    unverified: 0,
+    skipped: 0,
+    repeats: 0,
+    creditsThisRun: 0,
+    outcome: 'complete',
   };
+  const count = (fields: ResultFields, fresh: boolean) => {
+    summary.done++;
+    const verdict = fields[VERDICT];
+    if (fields[VERIFIED] === 'no') summary.unverified++;
+    else if (verdict === 'valid' || verdict === 'correctable' || verdict === 'invalid') summary[verdict]++;
+    else summary.skipped++;
+    // Rows an earlier run finished are already on the bar (it starts at their count).
+    if (fresh) opts.onRow?.(summary.done);
+  };
+  const repeats = new Repeats(deps.runner.active());
   let buffer: Pending[] = [];
   let requests = 0;
   let stopped = false;
@@ -94,8 +109,9 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
   /** Runs the buffered rows as one chunk, then writes its finished prefix; at the first unfinished row the run has stopped. */
   const flush = async () => {
     if (buffer.some((p) => !p.fromJournal)) {
-      const outcome = await runChunk(deps, opts, buffer, count);
+      const outcome = await runChunk(deps, opts, buffer, repeats, count);
       summary.creditsThisRun += outcome.credits;
+      summary.repeats += outcome.repeats;
       if (outcome.exhausted) summary.outcome = 'credits-exhausted';
     }
     for (const p of buffer) {
@@ -115,7 +131,7 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
     const i = index++;
     const earlier = opts.done.get(i);
     if (earlier) {
-      count(earlier);
+      count(earlier, false);
       if (stopped) continue;
       if (buffer.length === 0) await opts.output.write(row, earlier);
       else buffer.push({ index: i, row, result: earlier, fromJournal: true });
@@ -135,55 +151,136 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
   return summary;
 }
 
+/** A row of a chunk to look up, and the later rows of the chunk asking the same. */
+type Lead = { pending: Pending & { request: ValidateRequest }; key: string; followers: Pending[] };
+
 /**
  * One chunk: fills `result` of every row it finished (rows without an address count as finished,
- * unbilled) and returns the credits it spent and whether the account ran dry.
+ * unbilled) and returns the credits it spent, the repeats it answered and whether the account ran dry.
  */
 async function runChunk(
   deps: BulkDeps,
   opts: BulkRunOptions,
   chunk: Pending[],
-  count: (fields: ResultFields) => void,
-): Promise<{ credits: number; exhausted: boolean }> {
-  const todo = chunk.filter((p) => p.request && !p.result);
+  repeats: Repeats,
+  count: (fields: ResultFields, fresh: boolean) => void,
+): Promise<{ credits: number; repeats: number; exhausted: boolean }> {
+  const todo = chunk.filter((p): p is Pending & { request: ValidateRequest } => p.request !== undefined && !p.result);
+  const charges: BulkCharge[] = [];
+  let repeated = 0;
+  const hits: [Pending & { request: ValidateRequest }, KnownAnswer][] = [];
+  const asCacheHit = (p: Pending & { request: ValidateRequest }, known: KnownAnswer) => {
+    p.result = known.fields;
+    repeated++;
+    const event = { ...cacheHitEvent(opts, deps.clock.now()), verdict: known.verdict, provider: known.provider, query: p.request.query?.slice(0, 500) ?? known.query };
+    charges.push({ credits: 0, event });
+  };
+  // Rows answered by an earlier row of the run; the first of each other request leads its repeats.
+  const leads = new Map<string, Lead>();
+  for (const p of todo) {
+    const key = repeats.key(p.request);
+    const known = repeats.get(key);
+    if (known) hits.push([p, known]);
+    else {
+      const lead = leads.get(key);
+      if (lead) lead.followers.push(p);
+      else leads.set(key, { pending: p, key, followers: [] });
+    }
+  }
+
   const id = newId('blk');
-  const grant = await reserve(deps, opts, id, todo.length);
-  const biller = new ChunkBiller(deps.ledger, deps.clock, grant);
-  const engine = new ValidateEngine({ runner: deps.runner, cache: deps.cache, biller, cacheTtlMs: deps.cacheTtlMs });
-  let exhausted = false;
+  const grant = await reserve(deps, opts, id, todo.length - hits.length);
   const reservation = grant.reservation;
+  // As on the API, the quota gate comes before the cache: an account without credits gets no answer.
+  if (grant.open) for (const [p, known] of hits) asCacheHit(p, known);
   const lease = reservation ? setInterval(() => void deps.ledger.renew(reservation).catch(() => undefined), deps.renewEveryMs) : undefined;
   lease?.unref();
-
-  await mapBounded(todo, opts.concurrency, async (p) => {
-    if (exhausted || opts.stop.requested || !p.request) return;
-    const ctx = {
-      accountId: opts.account.id,
-      credentialId: CLI_CREDENTIAL,
-      env: 'live',
-      endpoint: CLI_ENDPOINT,
-      source: opts.source,
-      startedAt: deps.clock.now(),
-      thresholds: opts.account.thresholds,
+  let exhausted = !grant.open;
+  let spent = 0;
+  try {
+    const lookUp = async (rows: (Pending & { request: ValidateRequest })[]) => {
+      if (rows.length === 0 || exhausted) return [];
+      const outcome = await lookupChunk(deps, opts, grant, rows, (reservation?.total ?? 0) - spent);
+      exhausted ||= outcome.exhausted;
+      for (const d of outcome.done) {
+        charges.push(d.charge);
+        spent += d.charge.credits;
+      }
+      return outcome.done;
     };
-    try {
-      p.result = resultFields(await engine.validate(p.request, ctx));
-    } catch (error) {
-      if (!(error instanceof CreditsExhaustedError)) throw error;
-      exhausted = true;
+    const byIndex = new Map(todo.map((p) => [p.index, p]));
+    const again: (Pending & { request: ValidateRequest })[] = [];
+    const first = await lookUp([...leads.values()].map((l) => l.pending));
+    for (const d of first) {
+      const lead = leads.get(repeats.key(byIndex.get(d.index)!.request))!;
+      lead.pending.result = d.fields;
+      if (!d.complete) {
+        // Not an answer the API would cache: its repeats are looked up themselves.
+        again.push(...(lead.followers as (Pending & { request: ValidateRequest })[]));
+        continue;
+      }
+      const known: KnownAnswer = { fields: d.fields, verdict: d.charge.event.verdict, provider: d.charge.event.provider, query: d.charge.event.query };
+      repeats.remember(lead.key, known);
+      for (const f of lead.followers) asCacheHit(f as Pending & { request: ValidateRequest }, known);
     }
-  }).finally(() => clearInterval(lease));
+    for (const d of await lookUp(again)) byIndex.get(d.index)!.result = d.fields;
+  } finally {
+    clearInterval(lease);
+  }
 
   const finished = chunk.filter((p): p is Pending & { result: ResultFields } => p.result !== undefined && !p.fromJournal);
-  const credits = biller.charges.reduce((sum, c) => sum + c.credits, 0);
   const rows: JournalRow[] = finished.map((p) => [p.index, p.result]);
-  await opts.journal.chunk(id, credits, rows);
-  if (grant.reservation || biller.charges.length > 0) {
-    await deps.ledger.settleChunk(opts.account.id, grant.reservation, biller.charges, id);
-  }
+  await opts.journal.chunk(id, spent, rows);
+  if (reservation || charges.length > 0) await deps.ledger.settleChunk(opts.account.id, reservation, charges, id);
   await opts.journal.settled(id);
-  for (const p of finished) count(p.result);
-  return { credits, exhausted };
+  for (const p of finished) count(p.result, true);
+  return { credits: spent, repeats: repeated, exhausted };
+}
+
+/**
+ * Looks rows up with `credits` of the chunk's reservation: split over the lookup threads when
+ * every row's worst case is covered (each thread bills its share), else here in one biller, so
+ * the last credits of a short reservation go to rows in input order.
+ */
+async function lookupChunk(
+  deps: BulkDeps,
+  opts: BulkRunOptions,
+  grant: ChunkGrant,
+  rows: RowJob[],
+  credits: number,
+): Promise<LookupOutcome> {
+  const caller: BulkCaller = { accountId: opts.account.id, source: opts.source, thresholds: opts.account.thresholds };
+  const perRow = deps.runner.eligible('geocode', undefined).length;
+  const jobs = rows.map((p) => ({ index: p.index, request: p.request }));
+  if (!deps.pool || grant.short || !grant.open) {
+    return lookupRows(deps, caller, { rows: jobs, grant, credits }, opts.concurrency, () => opts.stop.requested);
+  }
+  const pool = deps.pool;
+  const parts = Math.min(pool.size, jobs.length);
+  const size = Math.ceil(jobs.length / parts);
+  const outcomes = await Promise.all(
+    Array.from({ length: parts }, (_, i) => {
+      const part = jobs.slice(i * size, (i + 1) * size);
+      return pool.run({ rows: part, grant, credits: part.length * perRow });
+    }),
+  );
+  return { done: outcomes.flatMap((o) => o.done), exhausted: outcomes.some((o) => o.exhausted) };
+}
+
+/** The usage event of a repeat: a cache hit of the CLI, answered at once. */
+function cacheHitEvent(opts: BulkRunOptions, now: number): UsageEventInput {
+  return {
+    accountId: opts.account.id,
+    credentialId: CLI_CREDENTIAL,
+    env: 'live',
+    endpoint: CLI_ENDPOINT,
+    verdict: null,
+    provider: null,
+    latencyMs: 0,
+    cached: true,
+    query: null,
+    source: opts.source,
+  };
 }
 
 /** The chunk's credits: the worst case of every row (each provider that could answer), once. */
@@ -204,7 +301,8 @@ async function reserve(deps: BulkDeps, opts: BulkRunOptions, id: string, rows: n
 /**
  * Reads what an interrupted run left: rows of settled chunks (by journal, or by their receipt
  * in the database when the crash came between paying and writing `settled`) are done; a chunk
- * that never settled gives its reservation back and its rows run again.
+ * that never settled gives its reservation back and its rows run again, and so do rows no
+ * provider answered (unverified: they cost nothing and may be verified now).
  */
 export async function recoverJournal(ledger: BulkLedger, state: JournalState): Promise<Map<number, ResultFields>> {
   const unsettled = [...state.chunks.keys()].filter((id) => !state.settled.has(id));
@@ -212,7 +310,11 @@ export async function recoverJournal(ledger: BulkLedger, state: JournalState): P
   const done = new Map<number, ResultFields>();
   for (const [id, chunk] of state.chunks) {
     if (!state.settled.has(id) && !paid.has(id)) continue;
-    for (const [index, fields] of chunk.rows) done.set(index, fields);
+    for (const [index, fields] of chunk.rows) {
+      const current = currentLayout(fields);
+      // Nothing was checked for it: the resumed run asks the providers again.
+      if (!needsRetry(current)) done.set(index, current);
+    }
   }
   for (const [id, reservation] of state.reservations) {
     if (!state.settled.has(id) && !paid.has(id)) await ledger.release(reservation);

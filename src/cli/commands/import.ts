@@ -1,7 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { detectFormat } from '../../local-index/import/detect-format.js';
-import { IMPORT_FORMATS, ImportFormatError, openLocalIndex, type ImportFormat, type ImportSummary } from '../../local-index/index.js';
+import { IMPORT_FORMATS, ImportFormatError, openLocalIndex, type ImportFormat, type ImportSummary, type LocalIndex } from '../../local-index/index.js';
 import type { CliContext } from '../context.js';
 import { describeStore } from '../store-info.js';
 
@@ -9,6 +9,9 @@ interface ImportFlags {
   format?: string;
   country?: string;
   replace?: boolean;
+  update?: boolean;
+  /** commander's `--no-update-state`. */
+  updateState?: boolean;
 }
 
 function humanSummary(s: ImportSummary, backend: string): string[] {
@@ -44,38 +47,64 @@ function progressBar(): { update(done: number, total: number, rows: number): voi
   };
 }
 
-/** `import FILE [--format openaddresses|osm|csv] [--country CC] [--replace] [--json]`: fills the `local` provider's index. */
+/** `import FILE [--format openaddresses|osm|csv] [--country CC] [--replace] [--update] [--json]`: fills the `local` provider's index. */
 export function registerImportCommand(program: Command, ctx: CliContext): void {
   program
     .command('import')
-    .description('import open address data into the local index (OpenAddresses CSV, OpenStreetMap PBF, or a plain CSV)')
-    .argument('<file>', 'file to import')
+    .description('import open address data into the local index (OpenAddresses CSV, OpenStreetMap PBF, or a plain CSV), or apply an OpenStreetMap change file')
+    .argument('<file>', 'file to import (with --update: an OsmChange file, .osc or .osc.gz)')
     .option('--format <format>', `${IMPORT_FORMATS.join('|')} (default: guessed from the file)`)
     .option('--country <cc>', 'ISO 3166-1 alpha-2 country of the rows (required for OpenAddresses, fallback otherwise)')
     .option('--replace', 'remove addresses of the imported countries that the file no longer contains')
+    .option('--update', 'apply an OpenStreetMap change file (replication diff) to the index built from the extract it follows')
+    .option('--no-update-state', 'OpenStreetMap: do not record what --update needs (saves the time and disk; later diffs cannot be applied)')
     .action(async (file: string, flags: ImportFlags) => {
       if (flags.format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(flags.format)) {
         throw new ImportFormatError(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
       }
-      const format = (flags.format as ImportFormat | undefined) ?? (await detectFormat(file).catch(() => 'csv' as const));
+      if (flags.update && (flags.replace || (flags.format !== undefined && flags.format !== 'osm'))) {
+        throw new ImportFormatError('--update applies an OpenStreetMap change file: it takes neither --replace nor a --format other than osm');
+      }
+      const format = flags.update ? 'osm' : ((flags.format as ImportFormat | undefined) ?? (await detectFormat(file).catch(() => 'csv' as const)));
       ctx.note(`store: local index in ${describeStore(ctx.config, 'local-index')}`);
       const index = await openLocalIndex({
         dataDir: ctx.config.DATA_DIR,
         ...(ctx.config.DATABASE_URL ? { databaseUrl: ctx.config.DATABASE_URL } : {}),
       });
-      const bar = progressBar();
-      let summary: ImportSummary;
       try {
-        summary = await index.importFile(file, {
-          format,
-          ...(flags.country ? { country: flags.country } : {}),
-          replace: flags.replace === true,
-          onProgress: (p) => bar.update(p.bytesRead, p.totalBytes, p.rows),
-        });
+        if (flags.update) {
+          const summary = await index.applyOsmChange(file, flags.country ? { country: flags.country } : {});
+          const lines = humanSummary(summary, index.backend);
+          if (summary.relationsIgnored > 0) lines.push(`  ${summary.relationsIgnored} changed relations (boundaries) not applied: re-import the extract now and then to take them in`);
+          ctx.out({ ...summary }, lines);
+          return;
+        }
+        const summary = await importWithProgress(index, file, format, flags);
+        const lines = humanSummary(summary, index.backend);
+        let recorded: { ways: number; areas: number; durationMs: number } | undefined;
+        if (format === 'osm' && flags.updateState !== false) {
+          const started = performance.now();
+          const r = await index.recordOsmState(file);
+          recorded = { ...r, durationMs: Math.round(performance.now() - started) };
+          lines.push(`  recorded for --update: ${r.ways} address and building ways, ${r.areas} boundaries in ${(recorded.durationMs / 1000).toFixed(1)} s`);
+        }
+        ctx.out({ ...summary, ...(recorded ? { updateState: recorded } : {}) }, lines);
       } finally {
-        bar.stop();
         await index.close();
       }
-      ctx.out({ ...summary }, humanSummary(summary, index.backend));
     });
+}
+
+async function importWithProgress(index: LocalIndex, file: string, format: ImportFormat, flags: ImportFlags): Promise<ImportSummary> {
+  const bar = progressBar();
+  try {
+    return await index.importFile(file, {
+      format,
+      ...(flags.country ? { country: flags.country } : {}),
+      replace: flags.replace === true,
+      onProgress: (p) => bar.update(p.bytesRead, p.totalBytes, p.rows),
+    });
+  } finally {
+    bar.stop();
+  }
 }

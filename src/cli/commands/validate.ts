@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { BulkInputError, inspectInput } from '../bulk/input.js';
@@ -14,12 +15,14 @@ interface ValidateFlags {
   account: string;
   out?: string;
   queryColumn?: string;
+  countryColumn?: string;
   columns?: Partial<Record<ComponentKey, string>>;
   country?: string;
   source: string;
   concurrency: number;
   chunk: number;
   resume?: boolean;
+  workers?: number;
 }
 
 function countryArg(value: string): string {
@@ -35,6 +38,15 @@ function defaultOut(file: string, format: 'csv' | 'jsonl'): string {
 
 const EXIT_INTERRUPTED = 130;
 
+/** Below this many rows lookup threads cost more to start (each opens its index and providers) than they save. */
+const THREADED_FROM_ROWS = 5000;
+
+/** Lookup threads: as given, else one per core for a list big enough to pay for them. */
+function workerCount(given: number | undefined, rows: number): number {
+  if (given !== undefined) return given;
+  return rows >= THREADED_FROM_ROWS ? Math.min(availableParallelism(), 8) : 0;
+}
+
 /**
  * `validate FILE --account ID [--out OUT] [--query-column NAME | --columns street=…,…] [--country CC]
  * [--concurrency N] [--resume]`: every row through the API's engine and billing, into a new file.
@@ -47,17 +59,24 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
     .requiredOption('--account <id>', 'account billed for the look-ups')
     .option('--out <file>', 'output file (default FILE.validated.csv next to the input; .jsonl writes JSON Lines)')
     .option('--query-column <name>', 'column holding the whole address as free text')
+    .option('--country-column <name>', 'with --query-column: the column holding each row\'s country (found by name when not given: country, countrycode, land)')
     .option('--columns <map>', 'component columns, e.g. street=Street,houseNumber=No,postcode=Zip,city=Town (also state, country)', parseColumnsArg)
-    .option('--country <cc>', "ISO country of every row (bias and filter, as the API's country)", countryArg)
+    .option('--country <cc>', "ISO country of the rows without one of their own (bias and filter, as the API's country)", countryArg)
     .option('--source <tag>', 'usage tag of the look-ups', 'cli')
     .option('--concurrency <n>', 'rows looked up at once', intArg(1, 64), 8)
     .option('--chunk <rows>', 'rows billed together (one reservation and one transaction per chunk)', intArg(1, 10_000), 256)
-    .option('--resume', 'continue an interrupted run into the same output; rows already done are not billed again')
+    .option('--resume', 'continue an interrupted run into the same output; rows already done are not billed again, unverified rows are looked up again')
+    .option('--workers <n>', `lookup threads beside the one that reads, bills and writes (default: one per core from ${THREADED_FROM_ROWS} rows, else 0)`, intArg(0, 32))
     .action(async (file: string, flags: ValidateFlags) => {
       if (flags.queryColumn && flags.columns) throw new InvalidArgumentError('give --query-column or --columns, not both');
       if (flags.source.length < 1 || flags.source.length > 64) throw new InvalidArgumentError('--source must have 1 to 64 characters');
       const input = await inspectInput(file);
-      const given: ColumnMapping | undefined = flags.queryColumn ? { query: flags.queryColumn } : flags.columns ? { components: flags.columns } : undefined;
+      const given: ColumnMapping | undefined = flags.queryColumn
+        ? { query: flags.queryColumn, ...(flags.countryColumn ? { country: flags.countryColumn } : {}) }
+        : flags.columns
+          ? { components: flags.columns }
+          : undefined;
+      if (flags.countryColumn && !flags.queryColumn) throw new InvalidArgumentError('--country-column goes with --query-column (with --columns, map country=COLUMN)');
       const mapping = resolveMapping(input.columns, file, given);
       const out = path.resolve(flags.out ?? defaultOut(file, input.format));
       if (out === path.resolve(file)) throw new BulkInputError('--out must not be the input file');
@@ -68,7 +87,7 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
         bytes: input.bytes,
         rows: input.rows,
         columns: input.columns,
-        mapping: 'query' in mapping ? mapping : { components: Object.fromEntries(Object.entries(mapping.components).filter((e): e is [string, string] => e[1] !== undefined)) },
+        mapping: 'query' in mapping ? { query: mapping.query, ...(mapping.country ? { country: mapping.country } : {}) } : { components: Object.fromEntries(Object.entries(mapping.components).filter((e): e is [string, string] => e[1] !== undefined)) },
         country: flags.country ?? null,
         account: flags.account,
         source: flags.source,
@@ -87,12 +106,13 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
         }
         ctx.note(`store: ${describeStore(ctx.config)}`);
         // The engine and its providers load here, not at start: every other command stays quick.
-        const [{ createServices }, { createLogger }, { BulkLedger }, { recoverJournal, runBulk }, { rowProgress }] = await Promise.all([
+        const [{ createServices }, { createLogger }, { BulkLedger }, { recoverJournal, runBulk }, { rowProgress }, { LookupPool }] = await Promise.all([
           import('../../services.js'),
           import('../../lib/logger.js'),
           import('../../billing/bulk-ledger.js'),
           import('../bulk/run.js'),
           import('../bulk/progress.js'),
+          import('../bulk/lookup-pool.js'),
         ]);
         // Its own INSTANCE_ID: a server on this machine has the same default one, and starting
         // would release that server's reservations as this process's predecessor's.
@@ -103,13 +123,26 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
           const ledger = new BulkLedger(services.database, services.clock, { owner: instanceId });
           const done = earlier ? await recoverJournal(ledger, earlier) : new Map<number, ResultFields>();
           const journal = earlier ? await Journal.reopen(journalFile) : await Journal.create(journalFile, meta);
+          const threads = workerCount(flags.workers, input.rows - done.size);
+          const pool =
+            threads > 0
+              ? await LookupPool.start(threads, {
+                  // The threads' own handles: the same configuration as this process (its INSTANCE_ID included).
+                  config: services.config,
+                  caller: { accountId: account.id, source: flags.source, thresholds: account.thresholds },
+                  concurrency: flags.concurrency,
+                })
+              : undefined;
           const output = new OutputWriter(out, outFormat, input.delimiter, input.columns);
           const progress = rowProgress(input.rows, done.size);
           const stop = { requested: false };
           const onInterrupt = () => {
             if (stop.requested) process.exit(EXIT_INTERRUPTED);
             stop.requested = true;
-            ctx.note('\nstopping: finishing the rows in flight (Ctrl-C again quits at once; --resume continues either way)');
+            pool?.stop();
+            // The bar steps aside first: drawn again after the note it would overwrite it.
+            progress.stop();
+            ctx.note('stopping: finishing the rows in flight (Ctrl-C again quits at once; --resume continues either way)');
           };
           process.on('SIGINT', onInterrupt);
           let summary: BulkSummary;
@@ -121,6 +154,7 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
                 cacheTtlMs: services.config.VALIDATE_CACHE_TTL_MS,
                 ledger,
                 clock: services.clock,
+                pool,
                 renewEveryMs: Math.floor(services.config.RESERVATION_MAX_AGE_MS / 3),
               },
               {
@@ -135,18 +169,21 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
                 done,
                 output,
                 stop,
-                onRow: () => progress.tick(),
+                onRow: (rows) => progress.update(rows),
               },
             );
           } finally {
             process.off('SIGINT', onInterrupt);
             progress.stop();
+            await pool?.close();
             await output.close();
             await journal.close();
           }
-          if (summary.outcome === 'complete') await Journal.remove(journalFile);
-          else ctx.exitCode = summary.outcome === 'interrupted' ? EXIT_INTERRUPTED : 1;
-          ctx.out({ ...summary, out, journal: summary.outcome === 'complete' ? null : journalFile }, summaryLines(summary, out, journalFile));
+          // Unverified rows keep the journal: --resume looks them up again.
+          const finished = summary.outcome === 'complete' && summary.unverified === 0;
+          if (finished) await Journal.remove(journalFile);
+          else if (summary.outcome !== 'complete') ctx.exitCode = summary.outcome === 'interrupted' ? EXIT_INTERRUPTED : 1;
+          ctx.out({ ...summary, out, journal: finished ? null : journalFile }, summaryLines(summary, out, journalFile));
         } finally {
           await services.close();
         }
@@ -159,10 +196,14 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
 function summaryLines(s: BulkSummary, out: string, journal: string): string[] {
   const lines = [
     `${s.done} of ${s.rows} rows → ${out}`,
-    `  valid ${s.valid}, correctable ${s.correctable}, invalid ${s.invalid}, no address ${s.skipped}; ${s.creditsThisRun} credits spent by this run`,
+    `  valid ${s.valid}, correctable ${s.correctable}, invalid ${s.invalid}, not verified ${s.unverified}, no address ${s.skipped}; ${s.creditsThisRun} credits spent by this run` +
+      (s.repeats > 0 ? ` (${s.repeats} repeated rows answered as cache hits)` : ''),
   ];
   const at = s.stoppedAtRow !== undefined ? ` at row ${s.stoppedAtRow + 1}` : '';
   if (s.outcome === 'interrupted') lines.push(`  interrupted${at}: run the same command with --resume to continue (${journal})`);
+  if (s.unverified > 0) {
+    lines.push(`  ${s.unverified} rows not verified (no provider answered; column verified=no, 0 credits): run the same command with --resume to look them up again`);
+  }
   if (s.outcome === 'credits-exhausted') lines.push(`  credits ran out${at}: add credits (addressd credits add), then run the same command with --resume`);
   return lines;
 }

@@ -4,6 +4,7 @@ import { problemPage } from '../../web/console/auth-pages.js';
 import type { RouteModule, AppEnv } from '../context.js';
 import { isDatabaseUnavailable } from '../../store/db/faults.js';
 import { HttpError, serviceUnavailable } from '../errors.js';
+import { storableConsoleInputs } from '../console-inputs.js';
 import { currentCaller, Redirect } from '../console-session.js';
 import { consoleAuthRoutes } from './console-auth.js';
 import { consoleKeyRoutes } from './console-keys.js';
@@ -17,6 +18,7 @@ import { consoleUsageRoutes } from './console-usage.js';
  */
 export const consoleRoutes: RouteModule = (app, services) => {
   const web = new Hono<AppEnv>();
+  web.use('*', storableConsoleInputs());
   web.get('/', async (c) => c.redirect((await currentCaller(c, services)) ? '/dashboard/usage' : '/dashboard/login', 302));
   consoleAuthRoutes(web, services);
   consoleKeyRoutes(web, services);
@@ -36,9 +38,9 @@ export const consoleRoutes: RouteModule = (app, services) => {
       services.logger.warn({ reqId: c.get('requestId'), err: error, path: c.req.path }, 'database unavailable');
       error = serviceUnavailable();
     }
-    if (error instanceof HttpError && (error.status === 403 || error.status === 429 || error.status === 503)) {
+    if (error instanceof HttpError && (error.status === 400 || error.status === 403 || error.status === 429 || error.status === 503)) {
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-      const title = error.status === 403 ? 'Request refused' : error.status === 429 ? 'Too many attempts' : 'Try again shortly';
+      const title = error.status === 400 ? 'Unusable input' : error.status === 403 ? 'Request refused' : error.status === 429 ? 'Too many attempts' : 'Try again shortly';
       // A throttle's wait is minutes; a 503's few seconds are not worth a number.
       const wait = error.status === 429 ? error.headers?.['Retry-After'] : undefined;
       const message = wait ? `${error.message} (about ${Math.ceil(Number(wait) / 60)} min)` : error.message;

@@ -7,6 +7,8 @@ import { z } from '@hono/zod-openapi';
 import { Hono, type Context, type Env } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { parseExactHttpsOrigin } from '../../accounts/origins.js';
+import { PUBLISHABLE_TOKEN_PATTERN } from '../../accounts/publishable-tokens.js';
+import { sha256Hex } from '../../lib/ids.js';
 
 /** Where scripts/build-widget.ts writes the bundle (git-ignored, built by `npm start` / `npm test`). */
 export const DEFAULT_WIDGET_DIR = fileURLToPath(new URL('../../../public/widget/v1/', import.meta.url));
@@ -71,6 +73,12 @@ export interface WidgetAssetOptions {
    * the browser's CORS error instead of quietly.
    */
   checkAccess?: (token: string, origin: string) => Promise<boolean>;
+  /**
+   * Counts one probe (e.g. per visitor address) and throws a 429 `HttpError` past the limit.
+   * The probe needs no credential, so without it anyone could make the service check tokens
+   * (and fill the verdict cache) as fast as they can send requests.
+   */
+  throttle?: (c: Context) => Promise<void>;
 }
 
 // Headers every widget file needs: ES-module imports from other origins are CORS requests.
@@ -100,17 +108,22 @@ export function widgetAssetApp(options: WidgetAssetOptions = {}): Hono {
   const app = new Hono();
 
   app.get('/access', async (c) => {
+    // Always `*`, a refusal and a 429 included: a refused page must not get a CORS failure logged in its console.
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('Vary', 'Origin');
+    await options.throttle?.(c);
     const origin = parseExactHttpsOrigin(c.req.header('Origin') ?? sameOriginPage(c));
     const token = c.req.query('token') ?? '';
-    let allowed = origin !== null && token !== '';
+    // Only a token of the publishable form is ever looked up or cached; the cache holds its digest,
+    // never the text a caller sent (which could be kilobytes).
+    let allowed = origin !== null && PUBLISHABLE_TOKEN_PATTERN.test(token);
     if (allowed && options.checkAccess && origin) {
-      const key = `${token}\n${origin}`;
+      const key = `${sha256Hex(token)} ${origin}`;
       allowed = verdicts.get(key) ?? (await options.checkAccess(token, origin));
       verdicts.set(key, allowed);
     }
     const body: WidgetAccessResponse = { allowed };
-    // Always 200 with `*`: a refused page must not get a CORS failure logged in its console.
-    return c.json(body, 200, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'private, max-age=60', Vary: 'Origin' });
+    return c.json(body, 200, { 'Cache-Control': 'private, max-age=60' });
   });
 
   // SPEC places the hosted script at /widget/v1/ itself: the directory answers with the classic script.

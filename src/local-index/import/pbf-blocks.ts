@@ -134,31 +134,54 @@ async function blockData(block: Block): Promise<Buffer> {
   }
 }
 
+/** One uncompressed block of a PBF file. */
+export interface PbfBlock {
+  type: string;
+  offset: number;
+  data: Buffer;
+}
+
+/** Streams the uncompressed blocks of a PBF file (constant memory), for readers that decode them their own way. */
+export async function* pbfBlocks(path: string, onBytes?: (n: number) => void): AsyncGenerator<PbfBlock> {
+  const splitter = new BlockSplitter();
+  const input = createReadStream(path, { highWaterMark: 1 << 20 });
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      for (const block of splitter.write(chunk)) yield { type: block.type, offset: block.offset, data: await blockData(block) };
+      onBytes?.(input.bytesRead);
+    }
+    splitter.end();
+  } finally {
+    input.destroy();
+  }
+}
+
+/** Decodes blocks into elements with osm-pbf-parser's decoder (fed the file's header block first). */
+export class PbfDecoder {
+  private readonly primitives = new osm.PrimitivesParser();
+
+  decode(block: PbfBlock): OsmItem[] {
+    try {
+      this.primitives.write({ type: block.type, data: block.data });
+    } catch (err) {
+      throw new ImportFormatError(`Corrupt PBF block at byte ${block.offset}: ${describe(err)}`);
+    }
+    const out: OsmItem[] = [];
+    let items: OsmItem[] | null;
+    while ((items = this.primitives.read() as OsmItem[] | null) !== null) out.push(...items);
+    return out;
+  }
+}
+
 /**
  * Streams the elements of a PBF file, one decoded block at a time (constant memory),
  * decoded by osm-pbf-parser's decoder driven directly rather than through its piped
  * streams, so that a corrupt block becomes an error here instead of an uncaught throw.
  */
 export async function* pbfElements(path: string, onBytes?: (n: number) => void): AsyncGenerator<OsmItem[]> {
-  const splitter = new BlockSplitter();
-  const primitives = new osm.PrimitivesParser();
-  const input = createReadStream(path, { highWaterMark: 1 << 20 });
-  try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
-      for (const block of splitter.write(chunk)) {
-        const data = await blockData(block);
-        try {
-          primitives.write({ type: block.type, data });
-        } catch (err) {
-          throw new ImportFormatError(`Corrupt PBF block at byte ${block.offset}: ${describe(err)}`);
-        }
-        let items: OsmItem[] | null;
-        while ((items = primitives.read() as OsmItem[] | null) !== null) yield items;
-      }
-      onBytes?.(input.bytesRead);
-    }
-    splitter.end();
-  } finally {
-    input.destroy();
+  const decoder = new PbfDecoder();
+  for await (const block of pbfBlocks(path, onBytes)) {
+    const items = decoder.decode(block);
+    if (items.length > 0) yield items;
   }
 }

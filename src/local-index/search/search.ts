@@ -5,6 +5,7 @@ import { planComponents, planText, type Plan } from './plan.js';
 import { scoreHit, scoreStreet } from './score.js';
 import { foldTownless } from './fold-streets.js';
 import { rankStreets, type RankedStreet } from './streets.js';
+import { postcodeKey } from '../text.js';
 
 /** Hits scoring below this are not the address asked for; returning them would only mislead. */
 const MIN_SCORE = 0.35;
@@ -34,8 +35,11 @@ async function geocodePlan(store: IndexStore, plan: Plan, limit: number): Promis
   if (plan.hn) {
     hits.push(...(await store.addressesOnStreets(ids, { key: plan.hn.key, prefix: false }, 20)));
     if (hits.length === 0 && plan.hn.base !== null) hits.push(...(await store.addressesOnStreets(ids, { base: plan.hn.base }, 10)));
-    if (plan.postcode?.known) {
-      hits.push(...(await store.addressesByPostcode({ key: plan.postcode.key, prefix: false }, { key: plan.hn.key, prefix: false }, plan.country, 5)));
+    // The postcode finds the number on a same-named street beyond the top ten (a name in thousands
+    // of towns); when a top street already has it in that postcode, the look-up would only repeat it.
+    const pc = plan.postcode;
+    if (pc?.known && !hits.some((h) => h.hnKey === plan.hn!.key && postcodeKey(h.postcode ?? h.street.postcode ?? '') === pc.key)) {
+      hits.push(...(await store.addressesByPostcode({ key: pc.key, prefix: false }, { key: plan.hn.key, prefix: false }, plan.country, 5)));
     }
   }
   const out = scoredAddresses(plan, hits, streets);

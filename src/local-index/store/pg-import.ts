@@ -145,6 +145,14 @@ export async function beginPgImport(client: pg.PoolClient, release: () => void):
       if (matched !== n) throw new Error(`import: ${n - matched} of ${n} rows found no street`);
       return outcome;
     },
+    async remove(sourceIds: string[]) {
+      const res = await client.query<{ country: string; n: number }>(
+        `WITH gone AS (DELETE FROM local_addresses WHERE source_id = ANY($1::text[]) RETURNING street_id)
+         SELECT s.country, count(*)::int AS n FROM gone JOIN local_streets s ON s.id = gone.street_id GROUP BY s.country`,
+        [sourceIds],
+      );
+      return { removed: res.rows.reduce((sum, r) => sum + r.n, 0), countries: res.rows.map((r) => r.country) };
+    },
     async finish(countries: string[], replace: boolean) {
       let removed = 0;
       if (countries.length > 0) {

@@ -21,7 +21,7 @@ function numbered(sql: string): string {
  * are verified in JS anyway), and no JIT: every search query runs in well under a
  * millisecond, and compiling one whose estimate crosses the JIT threshold takes tens.
  */
-function withSessionOptions(databaseUrl: string, schema: string | undefined): string {
+export function withSessionOptions(databaseUrl: string, schema: string | undefined): string {
   const url = new URL(databaseUrl);
   const options = [
     url.searchParams.get('options') ?? '',
@@ -42,6 +42,11 @@ export interface PgStoreOptions {
   onError?: PoolErrorHandler | undefined;
   /** How long a search waits for a connection before it fails (the provider reports an error). */
   connectTimeoutMs?: number | undefined;
+  /**
+   * Where searches read (a streaming replica); imports and the schema stay on `databaseUrl`,
+   * the primary. The version is read there too, so caches follow what the replica shows.
+   */
+  readUrl?: string | undefined;
 }
 
 export async function openPgStore(databaseUrl: string, options: PgStoreOptions = {}): Promise<IndexStore> {
@@ -50,17 +55,20 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   // whole search, so connections are opened up front and kept (allowExitOnIdle: no hang at exit).
   // Kept connections get terminated by restarts and failovers: createPgPool's listeners drop them
   // instead of letting an unhandled `error` event end the process.
-  const pool = createPgPool(
-    {
-      connectionString: withSessionOptions(databaseUrl, schema),
-      max: 8,
-      idleTimeoutMillis: 0,
-      allowExitOnIdle: true,
-      ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
-    },
-    options.onError,
-  );
-  const setup = await pool.connect();
+  const poolFor = (url: string) =>
+    createPgPool(
+      {
+        connectionString: withSessionOptions(url, schema),
+        max: 8,
+        idleTimeoutMillis: 0,
+        allowExitOnIdle: true,
+        ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+      },
+      options.onError,
+    );
+  const primary = poolFor(databaseUrl);
+  const pool = options.readUrl && options.readUrl !== databaseUrl ? poolFor(options.readUrl) : primary;
+  const setup = await primary.connect();
   try {
     await applyPgSchema(setup, schema);
   } finally {
@@ -143,7 +151,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       return Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM local_addresses')).rows[0]!.n);
     },
     async beginImport() {
-      const client = await pool.connect();
+      const client = await primary.connect();
       try {
         return await beginPgImport(client, () => {
           client.release();
@@ -166,12 +174,16 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
 
     async findStreets(terms, country, limit) {
       if (terms.length === 0) return [];
-      const rows = await all<StreetRow>({
-        sql: `SELECT ${streetColumns} FROM local_streets s
-              WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ?`,
-        args: [tsQuery(terms), country ?? null, country ?? null, limit],
+      // Unnamed, so planned for its own tsquery every time: the right plan depends on how many
+      // streets it matches (a town's word: the GIN index; `h:*` or a name in thousands of towns:
+      // read streets until the LIMIT is met). A named statement goes generic after five runs,
+      // and the generic plan built the bitmap of all 55,000 `h:*` streets: 130 ms at 270k streets.
+      const res = await pool.query<StreetRow>({
+        text: numbered(`SELECT ${streetColumns} FROM local_streets s
+              WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ?`),
+        values: [tsQuery(terms), country ?? null, country ?? null, limit],
       });
-      return rows.map(toStreetHit);
+      return res.rows.map(toStreetHit);
     },
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
@@ -188,7 +200,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       return postcodeExists(prefix, true, country);
     },
     async close() {
-      await pool.end();
+      await Promise.all([pool.end(), pool === primary ? undefined : primary.end()]);
     },
   };
 }

@@ -76,6 +76,15 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
       });
       return out;
     },
+    async remove(sourceIds: string[]) {
+      const ids = JSON.stringify(sourceIds);
+      const countries = db
+        .prepare('SELECT DISTINCT s.country FROM addresses a JOIN streets s ON s.id = a.street_id WHERE a.source_id IN (SELECT value FROM json_each(?))')
+        .pluck()
+        .all(ids) as string[];
+      const removed = db.prepare('DELETE FROM addresses WHERE source_id IN (SELECT value FROM json_each(?))').run(ids).changes;
+      return { removed, countries };
+    },
     async finish(countries: string[], replace: boolean) {
       let removed = 0;
       const inList = countries.map(() => '?').join(', ');

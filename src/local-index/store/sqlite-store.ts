@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { preparePrivateSqliteFile } from '../../store/db/private-file.js';
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, postcodeExistsQuery, streetColumns, type Query } from './queries.js';
 import { applySqliteSchema } from './sqlite-schema.js';
 import { beginSqliteImport } from './sqlite-import.js';
@@ -13,7 +14,9 @@ export const SQLITE_INDEX_FILE = 'local-index.sqlite';
 /** The SQLite index: its own file under DATA_DIR, FTS5 over streets, an in-memory vocabulary for typos. */
 export function openSqliteStore(dataDir: string): IndexStore {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, SQLITE_INDEX_FILE));
+  const file = join(dataDir, SQLITE_INDEX_FILE);
+  preparePrivateSqliteFile(file);
+  const db = new Database(file);
   applySqliteSchema(db);
   // Statements vary only by the number of ids and the filters used, so a small cache covers them all.
   const statements = new Map<string, Database.Statement>();

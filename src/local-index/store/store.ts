@@ -58,6 +58,8 @@ export interface ImportSession {
    * import (for `--replace` and duplicate detection). The store resolves street ids itself.
    */
   write(rows: AddressInput[]): Promise<BatchOutcome>;
+  /** Removes the addresses with these source ids (an OSM update's deleted elements): how many, and their countries. */
+  remove(sourceIds: string[]): Promise<{ removed: number; countries: string[] }>;
   /** Refreshes street statistics, applies `replace`, commits. Returns the number of removed addresses. */
   finish(countries: string[], replace: boolean): Promise<number>;
   abort(): Promise<void>;

@@ -1,4 +1,5 @@
 import type { AddressComponents } from '../../contract/address.js';
+import { cityStateNames } from '../../address/compare.js';
 import { placeNames } from '../place-names.js';
 import { singlePostcode } from '../postcode-list.js';
 import type { Precision, ProviderCandidate } from '../provider.js';
@@ -61,7 +62,8 @@ export function mapNominatimPlace(place: NominatimPlace): ProviderCandidate {
   const components: AddressComponents = {};
   const street = first(a, STREET_KEYS);
   const places = nominatimPlaces(place.display_name, a, [place.name ?? '', a.house_number ?? '', street ?? '']);
-  const city = townOf(a, places.names, places.hidden);
+  // A city-state's answer names quarters, never a town: the country is the town (`98000 Monaco`).
+  const city = townOf(a, places.names, places.hidden) ?? (cityStateNames(a.country_code).length > 0 ? a.country : undefined);
   const state = a.state ?? a.region;
   if (street) components.street = street;
   if (a.house_number) components.houseNumber = a.house_number;

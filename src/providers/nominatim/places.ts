@@ -6,8 +6,8 @@
  * Oberland, 9497, Liechtenstein`). So the places are read from `display_name`, in its order.
  */
 
-/** Keys naming a place a person may write as the town (lowest first), and the county above them. */
-export const PLACE_KEYS = ['hamlet', 'village', 'suburb', 'borough', 'city_district', 'district', 'town', 'municipality', 'city', 'county'];
+/** Keys naming a place a person may write as the town (lowest first: Monaco's and London's quarters too), and the county above them. */
+export const PLACE_KEYS = ['hamlet', 'village', 'quarter', 'suburb', 'borough', 'city_district', 'district', 'town', 'municipality', 'city', 'county'];
 /** Keys that end the place part of `display_name`: what follows is region, postcode or country. */
 const END_KEYS = ['state_district', 'state', 'region', 'province', 'postcode', 'country'];
 /** Parts above the place levels never stand for a town; `county` is the last place level kept. */

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Dialect } from './dialect.js';
 import { migrate } from './migrations.js';
 import { OwnSchemaPostgresDialect } from './own-schema-dialect.js';
+import { preparePrivateSqliteFile } from './private-file.js';
 import { createPgPool, type PoolErrorHandler, withPgClient } from './pg-pool.js';
 import type { DatabaseSchema } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
@@ -41,6 +42,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
   mkdirSync(options.dataDir, { recursive: true });
   const file = path.join(options.dataDir, options.fileName ?? 'addressd.sqlite');
+  preparePrivateSqliteFile(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

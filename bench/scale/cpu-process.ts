@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { openLocalIndex } from '../../src/local-index/index.js';
+import { FREQUENCIES, type Frequency } from './country.js';
+import type { Generated } from './generate.js';
+
+/**
+ * CPU time (this process: user + system) of one in-process geocode of `street number, postcode
+ * town`, per street-name frequency: what a bulk list pays per row on top of the database's own
+ * work (SQLite runs in this process, so there it is all of it). Wall time is no use on a shared
+ * machine; CPU time is, roughly.
+ * argv: <samples.json> <dataDir> [databaseUrl]
+ */
+const [samplesPath, dataDir, databaseUrl] = process.argv.slice(2) as [string, string, string?];
+const generated = JSON.parse(readFileSync(samplesPath, 'utf8')) as Generated;
+const index = await openLocalIndex({ dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const out = {} as Record<Frequency, { p50: number; p99: number; mean: number }>;
+const query = (a: Generated['samples']['rare'][number]) => ({ query: `${a.street} ${a.number}, ${a.postcode} ${a.city}`, country: 'DE' });
+for (const a of FREQUENCIES.flatMap((f) => generated.samples[f]).slice(0, 100)) await index.geocode({ query: `${a.city} ${a.street}`, country: 'DE' });
+for (const f of FREQUENCIES) {
+  const ms: number[] = [];
+  for (const a of generated.samples[f]) {
+    const t = cpu();
+    await index.geocode(query(a));
+    ms.push(cpu() - t);
+  }
+  ms.sort((x, y) => x - y);
+  const at = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0;
+  out[f] = { p50: at(0.5), p99: at(0.99), mean: ms.reduce((s, x) => s + x, 0) / Math.max(1, ms.length) };
+}
+await index.close();
+process.stdout.write(`${JSON.stringify(out)}\n`);

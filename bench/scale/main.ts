@@ -1,0 +1,182 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { createCredentials, createStorage, PG_URL, startApp, type Storage, type Target } from '../compare/deployment.js';
+import { SQLITE_INDEX_FILE } from '../../src/local-index/store/sqlite-store.js';
+import { defaultTowns, FREQUENCIES, type Frequency } from './country.js';
+import { generateCsv, generateOsm, type Generated } from './generate.js';
+import { runQueries, type Latency, type QueryFigures } from './queries.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const target: Target = { root, runtime: 'tsx' };
+
+export const TARGETS = { csvRate: 100_000, osmRate: 50_000, osmRssBytes: 1.5 * 1024 ** 3, autocompleteP99: 5, validateP99: 10, municipality: 0.99 };
+
+interface Run {
+  store: 'sqlite' | 'postgres';
+  source: 'csv' | 'osm';
+  addresses: number;
+  towns: number;
+  importSeconds: number;
+  rate: number;
+  peakRssBytes: number;
+  diskBytes: number;
+  /** In-process geocode CPU per call (ms), by street-name frequency (cpu-process.ts). */
+  geocodeCpu?: { [F in Frequency]: { p50: number; p99: number; mean: number } };
+  queries: QueryFigures;
+}
+
+export interface Record {
+  at: string;
+  commit: string;
+  loadavg: number[];
+  runs: Run[];
+}
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+const mib = (b: number) => `${Math.round(b / 1024 / 1024).toLocaleString('en')} MiB`;
+const ok = (pass: boolean) => (pass ? 'ok' : 'MISS');
+const ms = (x: number) => x.toFixed(2);
+
+/** The CLI import as an operator runs it (`addressd import`), timed, with its peak resident memory from GNU time. */
+async function importThrough(storage: Storage, file: string, format: 'openaddresses' | 'osm'): Promise<{ seconds: number; rows: number; peakRssBytes: number }> {
+  const started = performance.now();
+  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'maxrss %M', process.execPath, '--max-semi-space-size=64', '--import', 'tsx', join(root, 'src/cli/main.ts'), 'import', file, '--format', format, '--country', 'DE', '--json'], {
+    env: { ...process.env, ...storage.env, LOG_LEVEL: 'warn' },
+    maxBuffer: 1 << 26,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const rss = Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) * 1024;
+  const summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as { rows: number; imported: number };
+  return { seconds, rows: summary.rows, peakRssBytes: rss };
+}
+
+async function diskBytes(storage: Storage): Promise<number> {
+  if (storage.kind === 'embedded') {
+    return ['', '-wal'].reduce((sum, suffix) => {
+      const path = join(storage.env.DATA_DIR!, SQLITE_INDEX_FILE + suffix);
+      return sum + (existsSync(path) ? statSync(path).size : 0);
+    }, 0);
+  }
+  const schema = /search_path=([\w]+)/.exec(decodeURIComponent(storage.env.DATABASE_URL!))![1]!;
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    const res = await client.query<{ bytes: string }>(
+      `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = $1 AND c.relkind IN ('r', 'm', 'p') AND c.relname LIKE 'local\\_%'`,
+      [schema],
+    );
+    return Number(res.rows[0]!.bytes);
+  } finally {
+    await client.end();
+  }
+}
+
+async function measure(store: Run['store'], source: Run['source'], file: string, samples: string, generated: Generated): Promise<Run> {
+  const storage = await createStorage(store === 'sqlite' ? 'embedded' : 'pg+redis');
+  try {
+    const imported = await importThrough(storage, file, source === 'csv' ? 'openaddresses' : 'osm');
+    const disk = await diskBytes(storage);
+    const cpuArgs = [samples, storage.env.DATA_DIR!, ...(storage.env.DATABASE_URL ? [storage.env.DATABASE_URL] : [])];
+    const cpu = await run(process.execPath, ['--import', 'tsx', join(root, 'bench/scale/cpu-process.ts'), ...cpuArgs], { env: { ...process.env, LOG_LEVEL: 'warn' } });
+    const geocodeCpu = JSON.parse(cpu.stdout.trim().split('\n').at(-1)!) as Run['geocodeCpu'];
+    const env = { ...storage.env, PROVIDERS: 'local' };
+    const credentials = await createCredentials(target, { ...storage, env }, 0);
+    // The service starts right after the import said done: no vacuum or warm-up beyond its own.
+    const app = await startApp(target, env, { workers: 1 });
+    try {
+      const queries = await runQueries(app.url, credentials.key, generated, source === 'osm');
+      return { store, source, addresses: imported.rows, towns: generated.towns, importSeconds: imported.seconds, rate: imported.rows / imported.seconds, peakRssBytes: imported.peakRssBytes, diskBytes: disk, geocodeCpu, queries };
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    await storage.cleanup();
+  }
+}
+
+function lines(r: Run, before?: Run): string[] {
+  const was = (x: number | undefined, f: (x: number) => string) => (before && x !== undefined ? `${f(x)} → ` : '');
+  const rateTarget = r.source === 'csv' ? TARGETS.csvRate : TARGETS.osmRate;
+  const out = [
+    `${r.store} ${r.source}: ${r.addresses.toLocaleString('en')} addresses, ${r.towns.toLocaleString('en')} municipalities`,
+    `  import ${was(before?.rate, (x) => Math.round(x).toLocaleString('en'))}${Math.round(r.rate).toLocaleString('en')}/s (${r.importSeconds.toFixed(1)} s) [${ok(r.rate >= rateTarget)}]; ` +
+      `peak RSS ${was(before?.peakRssBytes, mib)}${mib(r.peakRssBytes)}${r.source === 'osm' ? ` [${ok(r.peakRssBytes <= TARGETS.osmRssBytes)}]` : ''}; disk ${was(before?.diskBytes, mib)}${mib(r.diskBytes)}`,
+  ];
+  const row = (name: string, l: Latency, b: Latency | undefined, target: number) =>
+    `    ${name.padEnd(12)} ×${String(l.n).padEnd(4)} p50 ${was(b?.p50, ms)}${ms(l.p50)} ms, p99 ${was(b?.p99, ms)}${ms(l.p99)} ms [${ok(l.p99 <= target)}], max ${ms(l.max)} ms, right ${(l.right * 100).toFixed(1)} %`;
+  for (const kind of ['validate', 'autocomplete'] as const) {
+    out.push(`  ${kind} (over HTTP, one at a time, uncached), by street-name frequency:`);
+    for (const f of FREQUENCIES) out.push(row(f, r.queries[kind][f], before?.queries[kind][f], kind === 'validate' ? TARGETS.validateP99 : TARGETS.autocompleteP99));
+  }
+  if (r.geocodeCpu) {
+    const g = r.geocodeCpu;
+    const b = before?.geocodeCpu;
+    out.push(`  geocode CPU per call in-process (${r.store === 'sqlite' ? 'all of it' : 'the Node side'}): ${FREQUENCIES.map((f) => `${f} p50 ${was(b?.[f].p50, ms)}${ms(g[f].p50)} / p99 ${was(b?.[f].p99, ms)}${ms(g[f].p99)} ms`).join('; ')}`);
+  }
+  const m = r.queries.municipality;
+  if (m) out.push(`  municipality from boundaries (no addr:city): ${was(before?.queries.municipality?.right, (x) => `${(x * 100).toFixed(1)} %`)}${(m.right * 100).toFixed(1)} % of ${m.n} [${ok(m.right >= TARGETS.municipality)}]`);
+  return out;
+}
+
+/**
+ * `npm run bench:scale -- [--count N] [--osm-count N] [--towns M] [--only sqlite|postgres]
+ *   [--sources csv,osm] [--sample 300] [--save FILE] [--before FILE]`
+ * Generates a country (Zipf street names over M municipalities) as OpenAddresses CSV and as an
+ * OSM PBF, imports each through the CLI into each store, starts the service (PROVIDERS=local)
+ * and times validate and autocomplete over HTTP by street-name frequency. `--save` keeps the
+ * figures as JSON; `--before` prints a saved run's figures beside these (before → after).
+ */
+export async function benchScale(args: string[]): Promise<void> {
+  const count = Number(flag(args, '--count') ?? 1_000_000);
+  const osmCount = Number(flag(args, '--osm-count') ?? count);
+  const towns = Number(flag(args, '--towns') ?? defaultTowns(count));
+  const sample = Number(flag(args, '--sample') ?? 300);
+  const only = flag(args, '--only');
+  const sources = (flag(args, '--sources') ?? 'csv,osm').split(',') as Run['source'][];
+  const beforePath = flag(args, '--before');
+  const before = beforePath ? (JSON.parse(readFileSync(beforePath, 'utf8')) as Record) : undefined;
+  const work = mkdtempSync(join(tmpdir(), 'bench-scale-'));
+  const record: Record = { at: new Date().toISOString(), commit: (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })).stdout.trim(), loadavg: loadavg(), runs: [] };
+  try {
+    const files: [Run['source'], string, string, Generated][] = [];
+    for (const source of sources) {
+      const t = performance.now();
+      const file = join(work, source === 'csv' ? 'country.csv' : 'country.osm.pbf');
+      const n = source === 'csv' ? count : osmCount;
+      const generated = source === 'csv' ? await generateCsv(file, { count: n, towns, sample }) : await generateOsm(file, { count: n, towns, sample });
+      const spread = FREQUENCIES.map((f) => `${f} ${generated.townsPerName[f]?.min ?? 0}-${generated.townsPerName[f]?.max ?? 0}`).join(', ');
+      console.log(`generated ${source}: ${n.toLocaleString('en')} addresses, ${towns.toLocaleString('en')} municipalities, ${mib(statSync(file).size)} in ${((performance.now() - t) / 1000).toFixed(0)} s; towns per street name: ${spread}`);
+      const samples = join(work, `samples-${source}.json`);
+      writeFileSync(samples, JSON.stringify(generated));
+      files.push([source, file, samples, generated]);
+    }
+    for (const store of (['sqlite', 'postgres'] as const).filter((s) => !only || s === only)) {
+      for (const [source, file, samples, generated] of files) {
+        const r = await measure(store, source, file, samples, generated);
+        record.runs.push(r);
+        const b = before?.runs.find((x) => x.store === store && x.source === source);
+        for (const line of lines(r, b)) console.log(line);
+      }
+    }
+    record.loadavg = loadavg();
+    console.log(`load average ${record.loadavg.map((x) => x.toFixed(2)).join(' ')}${before ? ` (before: ${before.commit}, ${before.at}, load ${before.loadavg.map((x) => x.toFixed(2)).join(' ')})` : ''}`);
+    const save = flag(args, '--save');
+    if (save) {
+      mkdirSync(dirname(save), { recursive: true });
+      writeFileSync(save, `${JSON.stringify(record, null, 1)}\n`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

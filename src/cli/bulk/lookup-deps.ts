@@ -1,0 +1,35 @@
+import type { Config } from '../../config.js';
+import { ProviderRunner } from '../../engine/fan-out.js';
+import type { Clock } from '../../lib/clock.js';
+import { openLocalIndex } from '../../local-index/index.js';
+import { createLocalProvider } from '../../providers/local/adapter.js';
+import { createProviders } from '../../providers/registry.js';
+import { createResponseCache } from '../../store/cache/index.js';
+import type { LookupDeps } from './row-lookup.js';
+
+/**
+ * What a lookup thread builds for itself, as createServices does for the API: the local index
+ * opened on its own connection (it only searches it), the providers, a runner with the same
+ * timeout and breaker, the response cache. No ledger, no sweeper: billing stays in the main thread.
+ */
+export async function openLookupDeps(config: Config, clock: Clock): Promise<LookupDeps & { close(): Promise<void> }> {
+  const storage = { dataDir: config.DATA_DIR, ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}), connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS };
+  const localIndex = config.PROVIDERS.includes('local') ? await openLocalIndex(storage) : undefined;
+  const redis = config.REDIS_URL ? { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX } : {};
+  const cache = await createResponseCache(redis);
+  const providers = createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {});
+  const runner = new ProviderRunner(providers, {
+    timeoutMs: config.PROVIDER_TIMEOUT_MS,
+    breaker: { failures: config.BREAKER_FAILURES, halfOpenAfterMs: config.BREAKER_HALF_OPEN_MS },
+  });
+  return {
+    runner,
+    cache,
+    cacheTtlMs: config.VALIDATE_CACHE_TTL_MS,
+    clock,
+    async close() {
+      await cache.close();
+      await localIndex?.close();
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../../config.js';
+import type { BulkCaller, LookupBatch, LookupOutcome } from './row-lookup.js';
+
+/** What every lookup thread is started with. */
+export interface LookupSetup {
+  config: Config;
+  caller: BulkCaller;
+  /** Rows each thread looks up at once (its provider calls in flight). */
+  concurrency: number;
+  /** One Int32: 1 once the run was asked to stop (Ctrl-C); each thread checks it before a row starts. */
+  stop: SharedArrayBuffer;
+}
+
+export type ToWorker = { type: 'batch'; id: number; batch: LookupBatch } | { type: 'close' };
+export type ToPool = { type: 'ready' } | { type: 'done'; id: number; outcome: LookupOutcome } | { type: 'failed'; id: number; message: string };
+
+interface Thread {
+  worker: Worker;
+  busy: number;
+}
+
+/**
+ * The lookup threads of a bulk run (`--workers`): the main thread reads, bills, journals and
+ * writes; the threads search. Each batch goes to the thread with the fewest rows in hand. A thread
+ * that fails or exits fails the batches it held (the run stops; its chunk was never settled, so
+ * --resume runs it again).
+ */
+export class LookupPool {
+  private readonly pending = new Map<number, { resolve: (o: LookupOutcome) => void; reject: (e: Error) => void; thread: Thread; rows: number }>();
+  private nextId = 0;
+
+  private constructor(
+    private readonly threads: Thread[],
+    private readonly stopFlag: Int32Array,
+  ) {
+    for (const thread of threads) {
+      thread.worker.on('message', (message: ToPool) => {
+        if (message.type === 'ready') return;
+        const job = this.pending.get(message.id);
+        if (!job) return;
+        this.pending.delete(message.id);
+        job.thread.busy -= job.rows;
+        if (message.type === 'done') job.resolve(message.outcome);
+        else job.reject(new Error(`a lookup thread failed: ${message.message}`));
+      });
+      const lost = (why: string) => {
+        for (const [id, job] of this.pending) {
+          if (job.thread !== thread) continue;
+          this.pending.delete(id);
+          job.reject(new Error(`a lookup thread stopped: ${why}`));
+        }
+      };
+      thread.worker.on('error', (error) => lost(error.message));
+      thread.worker.on('exit', (code) => lost(`exit code ${code}`));
+    }
+  }
+
+  /** Starts `count` threads and waits until each has opened its index and providers. */
+  static async start(count: number, setup: Omit<LookupSetup, 'stop'>): Promise<LookupPool> {
+    const stop = new SharedArrayBuffer(4);
+    const threads = Array.from({ length: count }, () => ({
+      worker: new Worker(new URL('./lookup-worker.mjs', import.meta.url), { workerData: { ...setup, stop } satisfies LookupSetup }),
+      busy: 0,
+    }));
+    try {
+      await Promise.all(threads.map((t) => ready(t.worker)));
+    } catch (error) {
+      await Promise.all(threads.map((t) => t.worker.terminate()));
+      throw error;
+    }
+    return new LookupPool(threads, new Int32Array(stop));
+  }
+
+  get size(): number {
+    return this.threads.length;
+  }
+
+  run(batch: LookupBatch): Promise<LookupOutcome> {
+    const thread = this.threads.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const id = this.nextId++;
+    thread.busy += batch.rows.length;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, thread, rows: batch.rows.length });
+      thread.worker.postMessage({ type: 'batch', id, batch } satisfies ToWorker);
+    });
+  }
+
+  /** No thread starts another row (the rows running finish). */
+  stop(): void {
+    Atomics.store(this.stopFlag, 0, 1);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      this.threads.map(async (t) => {
+        const exited = new Promise<void>((resolve) => t.worker.once('exit', () => resolve()));
+        t.worker.postMessage({ type: 'close' } satisfies ToWorker);
+        // A thread that does not close its handles in time is ended: the run is over either way.
+        const timer = setTimeout(() => void t.worker.terminate(), 5000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+  }
+}
+
+function ready(worker: Worker): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: ToPool) => {
+      if (message.type === 'ready') done(), resolve();
+      else if (message.type === 'failed') done(), reject(new Error(`a lookup thread could not start: ${message.message}`));
+    };
+    const onError = (error: Error) => (done(), reject(error));
+    const onExit = (code: number) => (done(), reject(new Error(`a lookup thread exited at start (code ${code})`)));
+    const done = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+  });
+}

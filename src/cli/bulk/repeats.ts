@@ -1,0 +1,47 @@
+import { LRUCache } from 'lru-cache';
+import type { ValidateRequest } from '../../contract/validate.js';
+import { cacheKey } from '../../engine/cache-key.js';
+import type { ResultFields } from './output.js';
+
+/** A complete answer a repeat may reuse: its fields and the verdict/provider of its usage event. */
+export interface KnownAnswer {
+  fields: ResultFields;
+  verdict: string | null;
+  provider: string | null;
+  /** The usage event's query of a row given as components (free text rows report their own text). */
+  query: string | null;
+}
+
+/** Rows remembered at once: a list's repeats are mostly near each other (sorted exports, households). */
+const REMEMBERED = 200_000;
+
+/**
+ * Repeats inside one list: a row asking what an earlier row asked (the same request once
+ * normalized, as the response cache keys it) is answered with that row's answer and billed as the
+ * API bills a cache hit (one event, cached, 0 credits). Only complete answers are reused, as only
+ * those are cached: a row no provider answered is looked up again.
+ */
+export class Repeats {
+  private readonly known = new LRUCache<string, KnownAnswer>({ max: REMEMBERED });
+
+  constructor(private readonly providers: readonly string[]) {}
+
+  key(request: ValidateRequest): string {
+    const country = request.country ?? request.components?.country;
+    return cacheKey('validate', {
+      ...(request.query !== undefined ? { query: request.query } : {}),
+      ...(request.components ? { components: request.components } : {}),
+      ...(country ? { country } : {}),
+      ...(request.language ? { language: request.language } : {}),
+      providers: this.providers,
+    });
+  }
+
+  get(key: string): KnownAnswer | undefined {
+    return this.known.get(key);
+  }
+
+  remember(key: string, answer: KnownAnswer): void {
+    this.known.set(key, answer);
+  }
+}

@@ -1,0 +1,99 @@
+import type { BulkCharge } from '../../billing/bulk-ledger.js';
+import type { ValidateRequest } from '../../contract/validate.js';
+import { type ChunkGrant, ChunkBiller } from '../../engine/chunk-biller.js';
+import { CreditsExhaustedError } from '../../engine/errors.js';
+import type { ProviderRunner } from '../../engine/fan-out.js';
+import type { Thresholds } from '../../engine/types.js';
+import { isUnverified } from '../../engine/unverified.js';
+import { ValidateEngine } from '../../engine/validate.js';
+import { mapBounded } from '../../lib/bounded.js';
+import type { Clock } from '../../lib/clock.js';
+import type { ResponseCache } from '../../store/cache/response-cache.js';
+import { type ResultFields, resultFields } from './output.js';
+
+/** Usage events of the CLI: endpoint and credential are named for what they are, not an HTTP path or a key. */
+export const CLI_ENDPOINT = 'cli validate';
+export const CLI_CREDENTIAL = 'cli';
+
+/** What a lookup needs of the service: the API's runner and cache (in the main thread, or a lookup thread's own). */
+export interface LookupDeps {
+  runner: ProviderRunner;
+  cache: ResponseCache;
+  cacheTtlMs: number;
+  clock: Clock;
+}
+
+/** Who the rows are billed to. */
+export interface BulkCaller {
+  accountId: string;
+  source: string;
+  thresholds: Thresholds;
+}
+
+export interface RowJob {
+  index: number;
+  request: ValidateRequest;
+}
+
+/** A row looked up: its output fields, its bill, and what a repeat of it may reuse. */
+export interface RowDone {
+  index: number;
+  fields: ResultFields;
+  charge: BulkCharge;
+  /** Every provider meant to answer did: the API would cache this answer (and so may a repeat). */
+  complete: boolean;
+  unverified: boolean;
+}
+
+export interface LookupBatch {
+  rows: RowJob[];
+  grant: ChunkGrant;
+  /** What of the chunk's reservation these rows may spend. */
+  credits: number;
+}
+
+export interface LookupOutcome {
+  done: RowDone[];
+  /** The credits ran out: rows not in `done` were not looked up. */
+  exhausted: boolean;
+}
+
+/**
+ * Rows through the API's engine (same cache, same reading, scoring and verdict as POST
+ * /v1/validate), billed to a ChunkBiller: the same code in the main thread and in lookup threads,
+ * so a row gets the same answer wherever it runs. `stopped()` is asked before each row starts.
+ */
+export async function lookupRows(
+  deps: LookupDeps,
+  caller: BulkCaller,
+  batch: LookupBatch,
+  concurrency: number,
+  stopped: () => boolean,
+): Promise<LookupOutcome> {
+  const biller = new ChunkBiller(deps.clock, batch.grant, batch.credits);
+  const engine = new ValidateEngine({ runner: deps.runner, cache: deps.cache, biller, cacheTtlMs: deps.cacheTtlMs });
+  const done: RowDone[] = [];
+  let exhausted = false;
+  await mapBounded(batch.rows, concurrency, async (row) => {
+    if (exhausted || stopped()) return;
+    const ctx = {
+      accountId: caller.accountId,
+      credentialId: CLI_CREDENTIAL,
+      env: 'live',
+      endpoint: CLI_ENDPOINT,
+      source: caller.source,
+      startedAt: deps.clock.now(),
+      thresholds: caller.thresholds,
+    };
+    try {
+      const response = await engine.validate(row.request, ctx);
+      const bill = biller.calls.get(ctx);
+      if (!bill) throw new Error('a bulk row was answered without a bill');
+      done.push({ index: row.index, fields: resultFields(response), charge: bill.charge, complete: bill.complete, unverified: isUnverified(response) });
+    } catch (error) {
+      if (!(error instanceof CreditsExhaustedError)) throw error;
+      exhausted = true;
+    }
+  });
+  return { done, exhausted };
+}

@@ -1,0 +1,98 @@
+import { assembleRings, makeArea } from '../import/osm-areas.js';
+import { NodeFilter } from '../import/osm-pbf.js';
+import { boundaryOf, type Boundary } from '../import/osm-places.js';
+import { checkPbfHeader, pbfElements } from '../import/pbf-blocks.js';
+import { stateTags, tracked, type OsmStateStore, type StoredArea } from './osm-state.js';
+
+const BATCH = 5000;
+
+/**
+ * Records what later updates of this extract need (osm-state.ts), read from the PBF file
+ * the index was just built from, in the import's own passes: every element (address and
+ * building ways, boundary relations), then ways (the boundaries' member ways), then nodes (the
+ * coordinates of both). Node ids are screened by a bitset, then kept only where an address
+ * way uses them, so memory stays bounded on a country. One transaction: an interrupted
+ * recording leaves the previous state.
+ */
+export async function recordOsmState(state: OsmStateStore, path: string): Promise<{ ways: number; areas: number }> {
+  await checkPbfHeader(path);
+  const recorder = await state.beginRecord();
+  try {
+    const filter = new NodeFilter();
+    const boundaries: { id: number; boundary: Boundary; ways: number[] }[] = [];
+    const memberWays = new Set<number>();
+    let ways: { id: number; tags: Record<string, string>; refs: number[] }[] = [];
+    let wayCount = 0;
+    for await (const items of pbfElements(path)) {
+      for (const item of items) {
+        if (item.type === 'relation') {
+          const boundary = boundaryOf(item.tags);
+          const members = item.members.filter((m) => m.type === 'way' && m.role !== 'subarea').map((m) => m.id);
+          if (!boundary || members.length === 0) continue;
+          boundaries.push({ id: item.id, boundary, ways: members });
+          for (const id of members) memberWays.add(id);
+        } else if (item.type === 'way' && tracked(item.tags)) {
+          ways.push({ id: item.id, tags: stateTags(item.tags), refs: item.refs });
+          for (const ref of item.refs) filter.add(ref);
+          wayCount++;
+          if (ways.length >= BATCH) {
+            await recorder.ways(ways);
+            ways = [];
+          }
+        }
+      }
+    }
+    await recorder.ways(ways);
+
+    const memberRefs = new Map<number, number[]>();
+    const boundaryNodes = new Set<number>();
+    if (boundaries.length > 0) {
+      for await (const items of pbfElements(path)) {
+        if (items.length > 0 && items[0]!.type === 'relation') break;
+        for (const item of items) {
+          if (item.type !== 'way' || !memberWays.has(item.id)) continue;
+          memberRefs.set(item.id, item.refs);
+          for (const ref of item.refs) boundaryNodes.add(ref);
+        }
+      }
+    }
+    const coords = new Map<number, [number, number]>();
+    if (wayCount > 0 || boundaries.length > 0) {
+      let nodes: [number, number, number][] = [];
+      for await (const items of pbfElements(path)) {
+        if (items.length > 0 && items[0]!.type !== 'node') break;
+        for (const item of items) {
+          if (item.type !== 'node') continue;
+          if (boundaryNodes.has(item.id)) coords.set(item.id, [item.lat, item.lon]);
+          if (!filter.has(item.id)) continue;
+          nodes.push([item.id, item.lat, item.lon]);
+          if (nodes.length >= BATCH) {
+            await recorder.nodes(nodes);
+            nodes = [];
+          }
+        }
+      }
+      await recorder.nodes(nodes);
+    }
+
+    // The areas as the import builds them (osm-boundary-areas.ts): joined rings, a cut-off boundary dropped.
+    const areas: StoredArea[] = [];
+    for (const b of boundaries) {
+      const refs = b.ways.flatMap((id) => {
+        const r = memberRefs.get(id);
+        return r ? [r] : [];
+      });
+      const rings = assembleRings(refs).map((ring) => ring.flatMap((id): [number, number][] => {
+        const c = coords.get(id);
+        return c ? [c] : [];
+      }));
+      if (makeArea(b.boundary, rings)) areas.push({ id: b.id, value: b.boundary, rings });
+    }
+    await recorder.areas(areas);
+    await recorder.commit();
+    return { ways: wayCount, areas: areas.length };
+  } catch (err) {
+    await recorder.abort();
+    throw err;
+  }
+}

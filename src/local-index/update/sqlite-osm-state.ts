@@ -1,0 +1,126 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SQLITE_INDEX_FILE } from '../store/sqlite-store.js';
+import type { OsmStateStore, StateRecorder, StoredArea, StoredWay, Tags } from './osm-state.js';
+
+/** Ids per `IN (SELECT value FROM json_each(?))` look-up. */
+const CHUNK = 10_000;
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+/** The OSM update state in the SQLite index file, on its own connection (see osm-state.ts). */
+export function openSqliteOsmState(dataDir: string): OsmStateStore {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, SQLITE_INDEX_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  // An import in another process holds the write lock for its whole transaction.
+  db.pragma('busy_timeout = 600000');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS osm_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS osm_ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS osm_way_nodes (node_id INTEGER NOT NULL, way_id INTEGER NOT NULL, PRIMARY KEY (node_id, way_id)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS osm_nodes (id INTEGER PRIMARY KEY, lat REAL NOT NULL, lng REAL NOT NULL);
+    CREATE TABLE IF NOT EXISTS osm_areas (id INTEGER PRIMARY KEY, value TEXT NOT NULL, rings TEXT NOT NULL);
+  `);
+  const meta = (key: string) => db.prepare('SELECT value FROM osm_meta WHERE key = ?').pluck().get(key) as string | undefined;
+  const setMeta = db.prepare('INSERT INTO osm_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const delMeta = db.prepare('DELETE FROM osm_meta WHERE key = ? AND value = ?');
+  const putWay = db.prepare('INSERT INTO osm_ways (id, tags, refs) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET tags = excluded.tags, refs = excluded.refs');
+  const dropWayNodes = db.prepare('DELETE FROM osm_way_nodes WHERE way_id = ?');
+  const putWayNode = db.prepare('INSERT OR IGNORE INTO osm_way_nodes (node_id, way_id) VALUES (?, ?)');
+  const dropWay = db.prepare('DELETE FROM osm_ways WHERE id = ?');
+  const putNode = db.prepare('INSERT INTO osm_nodes (id, lat, lng) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng');
+  const putUsedNode = db.prepare(
+    `INSERT INTO osm_nodes (id, lat, lng) SELECT @id, @lat, @lng WHERE EXISTS (SELECT 1 FROM osm_way_nodes WHERE node_id = @id)
+     ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng`,
+  );
+  const dropUnused = db.prepare('DELETE FROM osm_nodes WHERE id = ? AND NOT EXISTS (SELECT 1 FROM osm_way_nodes WHERE node_id = ?)');
+  const putArea = db.prepare('INSERT INTO osm_areas (id, value, rings) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value, rings = excluded.rings');
+
+  const writeWay = (id: number, w: StoredWay) => {
+    putWay.run(id, JSON.stringify(w.tags), JSON.stringify(w.refs));
+    dropWayNodes.run(id);
+    for (const ref of w.refs) putWayNode.run(ref, id);
+  };
+
+  return {
+    async recorded() {
+      return meta('recorded') !== undefined;
+    },
+    async pending() {
+      return meta('pending') ?? null;
+    },
+    async waysUsingNodes(ids) {
+      const stmt = db.prepare('SELECT DISTINCT way_id FROM osm_way_nodes WHERE node_id IN (SELECT value FROM json_each(?))').pluck();
+      return [...new Set(chunks(ids).flatMap((c) => stmt.all(JSON.stringify(c)) as number[]))];
+    },
+    async ways(ids) {
+      const stmt = db.prepare('SELECT id, tags, refs FROM osm_ways WHERE id IN (SELECT value FROM json_each(?))');
+      const out = new Map<number, StoredWay>();
+      for (const c of chunks(ids)) {
+        for (const r of stmt.all(JSON.stringify(c)) as { id: number; tags: string; refs: string }[]) {
+          out.set(r.id, { tags: JSON.parse(r.tags) as Tags, refs: JSON.parse(r.refs) as number[] });
+        }
+      }
+      return out;
+    },
+    async nodes(ids) {
+      const stmt = db.prepare('SELECT id, lat, lng FROM osm_nodes WHERE id IN (SELECT value FROM json_each(?))');
+      const out = new Map<number, [number, number]>();
+      for (const c of chunks(ids)) for (const r of stmt.all(JSON.stringify(c)) as { id: number; lat: number; lng: number }[]) out.set(r.id, [r.lat, r.lng]);
+      return out;
+    },
+    async areas() {
+      const rows = db.prepare('SELECT id, value, rings FROM osm_areas ORDER BY id').all() as { id: number; value: string; rings: string }[];
+      return rows.map((r): StoredArea => ({ id: r.id, value: JSON.parse(r.value) as StoredArea['value'], rings: JSON.parse(r.rings) as StoredArea['rings'] }));
+    },
+    async apply(change, digest) {
+      db.transaction(() => {
+        for (const id of change.droppedWays) {
+          dropWay.run(id);
+          dropWayNodes.run(id);
+        }
+        for (const [id, w] of change.ways) writeWay(id, w);
+        for (const [id, [lat, lng]] of change.nodes) putNode.run(id, lat, lng);
+        for (const id of change.maybeUnused) dropUnused.run(id, id);
+        setMeta.run('pending', digest);
+      }).immediate();
+    },
+    async complete(digest) {
+      delMeta.run('pending', digest);
+    },
+    async beginRecord(): Promise<StateRecorder> {
+      db.exec('BEGIN IMMEDIATE');
+      let open = true;
+      return {
+        async ways(rows) {
+          for (const r of rows) writeWay(r.id, r);
+        },
+        async nodes(rows) {
+          for (const [id, lat, lng] of rows) putUsedNode.run({ id, lat, lng });
+        },
+        async areas(rows) {
+          for (const a of rows) putArea.run(a.id, JSON.stringify(a.value), JSON.stringify(a.rings));
+        },
+        async commit() {
+          setMeta.run('recorded', new Date().toISOString());
+          db.exec('COMMIT');
+          open = false;
+        },
+        async abort() {
+          if (open && db.inTransaction) db.exec('ROLLBACK');
+          open = false;
+        },
+      };
+    },
+    async close() {
+      db.close();
+    },
+  };
+}

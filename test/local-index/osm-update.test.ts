@@ -1,0 +1,168 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/program.js';
+import { SQLITE_INDEX_FILE } from '../../src/local-index/store/sqlite-store.js';
+import { changeDigest } from '../../src/local-index/update/apply-change.js';
+import { openOsmState } from '../../src/local-index/update/open-state.js';
+import { STORAGE_BACKENDS, type Sandbox } from '../support/backends.js';
+import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
+import { writeChangeFixture, type ChangeFixture } from './support/osm-change-fixture.js';
+
+interface Row {
+  source: string;
+  country: string;
+  street: string;
+  city: string | null;
+  municipality: string | null;
+  hn: string;
+  postcode: string | null;
+  lat: number;
+  lng: number;
+}
+
+const ROWS_SQL = (t: string) => `SELECT a.source_id AS source, s.country, s.street, s.city, s.municipality, a.hn, a.postcode, a.lat, a.lng
+  FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id ORDER BY a.source_id`;
+
+/** Every address row the index holds, with its street, in source order. */
+async function addressRows(sandbox: Sandbox): Promise<Row[]> {
+  if (!sandbox.databaseUrl) {
+    const db = new Database(join(sandbox.dataDir, SQLITE_INDEX_FILE), { readonly: true });
+    try {
+      return db.prepare(ROWS_SQL('')).all() as Row[];
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: sandbox.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<Row>(ROWS_SQL('local_'))).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Coordinates from PBF (integer 1e-7 degrees) and from XML (decimal text) agree to 1e-7, not to the last bit. */
+const comparable = (rows: Row[]) => rows.map((r) => ({ ...r, lat: r.lat.toFixed(6), lng: r.lng.toFixed(6) }));
+
+let dir: string;
+let files: ChangeFixture;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'osm-update-'));
+  files = writeChangeFixture(dir);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Issue 22 item 3: an index kept current with OpenStreetMap change files. */
+describe.each(STORAGE_BACKENDS)('import --update with an OsmChange file (%s)', (backend) => {
+  let box: IndexSandbox;
+  let fresh: IndexSandbox;
+  beforeEach(async () => {
+    [box, fresh] = await Promise.all([openIndexSandbox(backend), openIndexSandbox(backend)]);
+  });
+  afterEach(async () => {
+    await Promise.all([box.close(), fresh.close()]);
+  });
+
+  const importBefore = async () => {
+    await box.index.importFile(files.before, { format: 'osm' });
+    await box.index.recordOsmState(files.before);
+  };
+  const house = async (index: IndexSandbox, query: string) => {
+    const [best] = await index.index.geocode({ query, country: 'DE' });
+    return best?.precision === 'address' ? best : undefined;
+  };
+
+  it('leaves the index equal, row for row, to a fresh import of the new extract', async () => {
+    await importBefore();
+    const beforeRows = await addressRows(box.sandbox);
+    const summary = await box.index.applyOsmChange(files.change, {});
+    await fresh.index.importFile(files.after, { format: 'osm' });
+    const expected = await addressRows(fresh.sandbox);
+    expect(comparable(await addressRows(box.sandbox))).toEqual(comparable(expected));
+    // The change did change things: n1, w22 and w23's address gone; n5, w24 and w25 new.
+    expect(expected).not.toEqual(beforeRows);
+    expect(summary).toMatchObject({ countries: ['DE'], removed: 3, relationsIgnored: 0 });
+    expect(summary.imported).toBe(3);
+    // A repeat of the same file changes nothing.
+    const again = await box.index.applyOsmChange(files.change, {});
+    expect(again).toMatchObject({ imported: 0, updated: 0, removed: 0 });
+    expect(comparable(await addressRows(box.sandbox))).toEqual(comparable(expected));
+  });
+
+  it('moves a building whose nodes moved, with the buildings that share them, and gives it its new municipality', async () => {
+    await importBefore();
+    expect((await house(box, 'Hauptstraße 10, Adorf'))?.components.city).toBe('Adorf');
+    await box.index.applyOsmChange(files.change, {});
+    const moved = await house(box, 'Hauptstraße 10, Bdorf');
+    expect(moved?.components).toMatchObject({ street: 'Hauptstraße', houseNumber: '10', city: 'Bdorf' });
+    expect(moved?.location.lng).toBeCloseTo(8.305, 6);
+    // w21 kept its tags and its way; two of its nodes moved with w20.
+    const neighbour = await house(box, 'Hauptstraße 11');
+    expect(neighbour?.location.lng).toBeCloseTo((8.31 + 8.12 + 8.12 + 8.31) / 4, 6);
+    // An address moved to another street; a renumbered one; a deleted one.
+    expect((await house(box, 'Nebenweg 3, Adorf'))?.components.street).toBe('Nebenweg');
+    expect((await house(box, 'Hauptstraße 2a, Adorf'))?.components.houseNumber).toBe('2a');
+    expect(await house(box, 'Hauptstraße 1, Adorf')).toBeUndefined();
+    // A building that gained an address, none of its nodes in the change.
+    expect((await house(box, 'Kirchweg 24, Bdorf'))?.components.city).toBe('Bdorf');
+  });
+
+  it('refuses a change file before an extract is recorded, and any other file while an update is unfinished', async () => {
+    await box.index.importFile(files.before, { format: 'osm' });
+    await expect(box.index.applyOsmChange(files.change, {})).rejects.toThrow(/import the extract/);
+    await box.index.recordOsmState(files.before);
+    await expect(box.index.applyOsmChange(box.file('not.osc', '<osm version="0.6"/>'), {})).rejects.toThrow(/Not an OsmChange file/);
+    // An update that stopped after the state was written (what a crash there leaves): the same
+    // diff, uncompressed, so another file's digest.
+    const unfinished = box.file('day.osc', gunzipSync(readFileSync(files.change)));
+    const state = await openOsmState({ dataDir: box.sandbox.dataDir, databaseUrl: box.sandbox.databaseUrl, schema: box.sandbox.schema });
+    try {
+      await state.apply({ ways: new Map(), droppedWays: [], nodes: new Map(), maybeUnused: [] }, await changeDigest(unfinished));
+    } finally {
+      await state.close();
+    }
+    await expect(box.index.applyOsmChange(files.change, {})).rejects.toThrow(/did not complete/);
+    // Running that file again completes it; then the next one is accepted.
+    await box.index.applyOsmChange(unfinished, {});
+    await box.index.applyOsmChange(files.change, {});
+    await fresh.index.importFile(files.after, { format: 'osm' });
+    expect(comparable(await addressRows(box.sandbox))).toEqual(comparable(await addressRows(fresh.sandbox)));
+  });
+
+  it('runs from the command line: import records the extract, --update applies the diff', async () => {
+    const cli = async (...argv: string[]) => {
+      let stdout = '';
+      const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: () => undefined, env: box.sandbox.env });
+      return { code, stdout };
+    };
+    const first = await cli('import', files.before, '--json');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ format: 'osm', updateState: { ways: 7, areas: 3 } });
+    const update = await cli('import', '--update', files.change);
+    expect(update.code).toBe(0);
+    expect(update.stdout).toContain('imported 3');
+    await fresh.index.importFile(files.after, { format: 'osm' });
+    expect(comparable(await addressRows(box.sandbox))).toEqual(comparable(await addressRows(fresh.sandbox)));
+  });
+});
+
+/** A plain .osc (not gzip) reads the same. */
+it('reads an uncompressed change file', async () => {
+  const { readOsmChange } = await import('../../src/local-index/import/osc-parse.js');
+  const path = join(dir, 'small.osc');
+  writeFileSync(
+    path,
+    `<?xml version="1.0"?><osmChange version="0.6"><modify><node id="5" version="3" lat="1.5" lon="2.5"><tag k="addr:housenumber" v="1"/></node></modify>
+     <delete><way id="9" version="2"/></delete><modify><node id="5" version="2" lat="9" lon="9"/></modify></osmChange>`,
+  );
+  const change = await readOsmChange(path);
+  // The highest version wins, whatever the order.
+  expect(change.nodes.get(5)).toEqual({ deleted: false, lat: 1.5, lon: 2.5, tags: { 'addr:housenumber': '1' } });
+  expect(change.ways.get(9)).toEqual({ deleted: true });
+});

@@ -1,0 +1,64 @@
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore, SQLITE_INDEX_FILE } from '../../src/local-index/store/sqlite-store.js';
+import { openDatabase } from '../../src/store/db/database.js';
+
+/**
+ * The SQLite files hold password hashes, sealed keys and customers' queries: other local users
+ * must not read them (issue 20). The process umask is the usual 022, which alone gives 0644.
+ */
+const mode = (file: string) => statSync(file).mode & 0o777;
+
+describe('SQLite files are private to the service user', () => {
+  let dir: string;
+  let umask: number;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'addressd-modes-'));
+    umask = process.umask(0o022);
+  });
+  afterEach(() => {
+    process.umask(umask);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates the main database, its WAL and shared-memory files 0600', async () => {
+    const database = await openDatabase({ dataDir: dir });
+    try {
+      await sql`insert into accounts (id, plan, created_at) values ('acc_modes', 'free', '2026-11-26T00:00:00Z')`.execute(database.db);
+      const file = path.join(dir, 'addressd.sqlite');
+      expect(existsSync(`${file}-wal`)).toBe(true);
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(mode(f), f).toBe(0o600);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('tightens a database and companions an older version left 0644', async () => {
+    const file = path.join(dir, 'addressd.sqlite');
+    const first = await openDatabase({ dataDir: dir });
+    await first.close();
+    writeFileSync(`${file}-journal`, '');
+    for (const f of [file, `${file}-journal`]) chmodSync(f, 0o644);
+    const again = await openDatabase({ dataDir: dir });
+    try {
+      expect(mode(file)).toBe(0o600);
+      expect(mode(`${file}-journal`)).toBe(0o600);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('creates the local index file 0600 and tightens an old one', async () => {
+    const file = path.join(dir, SQLITE_INDEX_FILE);
+    const store = openSqliteStore(dir);
+    expect(mode(file)).toBe(0o600);
+    await store.close();
+    chmodSync(file, 0o644);
+    const reopened = openSqliteStore(dir);
+    expect(mode(file)).toBe(0o600);
+    await reopened.close();
+  });
+});
