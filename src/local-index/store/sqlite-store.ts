@@ -2,11 +2,12 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { preparePrivateSqliteFile } from '../../store/db/private-file.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, postcodeExistsQuery, streetColumns, type Query } from './queries.js';
+import { addressesByPostcodeQuery, addressesOnStreetsQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { applySqliteSchema } from './sqlite-schema.js';
 import { beginSqliteImport } from './sqlite-import.js';
 import { ftsQuery, toAddressHit, toStreetHit, type AddressRow, type StreetRow } from './rows.js';
 import type { IndexStore, WordQuery, WordResolution } from './store.js';
+import { PostcodeCache } from './postcode-cache.js';
 import { Vocabulary } from './vocabulary.js';
 
 export const SQLITE_INDEX_FILE = 'local-index.sqlite';
@@ -28,11 +29,21 @@ export function openSqliteStore(dataDir: string): IndexStore {
   const all = <T>(q: Query) => stmt(q.sql).all(...q.args) as T[];
   const version = () => stmt("SELECT value FROM meta WHERE key = 'version'").pluck().get() as number;
   let vocab: { version: number; words: Vocabulary } | undefined;
-  // The vocabulary follows imports made by any process (the CLI imports while the server runs).
+  const postcodes = new PostcodeCache();
+  let postcodesVersion = -1;
+  // The vocabulary and the known postcodes follow imports made by any process (the CLI imports while the server runs).
   const vocabulary = (): Vocabulary => {
     const v = version();
     if (!vocab || vocab.version !== v) vocab = { version: v, words: new Vocabulary(stmt('SELECT term FROM streets_vocab').pluck().all() as string[]) };
     return vocab.words;
+  };
+  const postcodeExists = (key: string, prefix: boolean, country: string | undefined) => {
+    const v = version();
+    if (v !== postcodesVersion) {
+      postcodes.clear();
+      postcodesVersion = v;
+    }
+    return postcodes.exists(key, prefix, country, () => all(postcodeExistsQuery('', key, prefix, country)).length > 0);
   };
 
   return {
@@ -62,8 +73,8 @@ export function openSqliteStore(dataDir: string): IndexStore {
       if (terms.length === 0) return [];
       const rows = all<StreetRow>({
         sql: `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
-              WHERE streets_fts MATCH ? AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ?`,
-        args: [ftsQuery(terms), country ?? null, country ?? null, limit],
+              WHERE streets_fts MATCH ? AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ${sqlLimit(limit)}`,
+        args: [ftsQuery(terms), country ?? null, country ?? null],
       });
       return rows.map(toStreetHit);
     },
@@ -75,10 +86,12 @@ export function openSqliteStore(dataDir: string): IndexStore {
       return all<AddressRow>(addressesByPostcodeQuery('', pc, hn, country, limit)).map(toAddressHit);
     },
     async knownPostcodes(keys, country) {
-      return new Set(keys.filter((k) => all(postcodeExistsQuery('', k, false, country)).length > 0));
+      const known = new Set<string>();
+      for (const k of keys) if (await postcodeExists(k, false, country)) known.add(k);
+      return known;
     },
     async hasPostcodePrefix(prefix, country) {
-      return all(postcodeExistsQuery('', prefix, true, country)).length > 0;
+      return postcodeExists(prefix, true, country);
     },
     async close() {
       db.close();
