@@ -47,8 +47,8 @@ async function addressRows(sandbox: Sandbox): Promise<Row[]> {
   }
 }
 
-/** Coordinates from PBF (integer 1e-7 degrees) and from XML (decimal text) agree to 1e-7, not to the last bit. */
-const comparable = (rows: Row[]) => rows.map((r) => ({ ...r, lat: r.lat.toFixed(6), lng: r.lng.toFixed(6) }));
+/** A node's coordinates from PBF and from XML (decimal text) agree to 1e-7 degrees, not to the last bit. */
+const comparable = (rows: Row[]) => rows.map((r) => ({ ...r, lat: r.lat.toFixed(7), lng: r.lng.toFixed(7) }));
 
 let dir: string;
 let files: ChangeFixture;
