@@ -3,7 +3,8 @@ import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { utcTimestamp } from '../lib/time.js';
 import type { DatabaseSchema } from '../store/db/schema.js';
-import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import { passwordHasher, type PasswordHasher } from './passwords.js';
+import type { Flash } from './sessions.js';
 
 export interface Person {
   id: string;
@@ -33,20 +34,26 @@ export class PeopleStore {
   constructor(
     private readonly db: Kysely<DatabaseSchema>,
     private readonly clock: Clock,
+    readonly hasher: PasswordHasher = passwordHasher,
   ) {}
 
   async create(email: string, password: string): Promise<Person> {
-    return this.insert(email, await hashPassword(password));
+    return this.insert(email, await this.hasher.hash(password));
   }
 
   /** With the hash made beforehand, so a transaction never waits on scrypt. */
-  async insert(email: string, passwordHash: string): Promise<Person> {
+  async insert(email: string, passwordHash: string, loginNotice?: Flash): Promise<Person> {
     const normalized = normalizeEmail(email);
     if (await this.findByEmail(normalized)) throw new EmailTakenError();
     const person = { id: newId('per'), email: normalized };
     await this.db
       .insertInto('people')
-      .values({ ...person, password_hash: passwordHash, created_at: utcTimestamp(this.clock.now()) })
+      .values({
+        ...person,
+        password_hash: passwordHash,
+        created_at: utcTimestamp(this.clock.now()),
+        login_notice: loginNotice ? JSON.stringify(loginNotice) : null,
+      })
       .execute();
     return person;
   }
@@ -60,16 +67,50 @@ export class PeopleStore {
     return this.db.selectFrom('people').select(['id', 'email']).where('id', '=', id).executeTakeFirst();
   }
 
-  /** The person when the password is theirs; an unknown email costs the same hashing time. */
+  /**
+   * The person when the password is theirs; an unknown email costs the same derivation. A hash
+   * made at an older cost is made again at today's now that the password is known.
+   */
   async authenticate(email: string, password: string): Promise<Person | null> {
-    const row = await this.db.selectFrom('people').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
-    const ok = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
-    return row && ok ? { id: row.id, email: row.email } : null;
+    const row = await this.db.selectFrom('people').select(['id', 'email', 'password_hash']).where('email', '=', normalizeEmail(email)).executeTakeFirst();
+    return (await this.verified(row, password)) ? { id: row!.id, email: row!.email } : null;
   }
 
   async checkPassword(personId: string, password: string): Promise<boolean> {
-    const row = await this.db.selectFrom('people').select('password_hash').where('id', '=', personId).executeTakeFirst();
-    return verifyPassword(password, row?.password_hash ?? (await decoyHash())).then((ok) => ok && row !== undefined);
+    const row = await this.db.selectFrom('people').select(['id', 'password_hash']).where('id', '=', personId).executeTakeFirst();
+    return this.verified(row, password);
+  }
+
+  private async verified(row: { id: string; password_hash: string } | undefined, password: string): Promise<boolean> {
+    const ok = await this.hasher.verify(password, row?.password_hash ?? (await this.hasher.decoy()));
+    if (!ok || !row) return false;
+    if (this.hasher.isOutdated(row.password_hash)) {
+      const fresh = await this.hasher.hash(password);
+      // Only over the hash just verified: a password changed meanwhile is never overwritten.
+      await this.db.updateTable('people').set({ password_hash: fresh }).where('id', '=', row.id).where('password_hash', '=', row.password_hash).execute();
+    }
+    return true;
+  }
+
+  /**
+   * Leaves a notice for the person's next log-in. A pending first-keys notice is never replaced:
+   * the keys matter more, and they are shown once.
+   */
+  async leaveNotice(personId: string, notice: Flash): Promise<void> {
+    const row = await this.db.selectFrom('people').select('login_notice').where('id', '=', personId).executeTakeFirst();
+    const pending = row?.login_notice ? (JSON.parse(row.login_notice) as Flash) : null;
+    if (pending?.kind === 'keys') return;
+    await this.db.updateTable('people').set({ login_notice: JSON.stringify(notice) }).where('id', '=', personId).execute();
+  }
+
+  /** Reads and clears the person's pending notice in one step. */
+  async takeNotice(personId: string): Promise<Flash | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('people').select('login_notice').where('id', '=', personId).executeTakeFirst();
+      if (!row?.login_notice) return null;
+      await trx.updateTable('people').set({ login_notice: null }).where('id', '=', personId).execute();
+      return JSON.parse(row.login_notice) as Flash;
+    });
   }
 
   async addMembership(personId: string, accountId: string, role: Role): Promise<void> {

@@ -1,18 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../lib/clock.js';
 import type { Sealer } from '../lib/seal.js';
+import { utcDay } from '../lib/time.js';
 import type { DatabaseSchema } from '../store/db/schema.js';
 import { AccountStore } from './accounts.js';
 import type { InviteStore } from './invites.js';
-import { hashPassword } from './passwords.js';
+import { isCommonPassword, WeakPasswordError } from './passwords.js';
 import { EmailTakenError, normalizeEmail, PeopleStore, type Person } from './people.js';
 import { SecretKeyStore } from './secret-keys.js';
+import type { Flash } from './sessions.js';
 
 export interface SignUpResult {
   person: Person;
   accountId: string;
-  /** Keys made for a new account, to be shown once (none when joining by invite). */
-  newKeyIds: string[];
 }
 
 export class InviteUnusableError extends Error {
@@ -35,23 +35,48 @@ export class SignUp {
     private readonly people: PeopleStore,
   ) {}
 
-  async newAccount(input: { email: string; password: string; projectName?: string }): Promise<SignUpResult> {
-    if (await this.people.findByEmail(input.email)) throw new EmailTakenError();
-    const passwordHash = await hashPassword(input.password);
-    return this.db.transaction().execute(async (trx) => {
-      const person = await new PeopleStore(trx, this.clock).insert(input.email, passwordHash);
-      const account = await new AccountStore(trx, this.clock).create({ plan: 'free', ...(input.projectName ? { name: input.projectName } : {}) });
-      await new PeopleStore(trx, this.clock).addMembership(person.id, account.id, 'owner');
-      const keys = new SecretKeyStore(trx, this.sealer, this.clock);
-      const live = await keys.create(account.id, 'live', 'Default live key');
-      const test = await keys.create(account.id, 'test', 'Default test key');
-      return { person, accountId: account.id, newKeyIds: [live.id, test.id] };
-    });
+  /**
+   * A new account for an email, answered the same whether the email already has a login or not
+   * (issue 20: the answer and its time told who has an account). Both paths refuse the same
+   * common passwords, hash the password once and write once; nothing is returned. What there is
+   * to say reaches the email's person at their next log-in: a new account's first keys, or, for
+   * an email that already had a login, that someone tried to sign up with it. There is no email
+   * verification: see docs/security.md for what an operator can do.
+   */
+  async newAccount(input: { email: string; password: string; projectName?: string }): Promise<void> {
+    if (await isCommonPassword(input.password)) throw new WeakPasswordError();
+    const passwordHash = await this.people.hasher.hash(input.password);
+    const existing = await this.people.findByEmail(input.email);
+    if (existing) return this.tellOwner(existing);
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const account = await new AccountStore(trx, this.clock).create({ plan: 'free', ...(input.projectName ? { name: input.projectName } : {}) });
+        const keys = new SecretKeyStore(trx, this.sealer, this.clock);
+        const live = await keys.create(account.id, 'live', 'Default live key');
+        const test = await keys.create(account.id, 'test', 'Default test key');
+        const people = new PeopleStore(trx, this.clock, this.people.hasher);
+        const notice: Flash = { kind: 'keys', keyIds: [live.id, test.id], message: 'Your account is ready: here are its first keys' };
+        const person = await people.insert(input.email, passwordHash, notice);
+        await people.addMembership(person.id, account.id, 'owner');
+      });
+    } catch (error) {
+      // The same email signing up twice at once: the second is a known email like any other.
+      const raced = await this.people.findByEmail(input.email);
+      if (!raced) throw error;
+      await this.tellOwner(raced);
+    }
+  }
+
+  private tellOwner(person: Person): Promise<void> {
+    const day = utcDay(this.clock.now());
+    const message = `Someone (you?) tried to sign up with this email on ${day}. Nothing was changed: you already had this login. If it was not you, no action is needed; your password was not used.`;
+    return this.people.leaveNotice(person.id, { kind: 'notice', message });
   }
 
   /**
    * Joins the invite's account: a new login for a new email, or, for an email that already has
-   * one, the existing login after its password is given.
+   * one, the existing login after its password is given. The invite names its email, so only
+   * whoever holds the code (sent to that email) learns whether it already had a login.
    */
   async byInvite(input: { code: string; email: string; password: string }): Promise<SignUpResult> {
     const invite = await this.invites.find(input.code);
@@ -64,10 +89,11 @@ export class SignUp {
       if (!same) throw new EmailTakenError();
       person = same;
     } else {
+      if (await isCommonPassword(input.password)) throw new WeakPasswordError();
       person = await this.people.create(input.email, input.password);
     }
     if (!(await this.invites.consume(invite.id))) throw new InviteUnusableError('This invitation was just used');
     await this.people.addMembership(person.id, invite.accountId, 'member');
-    return { person, accountId: invite.accountId, newKeyIds: [] };
+    return { person, accountId: invite.accountId };
   }
 }

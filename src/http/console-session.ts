@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { z } from 'zod';
 import type { Account } from '../accounts/accounts.js';
-import type { Membership, Person } from '../accounts/people.js';
+import type { Membership, Person, Role } from '../accounts/people.js';
 import { type ConsoleSession, sameToken } from '../accounts/sessions.js';
 import { randomToken } from '../lib/ids.js';
 import type { Services } from '../services.js';
@@ -27,6 +27,8 @@ export const ConsoleMessages = {
   loginRate: 'Too many log-in attempts for this email or from this address. Wait a few minutes and try again.',
   signupRate: 'Too many sign-ups from this address. Wait a while and try again.',
   signupClosed: 'Sign-up is closed on this service: ask its operator for an invitation.',
+  /** The same words for a new email and one that already had a login (docs/security.md). */
+  signupDone: 'Sign-up received. Log in with the email and password you chose to continue; a new account shows its first keys then.',
   wrongLogin: 'The email or the password is wrong.',
   noAccount: 'This login belongs to no account any more: ask the account owner or the operator for an invitation.',
 } as const;
@@ -38,6 +40,8 @@ export interface Caller {
   person: Person;
   memberships: Membership[];
   account: Account;
+  /** The caller's role in the account shown (accounts/roles.ts says what it allows). */
+  role: Role;
 }
 
 /** HTTPS as the browser sees it: the request itself, a trusted proxy's header, or PUBLIC_BASE_URL. */
@@ -67,9 +71,10 @@ export async function currentCaller(c: Context, services: Services): Promise<Cal
   const session = await services.sessions.find(sessionId);
   if (!session || !sessionId) return null;
   const [person, memberships] = await Promise.all([services.people.get(session.personId), services.people.memberships(session.personId)]);
-  if (!person || !memberships.some((m) => m.accountId === session.accountId)) return null;
+  const membership = memberships.find((m) => m.accountId === session.accountId);
+  if (!person || !membership) return null;
   const account = await services.accounts.get(session.accountId);
-  return { sessionId, session, person, memberships, account };
+  return { sessionId, session, person, memberships, account, role: membership.role };
 }
 
 /** The caller, or a trip to the log-in page that comes back here afterwards. */
@@ -86,6 +91,7 @@ export const viewerOf = (caller: Caller): Viewer => ({
   accountName: caller.account.name,
   memberships: caller.memberships,
   csrfToken: caller.session.csrfToken,
+  role: caller.role,
 });
 
 /**

@@ -28,7 +28,12 @@ describe.each(STORAGE_BACKENDS)('console security on %s', (backend) => {
     for (const key of aliceKeys) expect((await validate(key)).status).toBe(200);
     const fresh = new ConsoleClient(server.url);
     await fresh.get('/dashboard/signup');
-    const res = await fresh.post('/dashboard/signup', { email: 'carol@shop.example', password: 'a long enough password' });
+    const signedUp = await fresh.post('/dashboard/signup', { email: 'carol@shop.example', password: 'a long enough password' });
+    // Sign-up opens no session (its answer must not tell a new email from a known one): log in.
+    expect(signedUp.location).toBe('/dashboard/login?signup=done');
+    expect(fresh.sessionId).toBeUndefined();
+    const res = await fresh.logIn('carol@shop.example', 'a long enough password');
+    expect(res.location).toBe('/dashboard/keys');
     const session = res.res.headers.getSetCookie().find((c) => c.startsWith('addressd_session='))!;
     expect(session).toMatch(/HttpOnly/);
     expect(session).toMatch(/SameSite=Lax/);

@@ -48,6 +48,9 @@ export class ConsoleClient {
     await this.get('/dashboard/signup');
     const done = await this.post('/dashboard/signup', { email, password, ...(project ? { project } : {}) });
     if (done.status !== 303) throw new Error(`sign-up answered ${done.status}: ${done.html.slice(0, 300)}`);
+    // Sign-up answers a new and a known email alike (no session): the first log-in shows the keys.
+    const login = await this.logIn(email, password);
+    if (login.status !== 303 || login.location !== '/dashboard/keys') throw new Error(`first log-in answered ${login.status} → ${login.location}: ${login.html.slice(0, 300)}`);
     const page = await this.get('/dashboard/keys');
     return { keys: page.html.match(/ak_(?:live|test)_[A-Za-z0-9_-]{43}/g) ?? [] };
   }

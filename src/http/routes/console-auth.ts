@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { EmailTakenError } from '../../accounts/people.js';
+import { WeakPasswordError } from '../../accounts/passwords.js';
 import { InviteUnusableError } from '../../accounts/signup.js';
 import type { Services } from '../../services.js';
 import { loginPage, signupPage } from '../../web/console/auth-pages.js';
@@ -26,7 +27,8 @@ export function consoleAuthRoutes(web: Hono<AppEnv>, services: Services): void {
   // Shown even to someone logged in (to switch logins); logging in replaces that session.
   web.get('/login', async (c) => {
     const next = safeNext(c.req.query('next'));
-    return page(c, (assets) => loginPage(assets, { csrfToken: anonymousFormToken(c, services), signupOpen, ...(next ? { next } : {}) }));
+    const notice = c.req.query('signup') === 'done' ? ConsoleMessages.signupDone : undefined;
+    return page(c, (assets) => loginPage(assets, { csrfToken: anonymousFormToken(c, services), signupOpen, ...(next ? { next } : {}), ...(notice ? { notice } : {}) }));
   });
 
   web.post('/login', async (c) => {
@@ -40,8 +42,12 @@ export function consoleAuthRoutes(web: Hono<AppEnv>, services: Services): void {
     if (!person) return again(401, ConsoleMessages.wrongLogin, email);
     const [first] = await services.people.memberships(person.id);
     if (!first) return again(401, ConsoleMessages.noAccount, email);
-    await startSession(c, services, person.id, first.accountId);
-    throw new Redirect(safeNext(next) ?? '/dashboard/usage');
+    const sessionId = await startSession(c, services, person.id, first.accountId);
+    // What sign-up could not say without telling who has a login: a new account's first keys
+    // (shown once, before anything else), or that someone tried to sign up with this email.
+    const notice = await services.people.takeNotice(person.id);
+    if (notice) await services.sessions.setFlash(sessionId, notice);
+    throw new Redirect(notice?.kind === 'keys' ? '/dashboard/keys' : (safeNext(next) ?? '/dashboard/usage'));
   });
 
   web.get('/signup', async (c) => {
@@ -80,23 +86,25 @@ export function consoleAuthRoutes(web: Hono<AppEnv>, services: Services): void {
     const { email, password, project } = form.data;
     if (!code && !signupOpen) return again(403, ConsoleMessages.signupClosed);
     await throttleSignup(c, services);
+    if (!code) {
+      // A new email and one that already has a login get the same answer, after the same work.
+      try {
+        await services.signUp.newAccount({ email, password, ...(project ? { projectName: project } : {}) });
+      } catch (error) {
+        if (error instanceof WeakPasswordError) return again(400, error.message);
+        throw error;
+      }
+      throw new Redirect('/dashboard/login?signup=done');
+    }
     let result;
     try {
-      result = code
-        ? await services.signUp.byInvite({ code, email, password })
-        : await services.signUp.newAccount({ email, password, ...(project ? { projectName: project } : {}) });
+      result = await services.signUp.byInvite({ code, email, password });
     } catch (error) {
-      if (error instanceof EmailTakenError) {
-        return again(409, code ? 'This email already has a console login: enter its password to join.' : 'This email already has a console login: log in instead.');
-      }
-      if (error instanceof InviteUnusableError) return again(400, error.message);
+      if (error instanceof EmailTakenError) return again(409, 'This email already has a console login: enter its password to join.');
+      if (error instanceof InviteUnusableError || error instanceof WeakPasswordError) return again(400, error.message);
       throw error;
     }
     const sessionId = await startSession(c, services, result.person.id, result.accountId);
-    if (result.newKeyIds.length) {
-      await services.sessions.setFlash(sessionId, { kind: 'keys', keyIds: result.newKeyIds, message: 'Your account is ready: here are its first keys' });
-      throw new Redirect('/dashboard/keys');
-    }
     await services.sessions.setFlash(sessionId, { kind: 'notice', message: 'You joined the account.' });
     throw new Redirect('/dashboard/usage');
   });

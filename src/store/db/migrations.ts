@@ -224,6 +224,17 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('usage_account_day').ifNotExists().on('usage_events').columns(['account_id', 'day']).execute();
       },
     },
+    // Sign-up answers alike for a new and a known email (issue 20): what it has to say reaches the
+    // person at their next log-in instead (a new account's first keys, or "someone tried to sign up
+    // with your email").
+    '0007_people_login_notice': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('people').addColumn('login_notice', 'text').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('people').dropColumn('login_notice').execute();
+      },
+    },
   };
 }
 

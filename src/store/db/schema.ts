@@ -107,6 +107,8 @@ export interface PeopleTable {
   /** `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` (base64url), so the cost can change later. */
   password_hash: string;
   created_at: string;
+  /** A notice (sessions.ts `Flash`, JSON) shown at the next log-in: first keys, a sign-up attempt. */
+  login_notice: string | null;
 }
 
 export interface MembershipsTable {

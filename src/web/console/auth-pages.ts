@@ -16,9 +16,10 @@ function errorBox(error: string | undefined): Html {
 
 const described = (error: string | undefined) => (error ? html` aria-describedby="form-error"` : '');
 
-export function loginPage(assets: WebAssets, state: AuthFormState & { next?: string; signupOpen: boolean }): Html {
+export function loginPage(assets: WebAssets, state: AuthFormState & { next?: string; signupOpen: boolean; notice?: string }): Html {
   const body = html`<section class="auth" aria-labelledby="login-title">
 <h1 id="login-title">Log in to the console</h1>
+${state.notice ? html`<div class="notice notice--ok" role="status"><p>${state.notice}</p></div>` : ''}
 ${errorBox(state.error)}
 <form method="post" action="/dashboard/login" class="stack">
   ${csrfField(state.csrfToken)}

@@ -1,5 +1,5 @@
 import { html } from 'hono/html';
-import type { Membership } from '../../accounts/people.js';
+import type { Membership, Role } from '../../accounts/people.js';
 import type { Flash } from '../../accounts/sessions.js';
 import type { WebAssets } from '../assets.js';
 import { type Html, layout } from '../layout.js';
@@ -13,6 +13,8 @@ export interface Viewer {
   accountName: string | null;
   memberships: Membership[];
   csrfToken: string;
+  /** What the pages offer follows accounts/roles.ts; the routes enforce the same. */
+  role: Role;
 }
 
 export interface FrameOptions {

@@ -1,4 +1,5 @@
 import { html } from 'hono/html';
+import { mayManageKeys, RoleMessages } from '../../accounts/roles.js';
 import type { SecretKeyInfo } from '../../accounts/secret-keys.js';
 import type { WebAssets } from '../assets.js';
 import type { Html } from '../layout.js';
@@ -36,8 +37,10 @@ function revealedBox(view: KeysView): Html {
 </section>`;
 }
 
-function keyRow(k: SecretKeyInfo, csrf: string): Html {
+function keyRow(k: SecretKeyInfo, view: KeysView): Html {
+  const csrf = view.viewer.csrfToken;
   const active = k.revokedAt === null;
+  const allowed = mayManageKeys(view.viewer.role, k.env);
   const label = keyName(k);
   return html`<tr data-key-id="${k.id}">
   <th scope="row">${label}</th>
@@ -46,7 +49,7 @@ function keyRow(k: SecretKeyInfo, csrf: string): Html {
   <td>${whenText(k.createdAt)}</td>
   <td>${whenText(k.lastUsedAt)}</td>
   <td>${active ? 'active' : html`<span class="chip chip--mismatch">revoked ${whenText(k.revokedAt)}</span>`}</td>
-  <td>${active
+  <td>${active && !allowed ? html`<button type="button" class="secondary" disabled aria-describedby="role-note">Manage<span class="visually-hidden"> ${label}</span></button>` : ''}${active && allowed
     ? html`<details class="manage">
     <summary>Manage<span class="visually-hidden"> ${label}</span></summary>
     <form method="post" action="/dashboard/keys/${k.id}/rename" class="inline">
@@ -73,6 +76,9 @@ function keyRow(k: SecretKeyInfo, csrf: string): Html {
 /** `/dashboard/keys`: the secret keys of the account, to create, name, reveal and revoke. */
 export function keysPage(assets: WebAssets, view: KeysView): Html {
   const csrf = view.viewer.csrfToken;
+  // A member creates test keys only: live is offered, disabled, with the reason beside it.
+  const liveAllowed = mayManageKeys(view.viewer.role, 'live');
+  const roleNote = liveAllowed ? '' : html`<p id="role-note" class="hint">${RoleMessages.liveKeys}</p>`;
   const body = html`<h1>Secret keys</h1>
 <p class="lead">Keys for your servers: <code>ak_live_…</code> for production, <code>ak_test_…</code> for development (same results and credits, 60 requests a minute). Never put one in browser code: use a <a href="/dashboard/tokens">publishable token</a> there.</p>
 ${view.notice ?? ''}
@@ -84,9 +90,10 @@ ${revealedBox(view)}
     <div><label for="key-name">Name</label>
     <input id="key-name" name="name" type="text" required maxlength="100" placeholder="e.g. Checkout server"></div>
     <div><label for="key-env">Environment</label>
-    <select id="key-env" name="env"><option value="live">live</option><option value="test">test</option></select></div>
+    <select id="key-env" name="env"${liveAllowed ? '' : html` aria-describedby="role-note"`}><option value="live"${liveAllowed ? '' : html` disabled`}>live</option><option value="test"${liveAllowed ? '' : html` selected`}>test</option></select></div>
     <button type="submit">Create key</button>
   </form>
+  ${roleNote}
 </section>
 <section aria-labelledby="list-title">
   <h2 id="list-title">Your keys</h2>
@@ -94,7 +101,7 @@ ${revealedBox(view)}
     ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table of keys, scrolls sideways"><table class="keys">
     <caption class="visually-hidden">Secret keys of this account</caption>
     <thead><tr><th scope="col">Name</th><th scope="col">Environment</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
-    <tbody>${view.keys.map((k) => keyRow(k, csrf))}</tbody>
+    <tbody>${view.keys.map((k) => keyRow(k, view))}</tbody>
   </table></div>`
     : html`<p>No keys yet.</p>`}
 </section>`;

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import type { TokenInfo } from '../../accounts/publishable-tokens.js';
+import { mayManageTokens, RoleMessages } from '../../accounts/roles.js';
 import type { WebAssets } from '../assets.js';
 import type { Html } from '../layout.js';
 import { consoleFrame, csrfField, type Viewer, whenText } from './frame.js';
@@ -35,7 +36,8 @@ function tokenCard(t: TokenInfo, view: TokensView, index: number): Html {
   <pre aria-labelledby="snippet-${index}-title"><code id="snippet-${index}">${widgetSnippet(view.baseUrl, t.token)}</code></pre>
   <p><button type="button" class="secondary copy" data-copy="snippet-${index}" hidden>Copy snippet</button>
   ${canPreview(t, view.consoleOrigin) && view.preview?.id !== t.id ? html` <a href="/dashboard/tokens?preview=${t.id}#preview">Preview this token here</a>` : ''}</p>
-  <details class="manage">
+  ${mayManageTokens(view.viewer.role)
+    ? html`<details class="manage">
     <summary>Edit origins or revoke<span class="visually-hidden"> (${title})</span></summary>
     <form method="post" action="/dashboard/tokens/${t.id}/origins" class="stack">
       ${csrfField(csrf)}
@@ -48,6 +50,7 @@ function tokenCard(t: TokenInfo, view: TokensView, index: number): Html {
       <button type="submit" class="danger">Revoke token<span class="visually-hidden"> ${title}</span></button>
     </form>
   </details>`
+    : html`<button type="button" class="secondary" disabled aria-describedby="role-note">Edit origins or revoke<span class="visually-hidden"> (${title})</span></button>`}`
     : ''}
 </article>`;
 }
@@ -82,20 +85,24 @@ function previewSection(view: TokensView): Html {
 export function tokensPage(assets: WebAssets, view: TokensView): Html {
   const csrf = view.viewer.csrfToken;
   const draft = view.draft;
+  const owner = mayManageTokens(view.viewer.role);
   const body = html`<h1>Publishable tokens</h1>
 <p class="lead">Tokens for the address widget in your visitors' browsers. Each works only on the exact HTTPS origins you list (<code>https://shop.example</code>, with a port if not 443; no path, no wildcard) and only on the widget endpoint.</p>
 ${view.notice ?? ''}
 <section aria-labelledby="create-title" class="panel">
   <h2 id="create-title">Create a token</h2>
   ${draft ? html`<div class="notice notice--error" role="alert" id="create-error"><p>${draft.error}</p></div>` : ''}
+  ${owner ? '' : html`<p id="role-note" class="hint">${RoleMessages.tokens}</p>`}
   <form method="post" action="/dashboard/tokens" class="stack">
     ${csrfField(csrf)}
+    <fieldset class="plain"${owner ? '' : html` disabled aria-describedby="role-note"`}>
     <label for="new-origins">Allowed origins, one per line</label>
     <textarea id="new-origins" name="origins" rows="3" required placeholder="https://shop.example" aria-describedby="origins-hint${draft ? ' create-error' : ''}">${draft?.origins ?? ''}</textarea>
     <p id="origins-hint" class="hint">Exact HTTPS origins as the browser sends them: scheme, host and port only.</p>
     <label for="new-env">Environment</label>
     <select id="new-env" name="env"><option value="live"${draft?.env === 'test' ? '' : html` selected`}>live (120 requests a minute)</option><option value="test"${draft?.env === 'test' ? html` selected` : ''}>test (60 requests a minute)</option></select>
     <button type="submit">Create token</button>
+    </fieldset>
   </form>
 </section>
 <section aria-labelledby="list-title">
