@@ -1,6 +1,7 @@
 /**
  * `tsx bench/main.ts NAME [args]` (`npm run bench:local`, `bench:scale`, `bench:hang`, `bench:crash`,
- * `bench:validate`, `bench:list`): the named benchmarks beside the side-by-side HTTP comparison, which is
+ * `bench:validate`, `bench:list`, `bench:reimport`, `bench:osm-update`): the named benchmarks beside
+ * the side-by-side HTTP comparison, which is
  * `npm run bench` (bench/compare/). Add yours to BENCHES. Benchmarks measure speed; tests never
  * assert on it.
  */
@@ -11,6 +12,8 @@ const BENCHES: Record<string, (args: string[]) => Promise<void>> = {
   crash: async () => (await import('./crash.js')).benchCrash(),
   validate: async (args) => (await import('./cli-validate.js')).benchCliValidate(args),
   list: async (args) => (await import('./list/main.js')).benchList(args),
+  reimport: async (args) => (await import('./reimport.js')).benchReimport(args),
+  'osm-update': async (args) => (await import('./osm-update.js')).benchOsmUpdate(args),
 };
 
 const [name = 'local', ...args] = process.argv.slice(2);

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { buildApp } from './app.js';
 import { warmUpAddressParser } from './address/parse.js';
 import { ConfigError, loadConfig } from './config.js';
+import { ensureDataDir } from './lib/data-dir.js';
 import { describeError } from './lib/describe-error.js';
 import { createLogger } from './lib/logger.js';
 import { logReachability } from './providers/reachability.js';
@@ -16,10 +17,15 @@ import { ClusterRateLimiter } from './store/limits/cluster-limiter.js';
  * A start that fails says why in exactly one line on stderr and exits non-zero (2: configuration,
  * 1: anything else); the details go to the JSON log on stdout.
  */
+/** Time past the grace period for closing the stores before the exit is forced. */
+const HARD_EXIT_AFTER_GRACE_MS = 2000;
+
 async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
+    // Before anything opens a file there: a DATA_DIR that cannot be made is one line and exit 2.
+    ensureDataDir(config.DATA_DIR);
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
@@ -48,6 +54,9 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Whatever hangs (a store that does not close, a log destination, a stray handle), the
+    // process is gone shortly after its grace: a supervisor's SIGTERM always ends it.
+    setTimeout(() => process.exit(1), graceMs + HARD_EXIT_AFTER_GRACE_MS).unref();
     // drain() stops listening at once; the line comes after, so it is true when read.
     const draining = http ? http.drain(graceMs) : Promise.resolve(true);
     logger.info({ signal, graceMs }, 'shutting down: no new connections, finishing requests in flight');

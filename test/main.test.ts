@@ -73,6 +73,12 @@ describe('src/main.ts in a child process', () => {
     expect(oneLine(service.stderr())).toBe('addressd: Invalid configuration: PROVIDERS: unknown provider "googel" (known: pdok, photon, nominatim, local)');
   }, 120_000);
 
+  it('a DATA_DIR that cannot be created (/proc/nope): one line on stderr, exit 2, no spinning in mkdir', async () => {
+    const service = start({ DATA_DIR: '/proc/nope' });
+    expect(await service.exited).toBe(2);
+    expect(oneLine(service.stderr())).toBe('addressd: Invalid configuration: DATA_DIR=/proc/nope cannot be created: mkdir /proc/nope failed (ENOENT)');
+  }, 120_000);
+
   it('an unreachable DATABASE_URL: one line on stderr without the password, exit 1', async () => {
     const port = await closedPort();
     const url = new URL(POSTGRES_URL);

@@ -86,7 +86,7 @@ async function importExtract(
   const db = new Database(join(dataDir, SQLITE_INDEX_FILE), { readonly: true });
   const rows = db
     .prepare(
-      `SELECT s.street, a.hn, a.postcode, COALESCE(s.municipality, s.city) AS city, a.lat, a.lng FROM addresses a JOIN streets s ON s.id = a.street_id
+      `SELECT s.street, a.hn, a.postcode, COALESCE(substr(s.municipality, 1, instr(s.municipality || ';', ';') - 1), s.city) AS city, a.lat, a.lng FROM addresses a JOIN streets s ON s.id = a.street_id
        WHERE s.country = ? ORDER BY a.source_id`,
     )
     .all(pbf.country) as { street: string; hn: string; postcode: string | null; city: string | null; lat: number; lng: number }[];

@@ -172,17 +172,25 @@ function additionForms(hn: string): string[] {
   return [];
 }
 
-/** A one-letter typo inside the street name (changed, dropped or swapped; never in its first two letters). */
+/**
+ * A one-letter typo inside the street name's longest word (changed, dropped or swapped; never in its
+ * first two letters): a typo in a particle or a prefix (`del` → `dal`, `Søndre` → `Sønder`) or in a
+ * short type word (`Mall` → `Mal`) may spell another accepted form of the same name, not a typo.
+ */
 function typo(s: string, rand: () => number): string | undefined {
-  const at = [...s].map((c, i) => (i >= 2 && i < s.length - 1 && /\p{L}/u.test(c) && /\p{L}/u.test(s[i + 1] ?? '') ? i : -1)).filter((i) => i >= 0);
+  const word = [...s.matchAll(/\p{L}+/gu)].reduce<RegExpExecArray | RegExpMatchArray | undefined>((best, m) => (!best || m[0].length > best[0].length ? m : best), undefined);
   // A name written abbreviated (`Zollstr.`) has no room for a typo that stays recognisable.
-  if (s.replace(/[^\p{L}]/gu, '').length < 5 || s.includes('.') || at.length === 0) return undefined;
+  if (!word || word[0].length < 5 || s.includes('.')) return undefined;
+  const from = (word.index ?? 0) + 2;
+  const at = Array.from({ length: word[0].length - 3 }, (_, k) => from + k);
   for (let tries = 0; tries < 20; tries++) {
     const i = at[Math.floor(rand() * at.length)]!;
     const kind = Math.floor(rand() * 3);
     const typed =
       kind === 0 ? s.slice(0, i) + s.slice(i + 1) : kind === 1 ? s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2) : s.slice(0, i) + (s[i] === 'e' ? 'a' : 'e') + s.slice(i + 1);
-    if (typed.toLowerCase() !== s.toLowerCase()) return typed;
+    // Not just a diacritic dropped (`Canebière` → `Canebiere` is formatting, not a typo).
+    const plain = (x: string) => x.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '');
+    if (plain(typed) !== plain(s)) return typed;
   }
   return undefined;
 }

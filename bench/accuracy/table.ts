@@ -19,7 +19,7 @@ export function tally(outcomes: readonly Outcome[]): Tally {
   const cells = new Map<string, Cell>();
   const countries = [...new Set(outcomes.map((o) => o.case.country))].sort();
   for (const o of outcomes) {
-    for (const k of [key(o.case.kind, o.case.country), key(o.case.kind, '*')]) {
+    for (const k of [key(o.case.kind, o.case.country), key(o.case.kind, '*'), key('*', o.case.country), key('*', '*')]) {
       const cell = cells.get(k) ?? { n: 0, ok: 0, valid: 0 };
       cell.n++;
       if (o.ok) cell.ok++;
@@ -30,7 +30,8 @@ export function tally(outcomes: readonly Outcome[]): Tally {
   return { countries, cells };
 }
 
-export function cell(t: Tally, kind: Kind, country = '*'): Cell | undefined {
+/** `kind` '*' is every kind together (a country's share of all its cases). */
+export function cell(t: Tally, kind: Kind | '*', country = '*'): Cell | undefined {
   return t.cells.get(key(kind, country));
 }
 
@@ -43,7 +44,7 @@ const EXPECTED: Record<keyof typeof KIND_GROUPS, string> = {
   'kept as they were': 'correctable',
 };
 
-/** Markdown table: one row per kind, % of cases answered as expected per country, then the total (n, and `valid` answers where none may be). */
+/** Markdown table: one row per kind, % of cases answered as expected per country, then the total (n, and `valid` answers where none may be); last, every kind together per country. */
 export function formatTable(t: Tally): string {
   const head = ['kind', 'expected', ...t.countries, 'all', 'n', 'valid'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
@@ -54,5 +55,7 @@ export function formatTable(t: Tally): string {
       lines.push(`| ${kind} | ${EXPECTED[group]} | ${t.countries.map((c) => pct(cell(t, kind, c))).join(' | ')} | ${pct(all)} | ${all?.n ?? 0} | ${valid} |`);
     }
   }
+  const every = cell(t, '*');
+  lines.push(`| **every kind** | | ${t.countries.map((c) => pct(cell(t, '*', c))).join(' | ')} | ${pct(every)} | ${every?.n ?? 0} | |`);
   return lines.join('\n');
 }

@@ -43,6 +43,13 @@ class Out {
     this.buffer += s;
     if (this.buffer.length > 1 << 16) await this.flush();
   }
+  /** Appends without waiting (the many small OPL lines); `drain` flushes once enough has built up. */
+  add(s: string): void {
+    this.buffer += s;
+  }
+  async drain(): Promise<void> {
+    if (this.buffer.length > 1 << 16) await this.flush();
+  }
   async flush(): Promise<void> {
     if (this.buffer && !this.stream.write(this.buffer)) await once(this.stream, 'drain');
     this.buffer = '';
@@ -169,19 +176,23 @@ export async function generateOsm(pbf: string, opts: OsmOptions): Promise<Genera
     const relations = new Out(createWriteStream(join(work, 'relations.opl')));
     let nodeId = 0;
     let wayId = 0;
-    const node = async (lat: number, lng: number, t?: Record<string, string>) => {
-      await nodes.write(`n${++nodeId} v1 T${t ? tags(t) : ''} x${coord(lng)} y${coord(lat)}\n`);
+    const node = (lat: number, lng: number, t?: Record<string, string>) => {
+      nodes.add(`n${++nodeId} v1 T${t ? tags(t) : ''} x${coord(lng)} y${coord(lat)}\n`);
       return nodeId;
     };
-    const way = async (refs: number[], t: Record<string, string>) => {
-      await ways.write(`w${++wayId} v1 T${tags(t)} N${refs.map((r) => `n${r}`).join(',')}\n`);
+    const way = (refs: number[], t: Record<string, string>) => {
+      ways.add(`w${++wayId} v1 T${tags(t)} N${refs.map((r) => `n${r}`).join(',')}\n`);
       return wayId;
+    };
+    const drain = async () => {
+      await nodes.drain();
+      await ways.drain();
     };
 
     // Boundaries: grid corners, then edges with jagged intermediate points (a tenth of a cell at most).
     const { cols, rows, south, west, cell } = shape;
     const corner = new Map<string, number>();
-    for (let r = 0; r <= rows; r++) for (let c = 0; c <= cols; c++) corner.set(`${r},${c}`, await node(south + r * cell.height, west + c * cell.width));
+    for (let r = 0; r <= rows; r++) for (let c = 0; c <= cols; c++) corner.set(`${r},${c}`, node(south + r * cell.height, west + c * cell.width));
     const edge = new Map<string, number>();
     const jag = async (from: [number, number], to: [number, number], across: 'lat' | 'lng') => {
       const refs = [];
@@ -189,7 +200,7 @@ export async function generateOsm(pbf: string, opts: OsmOptions): Promise<Genera
         const f = k / 6;
         const lat = from[0] + (to[0] - from[0]) * f + (across === 'lat' ? (rand() - 0.5) * 0.15 * cell.height : 0);
         const lng = from[1] + (to[1] - from[1]) * f + (across === 'lng' ? (rand() - 0.5) * 0.15 * cell.width : 0);
-        refs.push(await node(lat, lng));
+        refs.push(node(lat, lng));
       }
       return refs;
     };
@@ -197,7 +208,7 @@ export async function generateOsm(pbf: string, opts: OsmOptions): Promise<Genera
     const edgeRefs: [string, number[]][] = [];
     for (let r = 0; r <= rows; r++) for (let c = 0; c < cols; c++) edgeRefs.push([`h${r},${c}`, [corner.get(`${r},${c}`)!, ...(await jag(at(r, c), at(r, c + 1), 'lat')), corner.get(`${r},${c + 1}`)!]]);
     for (let r = 0; r < rows; r++) for (let c = 0; c <= cols; c++) edgeRefs.push([`v${r},${c}`, [corner.get(`${r},${c}`)!, ...(await jag(at(r, c), at(r + 1, c), 'lng')), corner.get(`${r + 1},${c}`)!]]);
-    for (const [key, refs] of edgeRefs) edge.set(key, await way(refs, {}));
+    for (const [key, refs] of edgeRefs) edge.set(key, way(refs, {}));
 
     // Addresses, street ways and filler, town by town.
     const sampler = new ClassSampler<ScaleAddress>(opts.sample, rng((opts.seed ?? 22) + 3));
@@ -218,27 +229,28 @@ export async function generateOsm(pbf: string, opts: OsmOptions): Promise<Genera
         let made = 0;
         if (rand() < onWays) {
           const d = v.town.height * 0.0005;
-          const refs = [await node(v.lat - d, v.lng - d), await node(v.lat - d, v.lng + d), await node(v.lat + d, v.lng + d), await node(v.lat + d, v.lng - d)];
-          await way([...refs, refs[0]!], { building: 'yes', ...t });
+          const refs = [node(v.lat - d, v.lng - d), node(v.lat - d, v.lng + d), node(v.lat + d, v.lng + d), node(v.lat + d, v.lng - d)];
+          way([...refs, refs[0]!], { building: 'yes', ...t });
           made = 4;
         } else {
-          await node(v.lat, v.lng, t);
+          node(v.lat, v.lng, t);
           made = 1;
         }
         // Filler: untagged way members (tracks, land use) until the file has its share of nodes.
         perAddress += nodesPerAddress - made;
         while (perAddress >= 40) {
           const refs = [];
-          for (let k = 0; k < 40; k++) refs.push(await node(v.town.south + v.town.height * rand(), v.town.west + v.town.width * rand()));
-          await way(refs, { highway: 'track' });
+          for (let k = 0; k < 40; k++) refs.push(node(v.town.south + v.town.height * rand(), v.town.west + v.town.width * rand()));
+          way(refs, { highway: 'track' });
           perAddress -= 40;
         }
         sampler.offer(frequencyOf(v.rank), () => ({ street: v.street, number: v.number, postcode: v.postcode, city: v.town.name, tagged, lat: v.lat, lng: v.lng }));
+        await drain();
       },
       async (_town, name, points) => {
         const refs = [];
-        for (const [lat, lng] of points.filter((_, i) => i % 8 === 0 || i === points.length - 1)) refs.push(await node(lat + 0.00005, lng));
-        if (refs.length >= 2) await way(refs, { highway: 'residential', name });
+        for (const [lat, lng] of points.filter((_, i) => i % 8 === 0 || i === points.length - 1)) refs.push(node(lat + 0.00005, lng));
+        if (refs.length >= 2) way(refs, { highway: 'residential', name });
       },
     );
 

@@ -23,15 +23,17 @@ interface Run {
   addresses: number;
   towns: number;
   importSeconds: number;
+  /** CPU seconds of the import process (user + system): steadier than wall time on a shared machine. */
+  importCpuSeconds?: number;
   rate: number;
   peakRssBytes: number;
   diskBytes: number;
-  /** In-process geocode CPU per call (ms), by street-name frequency (cpu-process.ts). */
+  /** In-process geocode per call (ms), by street-name frequency: mean CPU, p50/p99 wall (cpu-process.ts). */
   geocodeCpu?: { [F in Frequency]: { p50: number; p99: number; mean: number } };
   queries: QueryFigures;
 }
 
-export interface Record {
+export interface ScaleRecord {
   at: string;
   commit: string;
   loadavg: number[];
@@ -48,16 +50,18 @@ const ok = (pass: boolean) => (pass ? 'ok' : 'MISS');
 const ms = (x: number) => x.toFixed(2);
 
 /** The CLI import as an operator runs it (`addressd import`), timed, with its peak resident memory from GNU time. */
-async function importThrough(storage: Storage, file: string, format: 'openaddresses' | 'osm'): Promise<{ seconds: number; rows: number; peakRssBytes: number }> {
+async function importThrough(storage: Storage, file: string, format: 'openaddresses' | 'osm'): Promise<{ seconds: number; cpuSeconds: number; rows: number; peakRssBytes: number }> {
   const started = performance.now();
-  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'maxrss %M', process.execPath, '--max-semi-space-size=64', '--import', 'tsx', join(root, 'src/cli/main.ts'), 'import', file, '--format', format, '--country', 'DE', '--json'], {
+  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'maxrss %M cpu %U %S', process.execPath, '--max-semi-space-size=64', '--import', 'tsx', join(root, 'src/cli/main.ts'), 'import', file, '--format', format, '--country', 'DE', '--json'], {
     env: { ...process.env, ...storage.env, LOG_LEVEL: 'warn' },
     maxBuffer: 1 << 26,
   });
   const seconds = (performance.now() - started) / 1000;
-  const rss = Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) * 1024;
+  const usage = /maxrss (\d+) cpu ([\d.]+) ([\d.]+)/.exec(stderr);
+  const rss = Number(usage?.[1] ?? 0) * 1024;
+  const cpuSeconds = Number(usage?.[2] ?? 0) + Number(usage?.[3] ?? 0);
   const summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as { rows: number; imported: number };
-  return { seconds, rows: summary.rows, peakRssBytes: rss };
+  return { seconds, cpuSeconds, rows: summary.rows, peakRssBytes: rss };
 }
 
 async function diskBytes(storage: Storage): Promise<number> {
@@ -87,19 +91,21 @@ async function measure(store: Run['store'], source: Run['source'], file: string,
   try {
     const imported = await importThrough(storage, file, source === 'csv' ? 'openaddresses' : 'osm');
     const disk = await diskBytes(storage);
-    const cpuArgs = [samples, storage.env.DATA_DIR!, ...(storage.env.DATABASE_URL ? [storage.env.DATABASE_URL] : [])];
-    const cpu = await run(process.execPath, ['--import', 'tsx', join(root, 'bench/scale/cpu-process.ts'), ...cpuArgs], { env: { ...process.env, LOG_LEVEL: 'warn' } });
-    const geocodeCpu = JSON.parse(cpu.stdout.trim().split('\n').at(-1)!) as Run['geocodeCpu'];
     const env = { ...storage.env, PROVIDERS: 'local' };
     const credentials = await createCredentials(target, { ...storage, env }, 0);
     // The service starts right after the import said done: no vacuum or warm-up beyond its own.
     const app = await startApp(target, env, { workers: 1 });
+    let queries: QueryFigures;
     try {
-      const queries = await runQueries(app.url, credentials.key, generated, source === 'osm');
-      return { store, source, addresses: imported.rows, towns: generated.towns, importSeconds: imported.seconds, rate: imported.rows / imported.seconds, peakRssBytes: imported.peakRssBytes, diskBytes: disk, geocodeCpu, queries };
+      queries = await runQueries(app.url, credentials.key, generated, source === 'osm');
     } finally {
       await app.stop();
     }
+    // In-process geocode cost, after the HTTP run so that run is the first to read the fresh index.
+    const cpuArgs = [samples, storage.env.DATA_DIR!, ...(storage.env.DATABASE_URL ? [storage.env.DATABASE_URL] : [])];
+    const cpu = await run(process.execPath, ['--import', 'tsx', join(root, 'bench/scale/cpu-process.ts'), ...cpuArgs], { env: { ...process.env, LOG_LEVEL: 'warn' } });
+    const geocodeCpu = JSON.parse(cpu.stdout.trim().split('\n').at(-1)!) as Run['geocodeCpu'];
+    return { store, source, addresses: imported.rows, towns: generated.towns, importSeconds: imported.seconds, importCpuSeconds: imported.cpuSeconds, rate: imported.rows / imported.seconds, peakRssBytes: imported.peakRssBytes, diskBytes: disk, geocodeCpu, queries };
   } finally {
     await storage.cleanup();
   }
@@ -110,7 +116,7 @@ function lines(r: Run, before?: Run): string[] {
   const rateTarget = r.source === 'csv' ? TARGETS.csvRate : TARGETS.osmRate;
   const out = [
     `${r.store} ${r.source}: ${r.addresses.toLocaleString('en')} addresses, ${r.towns.toLocaleString('en')} municipalities`,
-    `  import ${was(before?.rate, (x) => Math.round(x).toLocaleString('en'))}${Math.round(r.rate).toLocaleString('en')}/s (${r.importSeconds.toFixed(1)} s) [${ok(r.rate >= rateTarget)}]; ` +
+    `  import ${was(before?.rate, (x) => Math.round(x).toLocaleString('en'))}${Math.round(r.rate).toLocaleString('en')}/s (${r.importSeconds.toFixed(1)} s, ${was(before?.importCpuSeconds, (x) => x.toFixed(1))}${r.importCpuSeconds?.toFixed(1) ?? '?'} CPU s) [${ok(r.rate >= rateTarget)}]; ` +
       `peak RSS ${was(before?.peakRssBytes, mib)}${mib(r.peakRssBytes)}${r.source === 'osm' ? ` [${ok(r.peakRssBytes <= TARGETS.osmRssBytes)}]` : ''}; disk ${was(before?.diskBytes, mib)}${mib(r.diskBytes)}`,
   ];
   const row = (name: string, l: Latency, b: Latency | undefined, target: number) =>
@@ -122,7 +128,7 @@ function lines(r: Run, before?: Run): string[] {
   if (r.geocodeCpu) {
     const g = r.geocodeCpu;
     const b = before?.geocodeCpu;
-    out.push(`  geocode CPU per call in-process (${r.store === 'sqlite' ? 'all of it' : 'the Node side'}): ${FREQUENCIES.map((f) => `${f} p50 ${was(b?.[f].p50, ms)}${ms(g[f].p50)} / p99 ${was(b?.[f].p99, ms)}${ms(g[f].p99)} ms`).join('; ')}`);
+    out.push(`  geocode in-process, CPU per call (${r.store === 'sqlite' ? 'all of it' : 'the Node side'}) / wall p99: ${FREQUENCIES.map((f) => `${f} ${was(b?.[f].mean, ms)}${ms(g[f].mean)} / ${was(b?.[f].p99, ms)}${ms(g[f].p99)} ms`).join('; ')}`);
   }
   const m = r.queries.municipality;
   if (m) out.push(`  municipality from boundaries (no addr:city): ${was(before?.queries.municipality?.right, (x) => `${(x * 100).toFixed(1)} %`)}${(m.right * 100).toFixed(1)} % of ${m.n} [${ok(m.right >= TARGETS.municipality)}]`);
@@ -145,9 +151,9 @@ export async function benchScale(args: string[]): Promise<void> {
   const only = flag(args, '--only');
   const sources = (flag(args, '--sources') ?? 'csv,osm').split(',') as Run['source'][];
   const beforePath = flag(args, '--before');
-  const before = beforePath ? (JSON.parse(readFileSync(beforePath, 'utf8')) as Record) : undefined;
+  const before = beforePath ? (JSON.parse(readFileSync(beforePath, 'utf8')) as ScaleRecord) : undefined;
   const work = mkdtempSync(join(tmpdir(), 'bench-scale-'));
-  const record: Record = { at: new Date().toISOString(), commit: (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })).stdout.trim(), loadavg: loadavg(), runs: [] };
+  const record: ScaleRecord = { at: new Date().toISOString(), commit: (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })).stdout.trim(), loadavg: loadavg(), runs: [] };
   try {
     const files: [Run['source'], string, string, Generated][] = [];
     for (const source of sources) {

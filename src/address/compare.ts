@@ -120,7 +120,8 @@ interface NameRules {
 const CONTRACTION = /(?<=\b\p{L}{1,2})\.(?=\p{L}{1,3}\b)/gu;
 
 function compareStreet(typed: string, found: string, country: string | undefined): ComparisonVerdict {
-  const [input, result] = [typed.replace(CONTRACTION, ''), found.replace(CONTRACTION, '')];
+  const joined = (x: string) => (x.includes('.') ? x.replace(CONTRACTION, '') : x);
+  const [input, result] = [joined(typed), joined(found)];
   const langSets = country ? [countryLanguages(country)] : FALLBACK_LANGUAGES.map((l) => [l]);
   let best: ComparisonVerdict = 'mismatch';
   for (const langs of langSets) {
@@ -130,11 +131,12 @@ function compareStreet(typed: string, found: string, country: string | undefined
     };
     const [a, b] = [normalizeStreetIn(input, langs), normalizeStreetIn(result, langs)];
     const [fa, fb] = [normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs)];
+    let verdict = better(compareNames(a, b, rules), compareNames(fa, fb, rules));
     // Particles dropped, added or swapped (`Rua Liberdade` = `Rua da Liberdade`) are formatting.
-    const verdict = better(
-      better(compareNames(a, b, rules), compareNames(fa, fb, rules)),
-      compareNames(withoutParticles(fa, langs), withoutParticles(fb, langs), rules),
-    );
+    if (verdict !== 'match') {
+      const [pa, pb] = [withoutParticles(fa, langs), withoutParticles(fb, langs)];
+      if (pa !== fa || pb !== fb) verdict = better(verdict, compareNames(pa, pb, rules));
+    }
     if (verdict === 'match') return verdict;
     if (verdict === 'corrected') best = verdict;
   }

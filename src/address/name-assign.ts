@@ -114,11 +114,12 @@ function markState(r: NameReading): void {
 
 function streetNextToNumber(r: NameReading, hn: Span): void {
   const runs = freeRuns(r.tokens, r.labels);
-  // Beside the number within its section: `5th Avenue 20, New York` ends a section with the number,
-  // so its street is the words before it even where the number usually comes first.
-  const before = r.tokens[hn.from]?.opens ? undefined : runs.find((run) => run.to === hn.from - 1);
-  const after = r.tokens[hn.to + 1]?.opens ? undefined : runs.find((run) => run.from === hn.to + 1);
-  const run = (r.numberFirst ? (after ?? before) : (before ?? after)) ?? nextTo(runs, hn, r.numberFirst);
+  const before = runs.find((run) => run.to === hn.from - 1);
+  const after = runs.find((run) => run.from === hn.to + 1);
+  const inOrder = (b: Span | undefined, a: Span | undefined) => (r.numberFirst ? (a ?? b) : (b ?? a));
+  // Beside the number within its section first: `5th Avenue 20, New York` ends a section with the
+  // number, so its street is the words before it even where the number usually comes first.
+  const run = inOrder(r.tokens[hn.from]?.opens ? undefined : before, r.tokens[hn.to + 1]?.opens ? undefined : after) ?? inOrder(before, after);
   if (!run) return;
   const alone = !r.labels.includes('city') && runs.length === 1;
   let street = run;
@@ -127,13 +128,6 @@ function streetNextToNumber(r: NameReading, hn: Span): void {
     street = { from: withDistrict(r, run.from, run) + 1, to: run.to };
   }
   label(r.labels, street, 'street');
-}
-
-/** The run beside the number across a comma, in the country's order (`10, Downing Street`). */
-function nextTo(runs: readonly Span[], hn: Span, numberFirst: boolean): Span | undefined {
-  const before = runs.find((run) => run.to === hn.from - 1);
-  const after = runs.find((run) => run.from === hn.to + 1);
-  return numberFirst ? (after ?? before) : (before ?? after);
 }
 
 /** Where a street that the town follows without a comma ends: its last type word and the directions after it, else pelias's reading. */

@@ -5,6 +5,7 @@ import { SecretKeyStore } from '../accounts/secret-keys.js';
 import { CreditLedger } from '../billing/credit-ledger.js';
 import type { Config } from '../config.js';
 import { systemClock } from '../lib/clock.js';
+import { ensureDataDir } from '../lib/data-dir.js';
 import { resolveMasterKey } from '../lib/master-key.js';
 import { Sealer } from '../lib/seal.js';
 import { type ChangeFeed, createChangeFeed } from '../store/changes/index.js';
@@ -22,7 +23,8 @@ export interface CliContext {
   json(): boolean;
   /**
    * The stores, opened once. A command that writes says so: it names the store it writes to, so
-   * nobody fills a store they did not mean; opening one that did not exist warns either way.
+   * nobody fills a store they did not mean, and creating one warns. A read-only command that
+   * finds no store fails and creates none.
    */
   stores(access?: 'read' | 'write'): Promise<CliStores>;
   /** The process exit code when the command did not fail but did not finish either (e.g. 130 after Ctrl-C). */
@@ -58,8 +60,17 @@ export function createCliContext(
     },
     async stores(access = 'read') {
       if (opened) return opened;
+      // A DATA_DIR that cannot be made is said before anything else (no store line first).
+      if (access === 'write') ensureDataDir(config.DATA_DIR);
       if (access === 'write') note(`store: ${describeStore(config)}`);
       if (await storeIsNew(config)) {
+        // Reading creates nothing: run from another folder, `account list` would otherwise leave an
+        // empty store there and list nothing, as if the real one were empty.
+        if (access === 'read') {
+          throw new Error(
+            `no store at ${describeStore(config)}: nothing to read, and a read-only command creates none (set DATA_DIR or DATABASE_URL to the store the service uses, or run from the folder where npm start runs)`,
+          );
+        }
         note(`warning: no store there yet: creating a new, empty one (set DATA_DIR or DATABASE_URL if you meant an existing store)`);
       }
       const database = await openDatabase({

@@ -57,7 +57,7 @@ export class DemoValidator {
     if (sample) return { kind: 'answer', source: 'sample', response: sample.response };
 
     const { query, country } = splitTrailingCountry(text);
-    const request: ValidateRequest = { query, country };
+    const request: ValidateRequest = country ? { query, country } : { query };
     const hit = await this.deps.engine.cached(request, DEFAULT_THRESHOLDS);
     if (hit) return { kind: 'answer', source: 'cache', response: toDemoResponse(hit) };
 

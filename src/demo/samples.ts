@@ -15,7 +15,9 @@ export interface DemoSample {
  * Real Amsterdam addresses; each response is exactly what the engine decides from what PDOK,
  * Photon and Nominatim answer for the query (test/demo/sample-answers.ts holds those answers and
  * test/demo/samples.test.ts runs them through the engine), so the demo never shows a verdict,
- * confidence or consensus the service would not give.
+ * confidence or consensus the service would not give. They are recorded, not looked up on this
+ * deployment (offline or with `PROVIDERS=local` they still name those three providers): the
+ * route marks them (`X-Addressd-Demo-Answer: recorded-example`) and the homepage says so.
  */
 const VALID: DemoValidateResponse = {
   verdict: 'valid',
@@ -83,5 +85,5 @@ const BY_QUERY = new Map(DEMO_SAMPLES.map((s) => [key(s.query), s]));
 /** The sample a query asks for, forgiving case, spacing and an explicit `, NL`. */
 export function findSample(text: string): DemoSample | undefined {
   const { query, country } = splitTrailingCountry(text);
-  return country === 'NL' ? BY_QUERY.get(key(query)) : undefined;
+  return country === undefined || country === 'NL' ? BY_QUERY.get(key(query)) : undefined;
 }

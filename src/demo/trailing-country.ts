@@ -1,12 +1,13 @@
 import { canonicalCountry, isCountryCode } from '../address/countries.js';
 
-/** SPEC: the demo searches the Netherlands unless the query names another country. */
-export const DEMO_DEFAULT_COUNTRY = 'NL';
-
 export interface DemoQuery {
   /** The text to look up, without a trailing country code. */
   query: string;
-  country: string;
+  /**
+   * The trailing code, or undefined: then the demo asks exactly what `/v1/validate` without a
+   * country asks (issue 20: a Liechtenstein-only deployment found nothing while the demo assumed NL).
+   */
+  country?: string;
 }
 
 // Comma-separated only: a bare `3011 AD` is a Dutch postcode, not Andorra.
@@ -14,8 +15,8 @@ const TRAILING_CODE = /^(.*\S)\s*,\s*([A-Za-z]{2})\s*$/s;
 
 /**
  * `Unter den Linden 77, Berlin, DE` → `{query: 'Unter den Linden 77, Berlin', country: 'DE'}`.
- * Only a real ISO 3166-1 alpha-2 code counts; anything else stays part of the query and the
- * country is the default.
+ * Only a real ISO 3166-1 alpha-2 code counts; anything else stays part of the query, and no
+ * country is given.
  */
 export function splitTrailingCountry(text: string): DemoQuery {
   const trimmed = text.trim();
@@ -23,5 +24,5 @@ export function splitTrailingCountry(text: string): DemoQuery {
   if (match && isCountryCode(match[2]!)) {
     return { query: match[1]!.trim(), country: canonicalCountry(match[2]!) };
   }
-  return { query: trimmed, country: DEMO_DEFAULT_COUNTRY };
+  return { query: trimmed };
 }

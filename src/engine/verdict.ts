@@ -7,14 +7,23 @@ import type { ScoredCandidate, Thresholds } from './types.js';
  *
  * What counts as what, per component (address/compare.ts):
  * - formatting is a `match`, never a correction: case, punctuation, spacing, diacritics and their
- *   digraphs (`ø`/`o`/`oe`, `å`/`aa`, `ß`/`ss`, `ü`/`ue`/`u`), street-type and prefix abbreviations
- *   (`Str.`, `gr.`, `Sdr.`, `Gl.`, `Skt.`, `R.`, `Av.`, `St`, `N`), postcode layout (`1012lg`),
- *   the ways a house letter or addition is written (`12 b` = `12B`, `12hs` = `12-H`, `12 II` = `12-2`),
- *   a town written as any of the places the result names (village, municipality);
+ *   digraphs, both ways (`ø`/`o`/`oe`, `å`/`aa`, `æ`/`ae`, `ß`/`ss`, `ü`/`ue`/`u`), street-type and
+ *   prefix abbreviations (`Str.`, `gr.`, `Sdr.`, `Ndr.`, `Gl.`, `Skt.`, `Kgs.`, `R.`, `Av.`, `C/`,
+ *   `P.za`, `St`, `N`), name particles dropped, added or swapped, per language (`Rua Liberdade` =
+ *   `Rua da Liberdade`, `Straße des 17. Juni`, `Rue de la République`, `Calle de Alcalá`, `Via del
+ *   Corso`; not Dutch `van`, not German `Am`), postcode layout (`1012lg`), the ways a house letter or
+ *   addition is written (`12 b` = `12B`, `12hs` = `12-H`, `12 II` = `12-2`), a town written as any of
+ *   the places the result names (village, municipality, parish, district, suburb, quarter, county;
+ *   a city-state's own name: `98000 Monaco`);
+ * - `not-checked`: a component the result does not carry, never a mismatch; so also a town where the
+ *   result names no place at the town level (only a district, suburb or quarter: a city cut in
+ *   pieces, an extract without the city's boundary) and none of its places is the one typed;
  * - `corrected` only for a value recognisably the same: a typo within a small edit distance for its
  *   length (none up to 3 characters, 1 up to 7, 2 up to 14, then 3), a transposed or mistyped postcode
  *   character, an abbreviation or listed alternative name, a street the result completes with its type
- *   (`Champs-Élysées` → `Avenue des Champs-Élysées`), a partial postcode (`1012` → `1012 LG`);
+ *   (`Champs-Élysées` → `Avenue des Champs-Élysées`), a partial postcode (`1012` → `1012 LG`, a
+ *   British outward code `EC4`/`EC4Y` → `EC4Y 1DE`), a town the result names more precisely
+ *   (`Paris` → `Paris 8e`: only its own town, never a district's longer name, `London` ≠ `City of London`);
  * - anything else is a `mismatch`; house numbers are never fuzzy: another number, letter or addition,
  *   or none where the result has one (`12` for `12B`), is a `mismatch`.
  *

@@ -12,6 +12,8 @@ export interface RawAddress {
   city?: string;
   /** The municipality around the point, where it may differ from `city` (OSM: from the file's boundaries). */
   municipality?: string;
+  /** Other places around the point a resident may write as the town (parish, quarter, `is_in`), finest first. */
+  places?: string[];
   state?: string;
   country?: string;
   lat: number;

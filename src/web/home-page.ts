@@ -24,11 +24,11 @@ compares their answers and returns one verdict, a confidence from 0 to 100 and t
         placeholder="e.g. Damrak 1, 1012 LG Amsterdam" aria-describedby="demo-hint">
       <button type="submit">Check address</button>
     </div>
-    <p id="demo-hint" class="hint">Searches the Netherlands; end with a country code for elsewhere, e.g. “Unter den Linden 77, Berlin, DE”.</p>
-    <ul class="samples" aria-label="Samples">
-      <li class="muted">Or try a sample:</li>
+    <p id="demo-hint" class="hint">Searches every country the providers here cover; end with a country code to narrow it, e.g. “Unter den Linden 77, Berlin, DE”.</p>
+    <ul class="samples" aria-label="Samples (recorded answers)">
+      <li class="muted">Or see a recorded example:</li>
       ${samples.map(
-        (s) => html`<li><button type="button" data-sample="${s.query}">${s.query}<small>${s.label}</small></button></li>`,
+        (s) => html`<li><button type="button" data-sample="${s.query}">${s.query}<small>${s.label} · recorded answer</small></button></li>`,
       )}
     </ul>
     <noscript><p class="hint">The demo needs JavaScript; the API itself does not.</p></noscript>

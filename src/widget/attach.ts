@@ -7,6 +7,7 @@ const MESSAGES: WidgetMessages = {
   found: (n) => `${n} address${n === 1 ? '' : 'es'} found. Use the up and down arrow keys to choose.`,
   none: 'No addresses found.',
   listLabel: 'Address suggestions',
+  numberNeeded: 'Street chosen. Type the house number.',
 };
 
 const attached = new WeakMap<HTMLInputElement, AddressCombobox>();

@@ -3,7 +3,7 @@ import { discoverFields, fieldValues, fillFields, type FieldMap } from './field-
 import { ListboxView } from './listbox-view.js';
 import { newSessionToken } from './session-token.js';
 import { keepTyping } from './typed-extras.js';
-import type { SelectDetail, WidgetMessages, WidgetOptions, WidgetSuggestion } from './types.js';
+import type { SelectDetail, StreetDetail, WidgetMessages, WidgetOptions, WidgetSuggestion } from './types.js';
 
 export interface ResolvedOptions extends WidgetOptions {
   apiBase: string;
@@ -212,6 +212,8 @@ export class AddressCombobox extends EventTarget {
     const s = this.items[i];
     if (!s) return;
     const kept = keepTyping(this.input.value, s.label, s.address);
+    if (s.address.street && !s.address.houseNumber && !kept.houseNumber) return this.pickStreet(s);
+    delete this.input.dataset.addressdNeeds;
     const values = fieldValues(s, kept, this.fields);
     fillFields(this.fields, values, this.input);
     const own = [...this.fields].find(([, el]) => el === this.input)?.[0];
@@ -224,5 +226,29 @@ export class AddressCombobox extends EventTarget {
     this.input.dispatchEvent(new Event('change', { bubbles: true }));
     this.input.dispatchEvent(new CustomEvent('select', { detail, bubbles: true }));
     this.dispatchEvent(new CustomEvent('select', { detail }));
+  }
+
+  /**
+   * A street without a number is no address yet: the input shows the street with the caret where
+   * the number goes (`Landstrasse |, 9495 Triesen, LI`), so the next keystrokes drill down to its
+   * house numbers within the same session; no field is filled and no `select` fires. The input
+   * is marked (`data-addressd-needs="houseNumber"`) and a `street` event says what is missing.
+   */
+  private pickStreet(s: WidgetSuggestion): void {
+    const street = s.address.street as string;
+    const at = s.label.toLowerCase().indexOf(street.toLowerCase());
+    const end = at >= 0 ? at + street.length : -1;
+    const value = end >= 0 ? `${s.label.slice(0, end)} ${s.label.slice(end).replace(/^ /, '')}` : `${street} `;
+    const caret = end >= 0 ? end + 1 : value.length;
+    this.input.value = value;
+    this.input.setSelectionRange(caret, caret);
+    this.cancelPending();
+    this.items = [];
+    this.close();
+    this.input.dataset.addressdNeeds = 'houseNumber';
+    this.view.announce(this.opts.messages.numberNeeded);
+    const detail: StreetDetail = { id: s.id, label: s.label, provider: s.provider, address: s.address, missing: ['houseNumber'] };
+    this.input.dispatchEvent(new CustomEvent('street', { detail, bubbles: true }));
+    this.dispatchEvent(new CustomEvent('street', { detail }));
   }
 }

@@ -28,6 +28,8 @@ export interface WidgetMessages {
   found: (count: number) => string;
   none: string;
   listLabel: string;
+  /** Live-region text after a street-only choice: the house number is still to be typed. */
+  numberNeeded: string;
 }
 
 export interface WidgetOptions {
@@ -62,4 +64,16 @@ export interface SelectDetail {
   extra: string;
   /** The text the input now shows. */
   value: string;
+}
+
+/**
+ * `detail` of the `street` event: a street was chosen without a house number. Nothing is filled in
+ * yet (it is no finished address); the caret waits where the number goes and `missing` says what.
+ */
+export interface StreetDetail {
+  id: string;
+  label: string;
+  provider: string;
+  address: AddressComponents;
+  missing: ['houseNumber'];
 }

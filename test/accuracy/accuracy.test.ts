@@ -7,7 +7,8 @@ import type { CorpusAddress } from '../../bench/accuracy/corpus.js';
 
 /**
  * A slice of `npm run accuracy` (issue 15): a few addresses of every country in the corpus, among
- * them those with house letters and additions, typed every way, through /v1/validate with `local`.
+ * them those with house letters and additions and (issue 21) with a number in the street's name,
+ * typed every way, through /v1/validate with `local`.
  * The issue's thresholds hold per kind, and per country for formatting, so a regression fails here.
  */
 const PER_COUNTRY = 2;
@@ -18,7 +19,9 @@ function slice(addresses: readonly CorpusAddress[]): CorpusAddress[] {
     const mine = addresses.filter((a) => a.country === country);
     const plain = mine.filter((a) => /^\d+$/.test(a.houseNumber)).slice(0, PER_COUNTRY);
     const lettered = mine.filter((a) => !/^\d+$/.test(a.houseNumber)).slice(0, PER_COUNTRY);
-    out.push(...plain, ...lettered);
+    // Issue 21: a street with a number in its name, where the country has one.
+    const numbered = mine.filter((a) => /\d/.test(a.street) && !plain.includes(a)).slice(0, 1);
+    out.push(...plain, ...lettered, ...numbered);
   }
   return out;
 }

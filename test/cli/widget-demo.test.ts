@@ -113,6 +113,25 @@ describe('addressd widget-demo', () => {
       await browser.close();
     }
   });
+
+  it('shows the whole snippet for your own page inside its box, on a wide and a phone-sized screen (issue 20 §2)', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.goto(demo.url);
+        const snippet = page.locator('pre', { hasText: '<script src=' });
+        const box = await snippet.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, right: el.getBoundingClientRect().right }));
+        // Nothing hidden past the box's right edge, and the box itself within the page.
+        expect(box.scroll, `${width}px`).toBeLessThanOrEqual(box.client);
+        expect(box.right, `${width}px`).toBeLessThanOrEqual(width);
+        expect(await snippet.innerText()).toContain(`data-token='${demo.token}'`);
+      }
+    } finally {
+      await browser.close();
+    }
+  });
 });
 
 describe('addressd widget-demo as a command', () => {

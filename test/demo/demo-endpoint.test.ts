@@ -21,12 +21,19 @@ describe('POST /demo/validate', () => {
 
   const requestCount = () => Object.values(server.emulators).reduce((n, e) => n + e.requests.length, 0);
 
-  it('searches the Netherlands by default', async () => {
+  it('without a country code asks what /v1/validate without a country asks: no country assumed (issue 20 §1.4)', async () => {
     const res = await visitors.ask('Domplein 29, Utrecht', visitors.newIp());
     expect(res.status).toBe(200);
     const body = DemoValidateResponse.strict().parse(await res.json());
     expect(body.address).toMatchObject({ street: 'Domplein', houseNumber: '29', city: 'Utrecht', country: 'NL' });
-    expect(server.emulators.nominatim.requests.at(-1)?.query).toMatchObject({ q: 'Domplein 29, Utrecht', countrycodes: 'nl' });
+    expect(server.emulators.nominatim.requests.at(-1)?.query).not.toHaveProperty('countrycodes');
+    // Outside the Netherlands too, with the same verdict the API gives.
+    const berlin = await visitors.ask('Unter den Linden 77, 10117 Berlin', visitors.newIp());
+    const demo = DemoValidateResponse.parse(await berlin.json());
+    const { key } = await server.createAccount();
+    const api = (await (await server.post('/v1/validate', { query: 'Unter den Linden 77, 10117 Berlin' }, { authorization: `Bearer ${key}` })).json()) as DemoValidateResponse;
+    expect(demo.address).toMatchObject({ street: 'Unter den Linden', houseNumber: '77', country: 'DE' });
+    expect([demo.verdict, demo.confidence]).toEqual([api.verdict, api.confidence]);
   });
 
   it('honours a trailing ISO country code and searches without it', async () => {
@@ -45,6 +52,7 @@ describe('POST /demo/validate', () => {
     for (const sample of DEMO_SAMPLES) {
       const res = await visitors.ask(sample.query, visitors.newIp());
       expect(res.status).toBe(200);
+      expect(res.headers.get('x-addressd-demo-answer')).toBe('recorded-example');
       expect(await res.json()).toEqual(sample.response);
     }
     expect(DEMO_SAMPLES.map((s) => s.response.verdict)).toEqual(['valid', 'correctable', 'invalid']);

@@ -58,14 +58,14 @@ describe('DemoValidator', () => {
     for (const s of DEMO_SAMPLES) expect(DemoValidateResponse.strict().parse(s.response)).toEqual(s.response);
   });
 
-  it('asks the engine with the trailing country split off, NL otherwise', async () => {
+  it('asks the engine with the trailing country split off, with no country otherwise (as the API)', async () => {
     const engine = fakeEngine();
     const d = demo(engine);
     await d.validate('Unter den Linden 77, Berlin, DE', '198.51.100.1');
     await d.validate('Domplein 29, Utrecht', '198.51.100.1');
     expect(engine.calls.uncached).toEqual([
       { query: 'Unter den Linden 77, Berlin', country: 'DE' },
-      { query: 'Domplein 29, Utrecht', country: 'NL' },
+      { query: 'Domplein 29, Utrecht' },
     ]);
   });
 

@@ -3,7 +3,7 @@ import { splitTrailingCountry } from '../../src/demo/trailing-country.js';
 
 describe('demo country', () => {
   it('defaults to the Netherlands', () => {
-    expect(splitTrailingCountry('Damrak 1, Amsterdam')).toEqual({ query: 'Damrak 1, Amsterdam', country: 'NL' });
+    expect(splitTrailingCountry('Damrak 1, Amsterdam')).toEqual({ query: 'Damrak 1, Amsterdam' });
   });
 
   it.each([
@@ -16,18 +16,18 @@ describe('demo country', () => {
   });
 
   it('keeps two letters that are no ISO country as part of the query', () => {
-    expect(splitTrailingCountry('Hoofdstraat 1, Utrecht, XX')).toEqual({ query: 'Hoofdstraat 1, Utrecht, XX', country: 'NL' });
-    expect(splitTrailingCountry('Hoofdstraat 1, Utrecht, EU')).toEqual({ query: 'Hoofdstraat 1, Utrecht, EU', country: 'NL' });
+    expect(splitTrailingCountry('Hoofdstraat 1, Utrecht, XX')).toEqual({ query: 'Hoofdstraat 1, Utrecht, XX' });
+    expect(splitTrailingCountry('Hoofdstraat 1, Utrecht, EU')).toEqual({ query: 'Hoofdstraat 1, Utrecht, EU' });
   });
 
   it('does not read the letters of a Dutch postcode as a country', () => {
     // AD is Andorra, but `3011 AD` is a Rotterdam postcode.
-    expect(splitTrailingCountry('Coolsingel 40, 3011 AD')).toEqual({ query: 'Coolsingel 40, 3011 AD', country: 'NL' });
-    expect(splitTrailingCountry('Coolsingel 40 3011 AD')).toEqual({ query: 'Coolsingel 40 3011 AD', country: 'NL' });
+    expect(splitTrailingCountry('Coolsingel 40, 3011 AD')).toEqual({ query: 'Coolsingel 40, 3011 AD' });
+    expect(splitTrailingCountry('Coolsingel 40 3011 AD')).toEqual({ query: 'Coolsingel 40 3011 AD' });
   });
 
   it('needs an address before the code', () => {
-    expect(splitTrailingCountry('DE')).toEqual({ query: 'DE', country: 'NL' });
-    expect(splitTrailingCountry(', DE')).toEqual({ query: ', DE', country: 'NL' });
+    expect(splitTrailingCountry('DE')).toEqual({ query: 'DE' });
+    expect(splitTrailingCountry(', DE')).toEqual({ query: ', DE' });
   });
 });

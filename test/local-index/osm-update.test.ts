@@ -144,9 +144,13 @@ describe.each(STORAGE_BACKENDS)('import --update with an OsmChange file (%s)', (
     const first = await cli('import', files.before, '--json');
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ format: 'osm', updateState: { ways: 7, areas: 3 } });
+    // --update applies a change file only: no --replace, no other format; nothing changes.
+    expect((await cli('import', '--update', files.change, '--replace')).code).not.toBe(0);
+    expect((await cli('import', '--update', files.change, '--format', 'csv')).code).not.toBe(0);
     const update = await cli('import', '--update', files.change);
     expect(update.code).toBe(0);
     expect(update.stdout).toContain('imported 3');
+    expect(update.stdout).toContain('removed 3');
     await fresh.index.importFile(files.after, { format: 'osm' });
     expect(comparable(await addressRows(box.sandbox))).toEqual(comparable(await addressRows(fresh.sandbox)));
   });

@@ -56,6 +56,8 @@ describe('homepage /', () => {
         `${expected.consensus.supportingProviders.length} of ${expected.consensus.supportingProviders.length + expected.consensus.conflictingProviders.length} providers`,
       );
       await expect(article.locator('svg.locator').count()).resolves.toBe(1);
+      // Recorded, not looked up here: said above the answer (issue 20 §1.4).
+      await expect(result().locator('[data-recorded]').innerText()).resolves.toMatch(/^Recorded example: .*without a lookup on this server/);
     }
   });
 
@@ -68,6 +70,8 @@ describe('homepage /', () => {
     await expect(result().locator('article').getAttribute('data-verdict')).resolves.toBe(api.verdict);
     await expect(result().locator('.confidence-value').innerText()).resolves.toBe(String(api.confidence));
     await expect(result().locator('h3').innerText()).resolves.toContain('Domplein 29');
+    // A live lookup carries no "recorded" label.
+    await expect(result().locator('[data-recorded]').count()).resolves.toBe(0);
   });
 
   it('renders the allowance limit kindly, and samples keep working', async () => {

@@ -165,6 +165,39 @@ describe('filling the form', () => {
     expect(await value('#address')).toBe('Damrakpassage 5, Amsterdam');
   });
 
+  it('a street-only choice puts the caret where the house number goes and fills nothing yet (issue 20 §2)', async () => {
+    await page.evaluate(() => {
+      const w = window as unknown as { streets: unknown[] };
+      w.streets = [];
+      document.getElementById('address')?.addEventListener('street', (e) => w.streets.push((e as CustomEvent).detail));
+    });
+    await typeAndWaitForList('Damrakp');
+    await page.keyboard.press('ArrowUp'); // the last option: the street Damrakpassage, no number
+    await page.keyboard.press('Enter');
+    expect(await value('#address')).toBe('Damrakpassage , Amsterdam');
+    const caret = await combobox().evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd]);
+    expect(caret).toEqual(['Damrakpassage '.length, 'Damrakpassage '.length]);
+    // Not a finished address: no field filled, no select, the number marked as still needed.
+    for (const field of ['#street', '#house-number', '#postcode', '#city']) expect(await value(field)).toBe('');
+    expect(await page.evaluate(() => (window as unknown as { selected: unknown[] }).selected)).toEqual([]);
+    expect(await combobox().getAttribute('data-addressd-needs')).toBe('houseNumber');
+    expect(await page.evaluate(() => (window as unknown as { streets: unknown[] }).streets)).toEqual([
+      expect.objectContaining({ id: 'svc_s_3', missing: ['houseNumber'], address: SUGGESTIONS[2]?.address }),
+    ]);
+    await expect(page.locator('[role=status]').first().innerText()).resolves.toMatch(/^Street chosen\. Type the house number\./);
+
+    // Typing the number lands in the street segment and drills down from there.
+    await page.keyboard.type('5');
+    expect(await value('#address')).toBe('Damrakpassage 5, Amsterdam');
+    await options().first().waitFor({ state: 'visible' });
+    expect(api.requests.at(-1)?.query).toBe('Damrakpassage 5, Amsterdam');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    expect(await value('#house-number')).toBe('5');
+    expect(await value('#street')).toBe('Damrakpassage');
+    expect(await combobox().getAttribute('data-addressd-needs')).toBeNull();
+  });
+
   it('fills a street-line field found by its autocomplete attribute alone, with no mapping', async () => {
     await page.goto(server.url('/checkout-autofill'));
     await typeAndWaitForList('Damrak 1B 2nd floor');

@@ -104,26 +104,63 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
   const repeats = new Repeats(deps.runner.active());
   let buffer: Pending[] = [];
   let requests = 0;
-  let stopped = false;
+  /** The output stopped at a row that is not done: nothing after it is written (it stays in the journal). */
+  let gap = false;
+  /** No new row starts (Ctrl-C, or a gap): the rest of the file is only counted. */
+  let halted = false;
+  const stoppedAt = (index: number) => {
+    summary.stoppedAtRow = Math.min(summary.stoppedAtRow ?? index, index);
+  };
 
-  /** Runs the buffered rows as one chunk, then writes its finished prefix; at the first unfinished row the run has stopped. */
-  const flush = async () => {
-    if (buffer.some((p) => !p.fromJournal)) {
-      const outcome = await runChunk(deps, opts, buffer, repeats, count);
-      summary.creditsThisRun += outcome.credits;
-      summary.repeats += outcome.repeats;
-      if (outcome.exhausted) summary.outcome = 'credits-exhausted';
-    }
-    for (const p of buffer) {
+  /** Writes a chunk's finished prefix; at the first unfinished row the run has stopped. */
+  const writeOut = async (chunk: Pending[]) => {
+    for (const p of chunk) {
       if (!p.result) {
-        stopped = true;
-        summary.stoppedAtRow ??= p.index;
-      } else if (!stopped) {
+        gap = true;
+        stoppedAt(p.index);
+      } else if (!gap) {
         await opts.output.write(p.row, p.result);
       }
     }
+  };
+  /** The previous chunk's settle and write, running while this chunk's rows are looked up. */
+  let settling: Promise<void> | undefined;
+  /** Chunks handed to the settle step and not yet written. */
+  let unwritten = 0;
+
+  /**
+   * Looks the buffered rows up as one chunk, then hands it to the settle-and-write step, which
+   * runs while the next chunk is read and looked up: the lookup threads do not wait for the
+   * journal's sync and the settle transaction. Chunks settle and write in input order, and
+   * one chunk's rows are looked up only after the previous chunk's were (so repeats find them).
+   */
+  const flush = async () => {
+    const chunk = buffer;
     buffer = [];
     requests = 0;
+    const looked = chunk.some((p) => !p.fromJournal) ? await lookUpChunk(deps, opts, chunk, repeats, settling) : undefined;
+    if (looked) {
+      summary.creditsThisRun += looked.credits;
+      summary.repeats += looked.repeats;
+      if (looked.exhausted) summary.outcome = 'credits-exhausted';
+    }
+    const previous = settling;
+    unwritten++;
+    settling = (async () => {
+      try {
+        await previous;
+      } catch (error) {
+        // The run ends here; this chunk stays reserved and journaled, and --resume gives it back.
+        if (looked) clearInterval(looked.lease);
+        throw error;
+      }
+      if (looked) await settleChunk(deps, opts, chunk, looked, count);
+      await writeOut(chunk);
+      unwritten--;
+    })();
+    // Its failure is rethrown by whoever awaits it next (the next flush, or the end of the run).
+    settling.catch(() => undefined);
+    await previous;
   };
 
   let index = 0;
@@ -132,14 +169,14 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
     const earlier = opts.done.get(i);
     if (earlier) {
       count(earlier, false);
-      if (stopped) continue;
-      if (buffer.length === 0) await opts.output.write(row, earlier);
+      if (gap) continue;
+      if (buffer.length === 0 && unwritten === 0) await opts.output.write(row, earlier);
       else buffer.push({ index: i, row, result: earlier, fromJournal: true });
       continue;
     }
-    if (stopped || opts.stop.requested) {
-      summary.stoppedAtRow ??= i;
-      stopped = true;
+    if (halted || gap || opts.stop.requested) {
+      stoppedAt(i);
+      halted = true;
       continue;
     }
     const made = rowRequest(opts.input.columns, row, opts.mapping, opts.country);
@@ -147,6 +184,7 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
     if (made.ok && ++requests >= opts.chunkRows) await flush();
   }
   if (buffer.length > 0) await flush();
+  await settling;
   if (summary.outcome === 'complete' && summary.done < summary.rows) summary.outcome = 'interrupted';
   return summary;
 }
@@ -154,17 +192,24 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
 /** A row of a chunk to look up, and the later rows of the chunk asking the same. */
 type Lead = { pending: Pending & { request: ValidateRequest }; key: string; followers: Pending[] };
 
+/** A chunk whose rows were looked up, waiting to be journaled and settled. */
+interface LookedUp {
+  id: string;
+  reservation: ChunkGrant['reservation'];
+  charges: BulkCharge[];
+  credits: number;
+  repeats: number;
+  exhausted: boolean;
+  /** Renews the reservation until the chunk is settled. */
+  lease: NodeJS.Timeout | undefined;
+}
+
 /**
- * One chunk: fills `result` of every row it finished (rows without an address count as finished,
- * unbilled) and returns the credits it spent, the repeats it answered and whether the account ran dry.
+ * One chunk's lookups: fills `result` of every row it finished (rows without an address count as
+ * finished, unbilled) and returns its bill: the charges, the credits they spend, the repeats
+ * answered as cache hits, whether the account ran dry.
  */
-async function runChunk(
-  deps: BulkDeps,
-  opts: BulkRunOptions,
-  chunk: Pending[],
-  repeats: Repeats,
-  count: (fields: ResultFields, fresh: boolean) => void,
-): Promise<{ credits: number; repeats: number; exhausted: boolean }> {
+async function lookUpChunk(deps: BulkDeps, opts: BulkRunOptions, chunk: Pending[], repeats: Repeats, previous: Promise<void> | undefined): Promise<LookedUp> {
   const todo = chunk.filter((p): p is Pending & { request: ValidateRequest } => p.request !== undefined && !p.result);
   const charges: BulkCharge[] = [];
   let repeated = 0;
@@ -172,7 +217,7 @@ async function runChunk(
   const asCacheHit = (p: Pending & { request: ValidateRequest }, known: KnownAnswer) => {
     p.result = known.fields;
     repeated++;
-    const event = { ...cacheHitEvent(opts, deps.clock.now()), verdict: known.verdict, provider: known.provider, query: p.request.query?.slice(0, 500) ?? known.query };
+    const event = { ...cacheHitEvent(opts), verdict: known.verdict, provider: known.provider, query: p.request.query?.slice(0, 500) ?? known.query };
     charges.push({ credits: 0, event });
   };
   // Rows answered by an earlier row of the run; the first of each other request leads its repeats.
@@ -189,7 +234,14 @@ async function runChunk(
   }
 
   const id = newId('blk');
-  const grant = await reserve(deps, opts, id, todo.length - hits.length);
+  let grant = await reserve(deps, opts, id, todo.length - hits.length);
+  if ((grant.short || !grant.open) && previous) {
+    // The previous chunk gives back what it did not spend when it settles: wait for that before
+    // calling the account short (its own failure is rethrown by the flush).
+    await previous.catch(() => undefined);
+    if (grant.reservation) await deps.ledger.release(grant.reservation);
+    grant = await reserve(deps, opts, id, todo.length - hits.length);
+  }
   const reservation = grant.reservation;
   // As on the API, the quota gate comes before the cache: an account without credits gets no answer.
   if (grant.open) for (const [p, known] of hits) asCacheHit(p, known);
@@ -210,8 +262,7 @@ async function runChunk(
     };
     const byIndex = new Map(todo.map((p) => [p.index, p]));
     const again: (Pending & { request: ValidateRequest })[] = [];
-    const first = await lookUp([...leads.values()].map((l) => l.pending));
-    for (const d of first) {
+    for (const d of await lookUp([...leads.values()].map((l) => l.pending))) {
       const lead = leads.get(repeats.key(byIndex.get(d.index)!.request))!;
       lead.pending.result = d.fields;
       if (!d.complete) {
@@ -224,17 +275,31 @@ async function runChunk(
       for (const f of lead.followers) asCacheHit(f as Pending & { request: ValidateRequest }, known);
     }
     for (const d of await lookUp(again)) byIndex.get(d.index)!.result = d.fields;
-  } finally {
+  } catch (error) {
     clearInterval(lease);
+    throw error;
   }
+  return { id, reservation, charges, credits: spent, repeats: repeated, exhausted, lease };
+}
 
-  const finished = chunk.filter((p): p is Pending & { result: ResultFields } => p.result !== undefined && !p.fromJournal);
-  const rows: JournalRow[] = finished.map((p) => [p.index, p.result]);
-  await opts.journal.chunk(id, spent, rows);
-  if (reservation || charges.length > 0) await deps.ledger.settleChunk(opts.account.id, reservation, charges, id);
-  await opts.journal.settled(id);
-  for (const p of finished) count(p.result, true);
-  return { credits: spent, repeats: repeated, exhausted };
+/** One chunk's bill: its results journaled (synced), then one settle transaction, then `settled`. */
+async function settleChunk(
+  deps: BulkDeps,
+  opts: BulkRunOptions,
+  chunk: Pending[],
+  looked: LookedUp,
+  count: (fields: ResultFields, fresh: boolean) => void,
+): Promise<void> {
+  try {
+    const finished = chunk.filter((p): p is Pending & { result: ResultFields } => p.result !== undefined && !p.fromJournal);
+    const rows: JournalRow[] = finished.map((p) => [p.index, p.result]);
+    await opts.journal.chunk(looked.id, looked.credits, rows);
+    if (looked.reservation || looked.charges.length > 0) await deps.ledger.settleChunk(opts.account.id, looked.reservation, looked.charges, looked.id);
+    await opts.journal.settled(looked.id);
+    for (const p of finished) count(p.result, true);
+  } finally {
+    clearInterval(looked.lease);
+  }
 }
 
 /**
@@ -268,7 +333,7 @@ async function lookupChunk(
 }
 
 /** The usage event of a repeat: a cache hit of the CLI, answered at once. */
-function cacheHitEvent(opts: BulkRunOptions, now: number): UsageEventInput {
+function cacheHitEvent(opts: BulkRunOptions): UsageEventInput {
   return {
     accountId: opts.account.id,
     credentialId: CLI_CREDENTIAL,

@@ -38,8 +38,12 @@ function defaultOut(file: string, format: 'csv' | 'jsonl'): string {
 
 const EXIT_INTERRUPTED = 130;
 
-/** Below this many rows lookup threads cost more to start (each opens its index and providers) than they save. */
-const THREADED_FROM_ROWS = 5000;
+/**
+ * Below this many rows lookup threads cost more to start than they save: each loads the engine's
+ * modules (through tsx when run from source: a fifth of all CPU of a 5,000-row run) and opens its
+ * index and providers.
+ */
+const THREADED_FROM_ROWS = 20_000;
 
 /** Lookup threads: as given, else one per core for a list big enough to pay for them. */
 function workerCount(given: number | undefined, rows: number): number {

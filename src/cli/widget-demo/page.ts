@@ -20,7 +20,8 @@ export function widgetDemoPage(o: { token: string; origin: string; country?: str
   label { display: block; margin-top: .75rem; font-weight: 600; }
   input { font: inherit; padding: .45rem .6rem; width: 100%; box-sizing: border-box; }
   code, pre { background: #f6f8fa; border-radius: 4px; }
-  pre { padding: .75rem; overflow-x: auto; min-height: 2rem; }
+  /* Long lines (the snippet's script tag) wrap inside the box instead of running past its right edge. */
+  pre { padding: .75rem; min-height: 2rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 </style></head>
 <body><main>
 <h1>Address widget demo</h1>

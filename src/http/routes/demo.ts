@@ -7,6 +7,9 @@ import type { RouteModule } from '../context.js';
 import { Messages, serviceUnavailable } from '../errors.js';
 import { flagUnverified } from '../unverified.js';
 
+/** `recorded-example` on a sample's written-down answer (demo/samples.ts). */
+export const DEMO_ANSWER_HEADER = 'X-Addressd-Demo-Answer';
+
 const prompt = (c: Context) => c.json({ message: Messages.demoPrompt }, 400);
 
 /** POST /demo/validate: unauthenticated, per-IP allowance, 0 credits (SPEC). */
@@ -54,6 +57,8 @@ export const demoRoutes: RouteModule = (app, services) => {
         return c.json(outcome.error, 429);
       }
       flagUnverified(c, outcome.unverified === true);
+      // A sample's answer is recorded, not looked up here: the page labels it as such.
+      if (outcome.source === 'sample') c.header(DEMO_ANSWER_HEADER, 'recorded-example');
       return c.json(outcome.response, 200);
     },
     (result, c) => (result.success ? undefined : prompt(c)),

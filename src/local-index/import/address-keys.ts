@@ -1,5 +1,5 @@
 import { normalizeCity, normalizeStreet } from '../../address/normalize.js';
-import type { AddressInput, StreetInput } from '../store/store.js';
+import { type AddressInput, PLACES_SEPARATOR, type StreetInput } from '../store/store.js';
 import { cityTokens, displayPostcode, houseNumberBase, houseNumberKey, postcodeKey, streetTokens, tokens } from '../text.js';
 import type { RawAddress } from '../types.js';
 
@@ -45,6 +45,9 @@ export class AddressKeyer {
     const m = municipality
       ? this.cached(this.cities, municipality, () => ({ key: tokens(normalizeCity(municipality)).join(' '), words: cityTokens(municipality).join(' ') }))
       : undefined;
+    // The other places around it (parish, quarter, `is_in`): searchable and named, not part of the identity.
+    const seen = new Set([a.city, municipality].filter(Boolean).map((p) => p!.toLowerCase()));
+    const others = (a.places ?? []).filter((p) => !seen.has(p.toLowerCase()) && !p.includes(PLACES_SEPARATOR) && Boolean(seen.add(p.toLowerCase())));
     const hn = this.cached(this.numbers, a.houseNumber, () => ({ key: houseNumberKey(a.houseNumber), base: houseNumberBase(a.houseNumber) }));
     const hnKey = hn.key;
     if (!hnKey) return 'missing_house_number';
@@ -58,8 +61,10 @@ export class AddressKeyer {
     let street = this.streetInputs.get(streetKey);
     if (!street) {
       if (this.streetInputs.size > 200_000) this.streetInputs.clear();
-      const cityWords = m ? [...new Set(`${c.words} ${m.words}`.split(' ').filter(Boolean))].join(' ') : c.words;
-      street = { key: streetKey, country, street: a.street, city: a.city ?? null, municipality: municipality ?? null, state: a.state ?? null, streetWords: s.words, cityWords };
+      const otherWords = others.map((p) => this.cached(this.cities, p, () => ({ key: tokens(normalizeCity(p)).join(' '), words: cityTokens(p).join(' ') })).words);
+      const cityWords = m || others.length > 0 ? [...new Set([c.words, m?.words ?? '', ...otherWords].join(' ').split(' ').filter(Boolean))].join(' ') : c.words;
+      const places = [...(municipality ? [municipality] : []), ...others].join(PLACES_SEPARATOR) || null;
+      street = { key: streetKey, country, street: a.street, city: a.city ?? null, municipality: places, state: a.state ?? null, streetWords: s.words, cityWords };
       this.streetInputs.set(streetKey, street);
     }
     return {

@@ -52,6 +52,8 @@ export function boundaryOf(tags: Record<string, string>): Boundary | undefined {
 export interface Located {
   country?: string;
   municipality?: string;
+  /** Every other named admin area around the point (levels 7-10: parish, district, quarter), finest first. */
+  places?: string[];
   postcode?: string;
 }
 
@@ -84,6 +86,9 @@ export class PlaceLocator {
         break;
       }
     }
+    // Residents write any level they live in (a parish, a quarter, the municipality): all are places of the address.
+    const others = admin.filter((b) => b.name && b.name !== out.municipality).sort((a, b) => b.level! - a.level!).map((b) => b.name!);
+    if (others.length > 0) out.places = [...new Set(others)];
     const postcode = found.find((b) => b.kind === 'postal')?.postcode ?? admin.filter((b) => b.postcode).sort((a, b) => b.level! - a.level!)[0]?.postcode;
     if (postcode) out.postcode = postcode;
     return out;

@@ -12,6 +12,8 @@ export interface RawFields {
   city?: string;
   /** The municipality the point lies in (OSM boundaries), when the reader knows it. */
   municipality?: string;
+  /** Other places around the point (OSM: admin levels and `is_in`-style tags). */
+  places?: string[];
   state?: string;
   country?: string;
   sourceId?: string;
@@ -58,6 +60,7 @@ export function buildAddress(row: number | string, f: RawFields): ReaderItem {
     postcode: optional(f.postcode),
     city: optional(f.city),
     municipality: optional(f.municipality),
+    ...(f.places?.length ? { places: f.places } : {}),
     state: optional(f.state),
     country: optional(f.country),
     lat,

@@ -1,7 +1,7 @@
 import type { AddressComponents } from '../../contract/address.js';
 import { formatLabel } from '../../providers/label.js';
 import { placeNames } from '../../providers/place-names.js';
-import type { AddressHit, StreetHit } from '../store/store.js';
+import { type AddressHit, PLACES_SEPARATOR, type StreetHit } from '../store/store.js';
 import type { LocalHit } from '../types.js';
 
 function streetComponents(s: StreetHit): AddressComponents {
@@ -11,9 +11,9 @@ function streetComponents(s: StreetHit): AddressComponents {
   return c;
 }
 
-/** The street's town, then its municipality where that is a larger place (Rotenboden, Triesenberg). */
+/** The street's town, then its municipality where that is a larger place (Rotenboden, Triesenberg), then its other places (parish, quarter). */
 function places(s: StreetHit): Pick<LocalHit, 'placeNames'> {
-  const names = placeNames(s.city, s.municipality);
+  const names = placeNames(s.city, ...(s.municipality?.split(PLACES_SEPARATOR) ?? []));
   return names ? { placeNames: names } : {};
 }
 

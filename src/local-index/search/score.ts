@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { normalizeStreet } from '../../address/normalize.js';
 import type { AddressHit, StreetHit } from '../store/store.js';
 import { tokens } from '../text.js';
@@ -40,6 +41,19 @@ function matchWords(terms: Term[], words: string[]): { scores: number[]; covered
   return { scores, covered };
 }
 
+/**
+ * A street name's words, as written and expanded (`Hauptstr.` → `hauptstrasse`). Every query
+ * scores up to a hundred streets and the same names come back query after query (a name in
+ * thousands of towns); normalizing each one again was a tenth of a geocode's time.
+ */
+const nameForms = new LRUCache<string, [string[], string[]]>({ max: 20_000 });
+function formsOf(street: StreetHit): [string[], string[]] {
+  const key = `${street.country}|${street.street}`;
+  let forms = nameForms.get(key);
+  if (!forms) nameForms.set(key, (forms = [tokens(street.street), tokens(normalizeStreet(street.street, street.country))]));
+  return forms;
+}
+
 const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 export function scoreStreet(plan: Plan, street: StreetHit): StreetScore {
@@ -48,7 +62,8 @@ export function scoreStreet(plan: Plan, street: StreetHit): StreetScore {
   const namedWords = street.streetWords.filter((w) => covered.has(w)).length;
   // The literal and the expanded form of the name are both indexed: either one may be covered.
   const share = (forms: string[]) => (forms.length === 0 ? 0 : forms.filter((w) => covered.has(w)).length / forms.length);
-  const coverage = Math.max(share(tokens(street.street)), share(tokens(normalizeStreet(street.street, street.country))));
+  const [written, expanded] = formsOf(street);
+  const coverage = Math.max(share(written), share(expanded));
   let score = mean(scores) * (0.8 + 0.2 * coverage);
   if (namedWords === 0) score *= 0.5;
   const exact = plan.words.every((t, i) => !t.fuzzy && scores[i] === 1);

@@ -5,13 +5,20 @@
  * backends answer the same queries the same way.
  */
 
+/** Joins the places of `municipality` (no place name contains it: OSM's `is_in` separates names with it). */
+export const PLACES_SEPARATOR = ';';
+
 /** A street of one city: the unit the full-text index searches; addresses hang off it. */
 export interface StreetInput {
   key: string;
   country: string;
   street: string;
   city: string | null;
-  /** The municipality around the street when it differs from `city` (a village's municipality); else null. */
+  /**
+   * The other places around the street a resident may write as its town, joined by PLACES_SEPARATOR:
+   * its municipality when that differs from `city` (a village's municipality) first, then the other
+   * admin levels and `is_in` names of the first address imported on it; null when there are none.
+   */
   municipality: string | null;
   state: string | null;
   /** Space-separated index tokens of the street name and of the city (and municipality). */

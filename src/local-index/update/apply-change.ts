@@ -23,12 +23,12 @@ export async function changeDigest(path: string): Promise<string> {
   return createHash('sha256').update(await readFile(path)).digest('hex');
 }
 
-/** A way's position as the import computes it: the mean of its distinct nodes that have coordinates. */
+/** A way's position as the import computes it (osm-pbf.ts): the mean of its distinct nodes that have coordinates, in the same order. */
 function centre(refs: number[], at: (id: number) => [number, number] | undefined): [number, number] | undefined {
   let lat = 0;
   let lng = 0;
   let n = 0;
-  for (const id of [...new Set(refs)].sort((a, b) => a - b)) {
+  for (const id of new Set(refs)) {
     const c = at(id);
     if (!c) continue;
     lat += c[0];

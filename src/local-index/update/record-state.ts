@@ -1,10 +1,37 @@
 import { assembleRings, makeArea } from '../import/osm-areas.js';
 import { NodeFilter } from '../import/osm-pbf.js';
 import { boundaryOf, type Boundary } from '../import/osm-places.js';
-import { checkPbfHeader, pbfElements } from '../import/pbf-blocks.js';
+import { checkPbfHeader, pbfBlocks, PbfDecoder, type PbfBlock } from '../import/pbf-blocks.js';
+import { holdsOnlyNodes, readDenseBlock } from '../import/pbf-dense.js';
+import type { OsmItem } from 'osm-pbf-parser';
 import { stateTags, tracked, type OsmStateStore, type StoredArea } from './osm-state.js';
 
 const BATCH = 5000;
+
+/** The elements of a file's way and relation blocks; node blocks are skipped without being decoded. */
+async function* waysAndRelations(path: string): AsyncGenerator<OsmItem[]> {
+  const decoder = new PbfDecoder();
+  for await (const block of pbfBlocks(path)) {
+    if (block.type === 'OSMData' && holdsOnlyNodes(block.data)) continue;
+    yield decoder.decode(block);
+  }
+}
+
+/** Calls `visit` for every node (dense node blocks read without an object per node); stops at the ways. */
+async function eachNode(path: string, visit: (id: number, lat: number, lon: number) => void | Promise<void>): Promise<void> {
+  const decoder = new PbfDecoder();
+  const pending: [number, number, number][] = [];
+  const dense = (block: PbfBlock) => block.type === 'OSMData' && readDenseBlock(block.data, (id, lat, lon) => void pending.push([id, lat, lon]));
+  for await (const block of pbfBlocks(path)) {
+    if (!dense(block)) {
+      const items = decoder.decode(block);
+      if (items.length > 0 && items[0]!.type !== 'node') break;
+      for (const item of items) if (item.type === 'node') pending.push([item.id, item.lat, item.lon]);
+    }
+    for (const [id, lat, lon] of pending) await visit(id, lat, lon);
+    pending.length = 0;
+  }
+}
 
 /**
  * Records what later updates of this extract need (osm-state.ts), read from the PBF file
@@ -23,7 +50,7 @@ export async function recordOsmState(state: OsmStateStore, path: string): Promis
     const memberWays = new Set<number>();
     let ways: { id: number; tags: Record<string, string>; refs: number[] }[] = [];
     let wayCount = 0;
-    for await (const items of pbfElements(path)) {
+    for await (const items of waysAndRelations(path)) {
       for (const item of items) {
         if (item.type === 'relation') {
           const boundary = boundaryOf(item.tags);
@@ -47,7 +74,7 @@ export async function recordOsmState(state: OsmStateStore, path: string): Promis
     const memberRefs = new Map<number, number[]>();
     const boundaryNodes = new Set<number>();
     if (boundaries.length > 0) {
-      for await (const items of pbfElements(path)) {
+      for await (const items of waysAndRelations(path)) {
         if (items.length > 0 && items[0]!.type === 'relation') break;
         for (const item of items) {
           if (item.type !== 'way' || !memberWays.has(item.id)) continue;
@@ -59,19 +86,15 @@ export async function recordOsmState(state: OsmStateStore, path: string): Promis
     const coords = new Map<number, [number, number]>();
     if (wayCount > 0 || boundaries.length > 0) {
       let nodes: [number, number, number][] = [];
-      for await (const items of pbfElements(path)) {
-        if (items.length > 0 && items[0]!.type !== 'node') break;
-        for (const item of items) {
-          if (item.type !== 'node') continue;
-          if (boundaryNodes.has(item.id)) coords.set(item.id, [item.lat, item.lon]);
-          if (!filter.has(item.id)) continue;
-          nodes.push([item.id, item.lat, item.lon]);
-          if (nodes.length >= BATCH) {
-            await recorder.nodes(nodes);
-            nodes = [];
-          }
+      await eachNode(path, async (id, lat, lon) => {
+        if (boundaryNodes.has(id)) coords.set(id, [lat, lon]);
+        if (!filter.has(id)) return;
+        nodes.push([id, lat, lon]);
+        if (nodes.length >= BATCH) {
+          await recorder.nodes(nodes);
+          nodes = [];
         }
-      }
+      });
       await recorder.nodes(nodes);
     }
 

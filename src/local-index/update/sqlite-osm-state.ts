@@ -32,7 +32,13 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
   const setMeta = db.prepare('INSERT INTO osm_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const delMeta = db.prepare('DELETE FROM osm_meta WHERE key = ? AND value = ?');
   const putWay = db.prepare('INSERT INTO osm_ways (id, tags, refs) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET tags = excluded.tags, refs = excluded.refs');
-  const dropWayNodes = db.prepare('DELETE FROM osm_way_nodes WHERE way_id = ?');
+  // Through the way's stored node list: the node index is keyed by node, and a scan by way would read it all.
+  const oldRefs = db.prepare('SELECT refs FROM osm_ways WHERE id = ?').pluck();
+  const dropWayNode = db.prepare('DELETE FROM osm_way_nodes WHERE node_id = ? AND way_id = ?');
+  const dropWayNodes = (id: number) => {
+    const refs = oldRefs.get(id) as string | undefined;
+    if (refs) for (const ref of JSON.parse(refs) as number[]) dropWayNode.run(ref, id);
+  };
   const putWayNode = db.prepare('INSERT OR IGNORE INTO osm_way_nodes (node_id, way_id) VALUES (?, ?)');
   const dropWay = db.prepare('DELETE FROM osm_ways WHERE id = ?');
   const putNode = db.prepare('INSERT INTO osm_nodes (id, lat, lng) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng');
@@ -44,8 +50,8 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
   const putArea = db.prepare('INSERT INTO osm_areas (id, value, rings) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value, rings = excluded.rings');
 
   const writeWay = (id: number, w: StoredWay) => {
+    dropWayNodes(id);
     putWay.run(id, JSON.stringify(w.tags), JSON.stringify(w.refs));
-    dropWayNodes.run(id);
     for (const ref of w.refs) putWayNode.run(ref, id);
   };
 
@@ -83,8 +89,8 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
     async apply(change, digest) {
       db.transaction(() => {
         for (const id of change.droppedWays) {
+          dropWayNodes(id);
           dropWay.run(id);
-          dropWayNodes.run(id);
         }
         for (const [id, w] of change.ways) writeWay(id, w);
         for (const [id, [lat, lng]] of change.nodes) putNode.run(id, lat, lng);

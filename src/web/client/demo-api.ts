@@ -2,7 +2,8 @@ import type { DemoRateLimitError } from '../../contract/errors.js';
 import type { DemoValidateResponse } from '../../contract/validate.js';
 
 export type DemoResult =
-  | { kind: 'answer'; response: DemoValidateResponse }
+  /** `recorded`: a sample's written-down answer, not a lookup on this server (X-Addressd-Demo-Answer). */
+  | { kind: 'answer'; response: DemoValidateResponse; recorded: boolean }
   | { kind: 'limited'; error: DemoRateLimitError }
   | { kind: 'rejected'; message: string }
   | { kind: 'failed' };
@@ -37,7 +38,9 @@ export async function validateDemo(query: string, signal: AbortSignal): Promise<
   } catch {
     return { kind: 'failed' };
   }
-  if (res.status === 200 && isAnswer(body)) return { kind: 'answer', response: body };
+  if (res.status === 200 && isAnswer(body)) {
+    return { kind: 'answer', response: body, recorded: res.headers.get('x-addressd-demo-answer') === 'recorded-example' };
+  }
   if (res.status === 429 && isLimit(body)) return { kind: 'limited', error: body };
   if (res.status === 400 && typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string') {
     return { kind: 'rejected', message: body.message };

@@ -1,7 +1,7 @@
 import { validateDemo } from './demo-api.js';
 import { h } from './dom.js';
 import { renderResult } from './render-result.js';
-import { renderLimit, renderMessage } from './render-state.js';
+import { renderLimit, renderMessage, renderRecordedLabel } from './render-state.js';
 
 /** The homepage demo box: the form, the sample buttons and the result area (server-rendered markup). */
 function start(): void {
@@ -25,7 +25,7 @@ function start(): void {
     output!.removeAttribute('aria-busy');
     switch (result.kind) {
       case 'answer':
-        output!.replaceChildren(renderResult(result.response, query));
+        output!.replaceChildren(...(result.recorded ? [renderRecordedLabel()] : []), renderResult(result.response, query));
         break;
       case 'limited':
         output!.replaceChildren(renderLimit(result.error));

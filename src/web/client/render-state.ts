@@ -26,3 +26,16 @@ export function renderMessage(title: string, text: string, state: string): HTMLE
     h('p', {}, text),
   );
 }
+
+/**
+ * Above a sample's answer: it was recorded from PDOK, Photon and Nominatim, not looked up on this
+ * server, so an offline or `local`-only deployment never passes it off as its own finding.
+ */
+export function renderRecordedLabel(): HTMLElement {
+  return h(
+    'p',
+    { class: 'recorded', 'data-recorded': 'true' },
+    h('strong', {}, 'Recorded example'),
+    ': the answer PDOK, Photon and Nominatim gave for this sample, shown without a lookup on this server. Type any address for a live check.',
+  );
+}

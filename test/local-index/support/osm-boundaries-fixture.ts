@@ -1,7 +1,7 @@
 import { type PbfNode, type PbfRelation, type PbfWay, writePbf } from './pbf-writer.js';
 
 /** A rectangle's corners as nodes `id`…`id+3`, counter-clockwise from the south-west. */
-function corners(id: number, south: number, west: number, north: number, east: number): PbfNode[] {
+export function corners(id: number, south: number, west: number, north: number, east: number): PbfNode[] {
   return [
     { id, lat: south, lon: west },
     { id: id + 1, lat: south, lon: east },
@@ -10,7 +10,7 @@ function corners(id: number, south: number, west: number, north: number, east: n
   ];
 }
 
-const closed = (id: number, first: number): PbfWay => ({ id, refs: [first, first + 1, first + 2, first + 3, first] });
+export const closed = (id: number, first: number): PbfWay => ({ id, refs: [first, first + 1, first + 2, first + 3, first] });
 const boundary = (id: number, tags: Record<string, string>, ways: [number, string][]): PbfRelation => ({
   id,
   tags: { type: 'boundary', ...tags },
