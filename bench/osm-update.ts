@@ -82,6 +82,22 @@ function sqliteStateBytes(dataDir: string): number {
   }
 }
 
+const ROWS_SQL = (t: string) => `SELECT a.source_id AS source, s.country, s.street, s.city, s.municipality, a.hn, a.postcode, a.lat, a.lng
+  FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id ORDER BY a.source_id`;
+
+/** Every address row of an index as comparable text (coordinates to 1e-7: a node's from PBF and from XML agree to that, not to the last bit). */
+async function addressRows(where: { dataDir: string; admin?: pg.Client | undefined; schema: string }): Promise<string[]> {
+  type Row = Record<string, string | number | null> & { lat: number; lng: number };
+  const text = (r: Row) => JSON.stringify({ ...r, lat: r.lat.toFixed(7), lng: r.lng.toFixed(7) });
+  if (where.admin) return (await where.admin.query<Row>(ROWS_SQL(`${where.schema}.local_`))).rows.map(text);
+  const db = new Database(join(where.dataDir, SQLITE_INDEX_FILE), { readonly: true });
+  try {
+    return (db.prepare(ROWS_SQL('')).all() as Row[]).map(text);
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * `npm run bench:osm-update -- [--buildings N] [--only sqlite|postgres] [--pg URL]`: an
  * extract of N addressed buildings (default 200 000), the next day's version and the
@@ -126,9 +142,20 @@ export async function benchOsmUpdate(args: string[]): Promise<void> {
         s = performance.now();
         const u = await index.applyOsmChange(join(work, 'day.osc.gz'), { country: 'DE' });
         const updateS = (performance.now() - s) / 1000;
+        // The check the tests make, at this size: the updated index equals a fresh import of the new extract.
+        const freshDir = join(work, `fresh-${backend}`);
+        const freshSchema = `${schema}_fresh`;
+        const fresh = await openLocalIndex({ dataDir: freshDir, ...(admin ? { databaseUrl: pgUrl, schema: freshSchema } : {}) });
+        await fresh.importFile(join(work, 'b.osm.pbf'), { format: 'osm', country: 'DE' });
+        await fresh.close();
+        const [got, want] = await Promise.all([addressRows({ dataDir, admin, schema }), addressRows({ dataDir: freshDir, admin, schema: freshSchema })]);
+        const wanted = new Set(want);
+        const differing = got.filter((r) => !wanted.has(r)).length + Math.abs(want.length - got.length);
+        await admin?.query(`DROP SCHEMA IF EXISTS ${freshSchema} CASCADE`);
         console.log(
           `${backend}: import ${imported.imported.toLocaleString('en')} in ${importS.toFixed(1)} s; recording the update state ${recordS.toFixed(1)} s, ${(stateBytes / 1024 / 1024).toFixed(0)} MiB\n` +
-            `  --update: ${u.imported} new, ${u.updated} updated, ${u.removed} removed, ${u.unchanged} unchanged in ${updateS.toFixed(1)} s`,
+            `  --update: ${u.imported} new, ${u.updated} updated, ${u.removed} removed, ${u.unchanged} unchanged in ${updateS.toFixed(1)} s; ` +
+            `${differing === 0 ? 'equal to' : `${differing} rows differ from`} a fresh import of the new extract (${want.length.toLocaleString('en')} rows)`,
         );
       } finally {
         await index.close();

@@ -39,6 +39,8 @@ export interface LocalIndex {
   importFile(path: string, opts: ImportOptions): Promise<ImportSummary>;
   /** After an OSM import: records what `applyOsmChange` needs from the extract (src/local-index/update/). */
   recordOsmState(path: string): Promise<{ ways: number; areas: number }>;
+  /** Before an OSM import: updates are refused until its recording completes (the old state no longer matches). */
+  forgetOsmState(): Promise<void>;
   /** Applies an OsmChange file (`.osc`, `.osc.gz`) that follows the recorded extract. */
   applyOsmChange(path: string, opts: { country?: string }): Promise<UpdateSummary>;
   close(): Promise<void>;
@@ -76,6 +78,14 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
       const state = await openOsmState(opts);
       try {
         return await recordOsmState(state, path);
+      } finally {
+        await state.close();
+      }
+    },
+    async forgetOsmState() {
+      const state = await openOsmState(opts);
+      try {
+        await state.forget();
       } finally {
         await state.close();
       }

@@ -136,7 +136,7 @@ describe.each(STORAGE_BACKENDS)('a list through addressd validate on %s', (backe
       // The verified column is the bulk run's own (the API says it in a header); the rest must be equal.
       expect({ row: i, query: rows[i], fields: row.slice(2, 2 + fields.length - 1) }).toEqual({ row: i, query: rows[i], fields: fields.slice(0, -1) });
     }
-  }, 300_000);
+  }, 600_000);
 
   it('takes each row\'s country from a country column found by its name (code or name), and refuses a value that is no country', async () => {
     const { accountId } = await server.createAccount({ plan: 'starter' });

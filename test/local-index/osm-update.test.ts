@@ -47,8 +47,8 @@ async function addressRows(sandbox: Sandbox): Promise<Row[]> {
   }
 }
 
-/** Coordinates from PBF (integer 1e-7 degrees) and from XML (decimal text) agree to 1e-7, not to the last bit. */
-const comparable = (rows: Row[]) => rows.map((r) => ({ ...r, lat: r.lat.toFixed(6), lng: r.lng.toFixed(6) }));
+/** A node's coordinates from PBF and from XML (decimal text) agree to 1e-7 degrees, not to the last bit. */
+const comparable = (rows: Row[]) => rows.map((r) => ({ ...r, lat: r.lat.toFixed(7), lng: r.lng.toFixed(7) }));
 
 let dir: string;
 let files: ChangeFixture;
@@ -147,6 +147,10 @@ describe.each(STORAGE_BACKENDS)('import --update with an OsmChange file (%s)', (
     // --update applies a change file only: no --replace, no other format; nothing changes.
     expect((await cli('import', '--update', files.change, '--replace')).code).not.toBe(0);
     expect((await cli('import', '--update', files.change, '--format', 'csv')).code).not.toBe(0);
+    // An OSM import without recording leaves no state to apply a diff to (not the previous extract's).
+    expect((await cli('import', files.before, '--no-update-state')).code).toBe(0);
+    expect((await cli('import', '--update', files.change)).code).not.toBe(0);
+    expect((await cli('import', files.before)).code).toBe(0);
     const update = await cli('import', '--update', files.change);
     expect(update.code).toBe(0);
     expect(update.stdout).toContain('imported 3');

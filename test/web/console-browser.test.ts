@@ -2,11 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildWidget } from '../../scripts/build-widget.js';
 import { describeViolations, launchBrowser, recordConsole, runAxe, type TestBrowser } from '../support/browser.js';
 import { serveHttps } from '../support/https-app-server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+
+// Sign-up, log-in and re-reveal each make a real scrypt hash at today's cost (N=2^17): a few
+// hundred milliseconds on a quiet machine, seconds on a loaded one. Room for that, not a retry.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
 // Issue 12 "Done when", in headless Chromium against the real service on SQLite, served over HTTPS
 // so cookies are Secure and the console's own origin can be on a token's list (live preview).

@@ -14,7 +14,10 @@ import type { LookupDeps } from './row-lookup.js';
  */
 export async function openLookupDeps(config: Config, clock: Clock): Promise<LookupDeps & { close(): Promise<void> }> {
   const storage = { dataDir: config.DATA_DIR, ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}), connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS };
-  const localIndex = config.PROVIDERS.includes('local') ? await openLocalIndex(storage) : undefined;
+  // Searches read where the API's do (a replica when LOCAL_INDEX_READ_URL is set).
+  const localIndex = config.PROVIDERS.includes('local')
+    ? await openLocalIndex({ ...storage, ...(config.LOCAL_INDEX_READ_URL ? { readUrl: config.LOCAL_INDEX_READ_URL } : {}) })
+    : undefined;
   const redis = config.REDIS_URL ? { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX } : {};
   const cache = await createResponseCache(redis);
   const providers = createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {});

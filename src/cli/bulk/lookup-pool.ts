@@ -107,19 +107,20 @@ export class LookupPool {
 
 function ready(worker: Worker): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onMessage = (message: ToPool) => {
-      if (message.type === 'ready') done(), resolve();
-      else if (message.type === 'failed') done(), reject(new Error(`a lookup thread could not start: ${message.message}`));
-    };
-    const onError = (error: Error) => (done(), reject(error));
-    const onExit = (code: number) => (done(), reject(new Error(`a lookup thread exited at start (code ${code})`)));
-    const done = () => {
+    const settle = (error?: Error) => {
       worker.off('message', onMessage);
-      worker.off('error', onError);
+      worker.off('error', settle);
       worker.off('exit', onExit);
+      if (error) reject(error);
+      else resolve();
     };
+    const onMessage = (message: ToPool) => {
+      if (message.type === 'ready') settle();
+      else if (message.type === 'failed') settle(new Error(`a lookup thread could not start: ${message.message}`));
+    };
+    const onExit = (code: number) => settle(new Error(`a lookup thread exited at start (code ${code})`));
     worker.on('message', onMessage);
-    worker.on('error', onError);
+    worker.on('error', settle);
     worker.on('exit', onExit);
   });
 }

@@ -79,6 +79,8 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
           ctx.out({ ...summary }, lines);
           return;
         }
+        // The recorded state follows the extract imported last: until this one is recorded, no diff applies.
+        if (format === 'osm') await index.forgetOsmState();
         const summary = await importWithProgress(index, file, format, flags);
         const lines = humanSummary(summary, index.backend);
         let recorded: { ways: number; areas: number; durationMs: number } | undefined;

@@ -23,6 +23,9 @@ export async function changeDigest(path: string): Promise<string> {
   return createHash('sha256').update(await readFile(path)).digest('hex');
 }
 
+/** A coordinate as the import keeps a way's nodes (osm-node-locations.ts): integer 1e-7 degrees. */
+const e7 = (v: number) => Math.round(v * 1e7) / 1e7;
+
 /** A way's position as the import computes it (osm-pbf.ts): the mean of its distinct nodes that have coordinates, in the same order. */
 function centre(refs: number[], at: (id: number) => [number, number] | undefined): [number, number] | undefined {
   let lat = 0;
@@ -97,7 +100,7 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
     }
     for (const ref of way.refs) {
       const n = change.nodes.get(ref);
-      if (n && !n.deleted) stateChange.nodes.set(ref, [n.lat, n.lon]);
+      if (n && !n.deleted) stateChange.nodes.set(ref, [e7(n.lat), e7(n.lon)]);
     }
     if (!way.tags['addr:housenumber']) {
       removals.push(`osm:w${id}`);
@@ -155,7 +158,7 @@ async function resolveWays(state: OsmStateStore, change: OsmChange) {
     for (const ref of w.refs) {
       const n = change.nodes.get(ref);
       if (n === undefined) missing.add(ref);
-      else if (!n.deleted) coords.set(ref, [n.lat, n.lon]);
+      else if (!n.deleted) coords.set(ref, [e7(n.lat), e7(n.lon)]);
     }
   }
   for (const [id, c] of await state.nodes([...missing])) coords.set(id, c);

@@ -62,6 +62,8 @@ export interface StateRecorder {
 export interface OsmStateStore {
   /** Whether an OSM import recorded state: without it an update cannot place what it changes. */
   recorded(): Promise<boolean>;
+  /** Marks the state as not recorded: before an OSM import, whose recording completes it again. */
+  forget(): Promise<void>;
   /** The change file (its digest) whose update began but did not complete, if any. */
   pending(): Promise<string | null>;
   waysUsingNodes(ids: number[]): Promise<number[]>;

@@ -84,6 +84,9 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
     async recorded() {
       return (await meta('recorded')) !== undefined;
     },
+    async forget() {
+      await pool.query("DELETE FROM local_osm_meta WHERE key = 'recorded'");
+    },
     async pending() {
       return (await meta('pending')) ?? null;
     },

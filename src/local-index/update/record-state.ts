@@ -89,7 +89,8 @@ export async function recordOsmState(state: OsmStateStore, path: string): Promis
       await eachNode(path, async (id, lat, lon) => {
         if (boundaryNodes.has(id)) coords.set(id, [lat, lon]);
         if (!filter.has(id)) return;
-        nodes.push([id, lat, lon]);
+        // As the import keeps a way's nodes (osm-node-locations.ts): a moved way is placed to the bit.
+        nodes.push([id, Math.round(lat * 1e7) / 1e7, Math.round(lon * 1e7) / 1e7]);
         if (nodes.length >= BATCH) {
           await recorder.nodes(nodes);
           nodes = [];

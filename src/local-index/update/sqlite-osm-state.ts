@@ -59,6 +59,9 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
     async recorded() {
       return meta('recorded') !== undefined;
     },
+    async forget() {
+      db.prepare("DELETE FROM osm_meta WHERE key = 'recorded'").run();
+    },
     async pending() {
       return meta('pending') ?? null;
     },
