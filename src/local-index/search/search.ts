@@ -1,4 +1,4 @@
-import type { AddressHit, IndexStore } from '../store/store.js';
+import { NUMBERED_PER_STREET, type AddressHit, type IndexStore, type StreetHit } from '../store/store.js';
 import type { AutocompleteInput, GeocodeInput, LocalHit } from '../types.js';
 import { addressToHit, streetToHit } from './hits.js';
 import { planComponents, planText, type Plan } from './plan.js';
@@ -28,12 +28,28 @@ function dedupe(hits: LocalHit[]): LocalHit[] {
 /** Stable sort by score: ties keep the store's order (house numbers ascending). */
 const byScore = (hits: LocalHit[]) => hits.map((h, i) => ({ h, i })).sort((a, b) => b.h.score - a.h.score || a.i - b.i).map(({ h }) => h);
 
+/** How many addresses of the exact number a geocode takes from its top streets. */
+const EXACT_ON_STREETS = NUMBERED_PER_STREET;
+
+/**
+ * The addresses with this exact house number on these streets, lowest id first (the order of
+ * `addressesOnStreets` for an exact key): from the street match when it brought them along.
+ */
+async function exactOnStreets(store: IndexStore, streets: StreetHit[], hnKey: string): Promise<AddressHit[]> {
+  if (!streets.every((s) => s.numbered)) return store.addressesOnStreets(streets.map((s) => s.id), { key: hnKey, prefix: false }, EXACT_ON_STREETS);
+  return streets
+    .flatMap((street) => street.numbered!.map(({ id, ...a }) => ({ id, hit: { street, ...a } })))
+    .sort((a, b) => a.id - b.id)
+    .slice(0, EXACT_ON_STREETS)
+    .map((a) => a.hit);
+}
+
 async function geocodePlan(store: IndexStore, plan: Plan, limit: number): Promise<LocalHit[]> {
-  const streets = (await rankStreets(store, plan)).slice(0, 10);
+  const streets = (await rankStreets(store, plan, plan.hn?.key)).slice(0, 10);
   const ids = streets.map((s) => s.street.id);
   const hits: AddressHit[] = [];
   if (plan.hn) {
-    hits.push(...(await store.addressesOnStreets(ids, { key: plan.hn.key, prefix: false }, 20)));
+    hits.push(...(await exactOnStreets(store, streets.map((s) => s.street), plan.hn.key)));
     if (hits.length === 0 && plan.hn.base !== null) hits.push(...(await store.addressesOnStreets(ids, { base: plan.hn.base }, 10)));
     // The postcode finds the number on a same-named street beyond the top ten (a name in thousands
     // of towns); when a top street already has it in that postcode, the look-up would only repeat it.

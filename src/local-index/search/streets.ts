@@ -20,16 +20,17 @@ function merge(lists: StreetHit[][]): StreetHit[] {
  * both as a whole word and as a prefix, so `Dam` finds the street `Dam` before the pool
  * of prefix matches (`Damrak`, `Damstraat`, …) fills up. If no street has every word, one
  * word at a time is left out: it may be noise (a country name) or a typo beyond repair.
+ * `hnKey` asks the store for each street's addresses of that number with it (`numbered`).
  */
-export async function rankStreets(store: IndexStore, plan: Plan): Promise<RankedStreet[]> {
+export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string): Promise<RankedStreet[]> {
   const terms = plan.words.filter((t) => t.alts.length > 0).map((t) => t.alts);
   if (terms.length === 0) return [];
   const cities = plan.cityWords.map((t) => t.alts);
   const run = async (ts: WordQuery[][]): Promise<StreetHit[]> => {
     const last = ts.at(-1)!;
-    const searches = [store.findStreets(ts, plan.country, POOL)];
+    const searches = [store.findStreets(ts, plan.country, POOL, hnKey)];
     if (last.some((a) => a.prefix)) {
-      searches.unshift(store.findStreets([...ts.slice(0, -1), last.map((a) => ({ ...a, prefix: false }))], plan.country, POOL));
+      searches.unshift(store.findStreets([...ts.slice(0, -1), last.map((a) => ({ ...a, prefix: false }))], plan.country, POOL, hnKey));
     }
     return merge(await Promise.all(searches));
   };

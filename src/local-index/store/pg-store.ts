@@ -4,10 +4,10 @@ import { createPgPool, type PoolErrorHandler } from '../../store/db/pg-pool.js';
 import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
 import { applyPgSchema, ident } from './pg-schema.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, postcodeExistsQuery, streetColumns, type Query } from './queries.js';
-import { toAddressHit, toStreetHit, tsQuery, type AddressRow, type StreetRow } from './rows.js';
+import { addressesByPostcodeQuery, addressesOnStreetsQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
+import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
-import { PREFIX_END, type IndexStore, type WordQuery, type WordResolution } from './store.js';
+import { NUMBERED_PER_STREET, PREFIX_END, type IndexStore, type WordQuery, type WordResolution } from './store.js';
 
 /** `?` placeholders (shared SQL) → `$1, $2, …`. */
 function numbered(sql: string): string {
@@ -166,18 +166,25 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       return queries.map((q) => words.get(id(q)) ?? { known: false, fuzzy: [] });
     },
 
-    async findStreets(terms, country, limit) {
+    async findStreets(terms, country, limit, hnKey) {
       if (terms.length === 0) return [];
       // Unnamed, so planned for its own tsquery every time: the right plan depends on how many
       // streets it matches (a town's word: the GIN index; `h:*` or a name in thousands of towns:
       // read streets until the LIMIT is met). A named statement goes generic after five runs,
       // and the generic plan built the bitmap of all 55,000 `h:*` streets: 130 ms at 270k streets.
-      const res = await pool.query<StreetRow>({
-        text: numbered(`SELECT ${streetColumns} FROM local_streets s
-              WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ?`),
-        values: [tsQuery(terms), country ?? null, country ?? null, limit],
+      const match = `SELECT ${streetColumns} FROM local_streets s
+              WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ${sqlLimit(limit)}`;
+      const args = [tsQuery(terms), country ?? null, country ?? null];
+      if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(match), values: args })).rows.map(toStreetHit);
+      // With the house number: each matched street's addresses of that number in the same round
+      // trip (the street match stays materialized, planned as it is alone).
+      const res = await pool.query<NumberedRow>({
+        text: numbered(`WITH m AS MATERIALIZED (${match})
+              SELECT m.*, a.id AS a_id, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng FROM m
+              LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true`),
+        values: [...args, hnKey],
       });
-      return res.rows.map(toStreetHit);
+      return withNumbers(res.rows);
     },
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];

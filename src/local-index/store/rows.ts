@@ -24,6 +24,28 @@ export interface AddressRow extends StreetRow {
   a_lng: number;
 }
 
+/** A street with one of its addresses of the asked house number (all `a_` columns null when it has none). */
+export interface NumberedRow extends StreetRow {
+  a_id: number | string | null;
+  hn: string | null;
+  hn_key: string | null;
+  a_postcode: string | null;
+  a_lat: number | null;
+  a_lng: number | null;
+}
+
+/** Rows of a street match joined with its addresses of one number: each street once, in match order, with them. */
+export function withNumbers(rows: NumberedRow[]): StreetHit[] {
+  const streets = new Map<number, StreetHit & { numbered: NonNullable<StreetHit['numbered']> }>();
+  for (const r of rows) {
+    const id = Number(r.id);
+    let s = streets.get(id);
+    if (!s) streets.set(id, (s = { ...toStreetHit(r), numbered: [] }));
+    if (r.a_id !== null) s.numbered.push({ id: Number(r.a_id), hn: r.hn!, hnKey: r.hn_key!, postcode: r.a_postcode, lat: r.a_lat!, lng: r.a_lng! });
+  }
+  return [...streets.values()];
+}
+
 const split = (words: string): string[] => (words ? words.split(' ') : []);
 
 export function toStreetHit(r: StreetRow): StreetHit {

@@ -96,7 +96,25 @@ export interface StreetHit {
   lng: number;
   streetWords: string[];
   cityWords: string[];
+  /**
+   * The street's addresses with the house-number key given to `findStreets` (by id, at most
+   * NUMBERED_PER_STREET), when the store fetched them in the same statement as the street.
+   */
+  numbered?: NumberedAddress[];
 }
+
+/** An address found together with its street: `id` orders them as `addressesOnStreets` does for an exact key. */
+export interface NumberedAddress {
+  id: number;
+  hn: string;
+  hnKey: string;
+  postcode: string | null;
+  lat: number;
+  lng: number;
+}
+
+/** At most this many addresses of one street come back with it from `findStreets` (the geocode keeps 20 over all its streets). */
+export const NUMBERED_PER_STREET = 20;
 
 export interface AddressHit {
   street: StreetHit;
@@ -123,8 +141,12 @@ export interface IndexStore {
   count(): Promise<number>;
   beginImport(): Promise<ImportSession>;
   resolveWords(words: WordQuery[]): Promise<WordResolution[]>;
-  /** Streets matching every term (a term matches when any of its alternatives does). */
-  findStreets(terms: WordQuery[][], country: string | undefined, limit: number): Promise<StreetHit[]>;
+  /**
+   * Streets matching every term (a term matches when any of its alternatives does). With `hnKey`,
+   * a store may also return each street's addresses with that house-number key (`numbered`),
+   * so street and number take one round trip (PostgreSQL); a store that does not leaves it unset.
+   */
+  findStreets(terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string): Promise<StreetHit[]>;
   addressesOnStreets(streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Promise<AddressHit[]>;
   addressesByPostcode(pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number): Promise<AddressHit[]>;
   /** Which of `keys` are postcodes in the index. */
