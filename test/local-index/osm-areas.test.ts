@@ -79,9 +79,10 @@ describe('which boundaries tell an address its place', () => {
     locator.add(makeArea({ kind: 'admin', level: 8, name: 'Veere' }, area)!);
     locator.add(makeArea({ kind: 'admin', level: 10, name: 'Westkapelle' }, area)!);
     locator.add(makeArea({ kind: 'postal', postcode: '4361' }, area)!);
-    expect(locator.locate(52.5, 3.5, undefined)).toEqual({ country: 'NL', municipality: 'Westkapelle', postcode: '4361' });
+    // The other containing level stays as an alternative place: residents write either.
+    expect(locator.locate(52.5, 3.5, undefined)).toEqual({ country: 'NL', municipality: 'Westkapelle', postcode: '4361', places: ['Veere'] });
     // The address's own country decides the level: level 8 for Germany.
-    expect(locator.locate(52.5, 3.5, 'DE')).toEqual({ country: 'DE', municipality: 'Veere', postcode: '4361' });
+    expect(locator.locate(52.5, 3.5, 'DE')).toEqual({ country: 'DE', municipality: 'Veere', postcode: '4361', places: ['Westkapelle'] });
     expect(locator.locate(60, 3.5, undefined)).toEqual({});
   });
 });
