@@ -35,7 +35,10 @@ export class ReservationSweeper {
 
   /** One sweep now (or the one already running); resolves with how many it released, 0 on error. */
   sweep(): Promise<number> {
-    this.running ??= this.ledger
+    if (this.running) return this.running;
+    // Those waiting for the next sweep are told by this one: it starts after they asked.
+    const waiters = this.waiters.splice(0);
+    this.running = this.ledger
       .releaseStale(this.options.maxAgeMs)
       .then(
         (released) => {
@@ -49,13 +52,17 @@ export class ReservationSweeper {
       )
       .then((released) => {
         this.running = undefined;
-        for (const resolve of this.waiters.splice(0)) resolve(released);
+        for (const resolve of waiters) resolve(released);
         return released;
       });
     return this.running;
   }
 
-  /** Resolves after the next sweep finishes (tests and operators wait on it instead of sleeping). */
+  /**
+   * Resolves with the result of the next sweep that starts after this call (tests and operators
+   * wait on it instead of sleeping). A sweep already running when it is called does not count: it
+   * read the clock and the reservations before the caller's change.
+   */
   nextSweep(): Promise<number> {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
