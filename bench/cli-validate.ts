@@ -98,7 +98,8 @@ export async function benchCliValidate(args: string[]): Promise<void> {
   }
 }
 
-async function admin(url: string, statement: string): Promise<void> {
+/** One statement on its own connection (schemas made and dropped around a bench run). */
+export async function admin(url: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

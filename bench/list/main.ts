@@ -5,7 +5,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import { admin } from '../cli-validate.js';
 import { generateAddresses } from '../local-generate.js';
 import { writeList } from './list-rows.js';
 
@@ -100,15 +100,5 @@ export async function benchList(args: string[]): Promise<void> {
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
-  }
-}
-
-async function admin(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
   }
 }
