@@ -12,14 +12,14 @@ import { runPrimary, workerInstanceId } from './cluster.js';
 import { ClusterChangeFeed } from './store/changes/cluster-change-feed.js';
 import { ClusterRateLimiter } from './store/limits/cluster-limiter.js';
 
+/** Time past the grace period for closing the stores before the exit is forced. */
+const HARD_EXIT_AFTER_GRACE_MS = 2000;
+
 /**
  * Composition root: config → services (stores, providers, engine) → app → listen; graceful shutdown.
  * A start that fails says why in exactly one line on stderr and exits non-zero (2: configuration,
  * 1: anything else); the details go to the JSON log on stdout.
  */
-/** Time past the grace period for closing the stores before the exit is forced. */
-const HARD_EXIT_AFTER_GRACE_MS = 2000;
-
 async function main(): Promise<void> {
   let config;
   try {
