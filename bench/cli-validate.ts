@@ -62,14 +62,7 @@ export async function benchCliValidate(args: string[]): Promise<void> {
 
     for (const backend of ['sqlite', 'postgres'].filter((b) => !only || b === only)) {
       const schema = `bench_validate_${randomBytes(4).toString('hex')}`;
-      const env: Record<string, string> = {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        DATA_DIR: join(work, `data-${backend}`),
-        PROVIDERS: 'local',
-        LOG_LEVEL: 'silent',
-        ...(backend === 'postgres' ? { DATABASE_URL: `${pgUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}` } : {}),
-      };
+      const env = cliEnv(work, backend, pgUrl, schema);
       if (backend === 'postgres') await admin(pgUrl, `CREATE SCHEMA ${schema}`);
       try {
         const cli = async (...argv: string[]) => (await run(process.execPath, [BIN, ...argv, '--json'], { env, maxBuffer: 1 << 24 })).stdout;
@@ -96,6 +89,18 @@ export async function benchCliValidate(args: string[]): Promise<void> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The CLI's environment for one store of a bench run: `local` only, its own DATA_DIR or PostgreSQL schema. */
+export function cliEnv(work: string, backend: string, pgUrl: string, schema: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    DATA_DIR: join(work, `data-${backend}`),
+    PROVIDERS: 'local',
+    LOG_LEVEL: 'silent',
+    ...(backend === 'postgres' ? { DATABASE_URL: `${pgUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}` } : {}),
+  };
 }
 
 /** One statement on its own connection (schemas made and dropped around a bench run). */

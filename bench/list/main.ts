@@ -5,7 +5,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { admin } from '../cli-validate.js';
+import { admin, cliEnv } from '../cli-validate.js';
 import { generateAddresses } from '../local-generate.js';
 import { writeList } from './list-rows.js';
 
@@ -52,14 +52,7 @@ export async function benchList(args: string[]): Promise<void> {
 
     for (const backend of ['sqlite', 'postgres'].filter((b) => !only || new RegExp(only).test(b))) {
       const schema = `bench_list_${randomBytes(4).toString('hex')}`;
-      const env: Record<string, string> = {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        DATA_DIR: join(work, `data-${backend}`),
-        PROVIDERS: 'local',
-        LOG_LEVEL: 'silent',
-        ...(backend === 'postgres' ? { DATABASE_URL: `${pgUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}` } : {}),
-      };
+      const env = cliEnv(work, backend, pgUrl, schema);
       if (backend === 'postgres') await admin(pgUrl, `CREATE SCHEMA ${schema}`);
       try {
         const cli = async (...argv: string[]) => (await run(process.execPath, ['--max-semi-space-size=64', BIN, ...argv, '--json'], { env, maxBuffer: 1 << 24 })).stdout;
