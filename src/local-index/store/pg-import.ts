@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { partitionPrefix } from './pg-schema.js';
 import { streetStatsSql } from './queries.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type ImportSession } from './store.js';
 
@@ -35,8 +36,10 @@ const changed = (a: string, q: string) => `(${a}.street_id <> ${q}.street_id OR 
       OR abs(${a}.lat - ${q}.lat) >= ${SAME_COORDINATE} OR abs(${a}.lng - ${q}.lng) >= ${SAME_COORDINATE})`;
 
 /**
- * One batch in one statement (one round trip: the server works through batch N while the
- * reader parses batch N + 1). $1 import id, $2 the new streets, $3 the addresses.
+ * One batch of one country in one statement (one round trip: the server works through batch N
+ * while the reader parses batch N + 1), on that country's partitions by name (`t`), so the
+ * import reads, writes and locks nothing of other countries. $1 import id, $2 the new streets,
+ * $3 the addresses, $4 the country.
  * New streets are inserted first; their ids come from the insert's RETURNING (this
  * statement cannot see its own inserts in the table), else from the table, for streets an
  * earlier batch or import wrote. Each address is matched to the stored one with its
@@ -44,17 +47,17 @@ const changed = (a: string, q: string) => `(${a}.street_id <> ${q}.street_id OR 
  * updated, the unchanged marked as seen. Rows this import already wrote come back as
  * duplicates, by position.
  */
-const WRITE_BATCH = `
+const writeBatchSql = (t: string) => `
   WITH street_lines AS (
     SELECT l FROM unnest(string_to_array(nullif($2::text, ''), E'\n')) AS l
   ), created AS (
-    INSERT INTO local_streets (skey, country, street, city, state, street_words, city_words, municipality)
+    INSERT INTO ${t}streets (skey, country, street, city, state, street_words, city_words, municipality)
     SELECT ${fields('l', [['skey', 'text'], ['country', 'text'], ['street', 'text'], ['city', 'nullable'], ['state', 'nullable'], ['street_words', 'text'], ['city_words', 'text'], ['municipality', 'nullable']])} FROM street_lines
-    ON CONFLICT (skey) DO NOTHING
+    ON CONFLICT (skey, country) DO NOTHING
     RETURNING id, skey
   ), completed AS (
     -- A street stored without a state takes the one this file gives.
-    UPDATE local_streets s SET state = nullif(split_part(l, E'\t', 5), '')
+    UPDATE ${t}streets s SET state = nullif(split_part(l, E'\t', 5), '')
     FROM street_lines WHERE s.skey = split_part(l, E'\t', 1) AND s.state IS NULL AND split_part(l, E'\t', 5) <> ''
   ), rows AS (
     SELECT (n - 1)::int AS i, ${fields('l', [['skey', 'text'], ['source_id', 'nullable'], ['hn', 'text'], ['hn_key', 'key'], ['hn_base', 'int'], ['postcode', 'nullable'], ['pc_key', 'key'], ['lat', 'float8'], ['lng', 'float8']])}
@@ -64,33 +67,33 @@ const WRITE_BATCH = `
     SELECT k.skey, coalesce(c.id, s.id) AS id, c.id IS NOT NULL AS created
     FROM (SELECT DISTINCT skey FROM rows) k
     LEFT JOIN created c ON c.skey = k.skey
-    LEFT JOIN LATERAL (SELECT id FROM local_streets s WHERE s.skey = k.skey) s ON c.id IS NULL
+    LEFT JOIN LATERAL (SELECT id FROM ${t}streets s WHERE s.skey = k.skey) s ON c.id IS NULL
   ), q AS (
     SELECT rows.*, s.id AS street_id, s.created FROM rows JOIN street_ids s ON s.skey = rows.skey
   ), m AS (
     -- LATERAL ... LIMIT 1: one index probe per row, whatever the planner guesses of the batch's size.
     SELECT q.i, a.id, a.import_id, ${changed('a', 'q')} AS changed
     FROM q CROSS JOIN LATERAL (
-      SELECT * FROM local_addresses a WHERE a.source_id = q.source_id LIMIT 1
+      SELECT * FROM ${t}addresses a WHERE a.source_id = q.source_id LIMIT 1
     ) a WHERE q.source_id IS NOT NULL
     UNION ALL
     SELECT q.i, a.id, a.import_id, ${changed('a', 'q')} AS changed
     FROM q CROSS JOIN LATERAL (
-      SELECT * FROM local_addresses a WHERE a.street_id = q.street_id AND a.hn_key = q.hn_key AND a.source_id IS NULL ORDER BY a.id LIMIT 1
+      SELECT * FROM ${t}addresses a WHERE a.street_id = q.street_id AND a.hn_key = q.hn_key AND a.source_id IS NULL ORDER BY a.id LIMIT 1
     ) a WHERE q.source_id IS NULL AND NOT q.created -- a street this statement created holds no stored address yet
   ), inserted AS (
-    INSERT INTO local_addresses (source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id)
-    SELECT source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, $1::bigint FROM q
+    INSERT INTO ${t}addresses (country, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id)
+    SELECT $4::text, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, $1::bigint FROM q
     WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.i = q.i) ORDER BY q.i
     RETURNING 1
   ), updated AS (
-    UPDATE local_addresses a SET street_id = q.street_id, hn = q.hn, hn_key = q.hn_key, hn_base = q.hn_base,
+    UPDATE ${t}addresses a SET street_id = q.street_id, hn = q.hn, hn_key = q.hn_key, hn_base = q.hn_base,
       postcode = q.postcode, pc_key = q.pc_key, lat = q.lat, lng = q.lng, import_id = $1::bigint
     FROM m JOIN q ON q.i = m.i
     WHERE a.id = m.id AND m.import_id <> $1::bigint AND m.changed
     RETURNING 1
   ), seen AS (
-    UPDATE local_addresses a SET import_id = $1::bigint FROM m WHERE a.id = m.id AND m.import_id <> $1::bigint AND NOT m.changed
+    UPDATE ${t}addresses a SET import_id = $1::bigint FROM m WHERE a.id = m.id AND m.import_id <> $1::bigint AND NOT m.changed
     RETURNING 1
   )
   SELECT (SELECT count(*) FROM rows)::int AS rows, (SELECT count(street_id) FROM q)::int AS matched,
@@ -103,8 +106,33 @@ interface WriteResult extends BatchOutcome {
   matched: number;
 }
 
-/** One import as one PostgreSQL transaction on a dedicated connection, one statement per batch. */
-export async function beginPgImport(client: pg.PoolClient, release: () => void): Promise<ImportSession> {
+/** Rows of one batch of one country, with their positions in the batch. */
+interface CountryRows {
+  rows: AddressInput[];
+  at: number[];
+}
+
+function byCountry(rows: AddressInput[]): Map<string, CountryRows> {
+  const groups = new Map<string, CountryRows>();
+  rows.forEach((r, i) => {
+    let g = groups.get(r.street.country);
+    if (!g) groups.set(r.street.country, (g = { rows: [], at: [] }));
+    g.rows.push(r);
+    g.at.push(i);
+  });
+  return groups;
+}
+
+/**
+ * One import as one PostgreSQL transaction on a dedicated connection, one statement per batch
+ * and country. `ensurePartitions` creates a country's partitions, outside this transaction,
+ * before its first rows are written.
+ */
+export async function beginPgImport(
+  client: pg.PoolClient,
+  release: () => void,
+  ensurePartitions: (countries: string[]) => Promise<void>,
+): Promise<ImportSession> {
   await client.query('BEGIN');
   // The batch statement's cost estimate passes JIT's threshold, and compiling it took longer
   // than running it (about 40 of 120 ms per batch).
@@ -123,62 +151,94 @@ export async function beginPgImport(client: pg.PoolClient, release: () => void):
   };
   // Streets already sent in this import (bounded: a street sent again is found by its key).
   const sent = new Set<string>();
+  const partitioned = new Set<string>();
+
+  const writeCountry = async (country: string, rows: AddressInput[]): Promise<BatchOutcome> => {
+    const streets: string[] = [];
+    const addresses = rows.map((r) => {
+      const s = r.street;
+      if (!sent.has(s.key)) {
+        sent.add(s.key);
+        streets.push(`${text(s.key)}\t${s.country}\t${text(s.street)}\t${opt(s.city)}\t${opt(s.state)}\t${s.streetWords}\t${s.cityWords}\t${opt(s.municipality)}`);
+      }
+      // Keys, countries, tokens and numbers hold no tab or break by construction; the rest is checked.
+      return `${text(s.key)}\t${opt(r.sourceId)}\t${text(r.hn)}\t${r.hnKey}\t${r.hnBase ?? ''}\t${opt(r.postcode)}\t${opt(r.pcKey)}\t${r.lat}\t${r.lng}`;
+    });
+    const sql = writeBatchSql(partitionPrefix(country));
+    const res = await client.query<WriteResult>(sql, [importId, streets.join('\n'), addresses.join('\n'), country]);
+    const { rows: n, matched, ...outcome } = res.rows[0]!;
+    // Every street is sent with its first row; a row without one would be lost silently.
+    if (matched !== n) throw new Error(`import: ${n - matched} of ${n} rows found no street`);
+    return outcome;
+  };
 
   return {
     importId,
     async write(rows: AddressInput[]) {
-      if (rows.length === 0) return { imported: 0, updated: 0, unchanged: 0, duplicates: [] };
+      const total: BatchOutcome = { imported: 0, updated: 0, unchanged: 0, duplicates: [] };
+      if (rows.length === 0) return total;
       if (sent.size > 500_000) sent.clear();
-      const streets: string[] = [];
-      const addresses = rows.map((r) => {
-        const s = r.street;
-        if (!sent.has(s.key)) {
-          sent.add(s.key);
-          streets.push(`${text(s.key)}\t${s.country}\t${text(s.street)}\t${opt(s.city)}\t${opt(s.state)}\t${s.streetWords}\t${s.cityWords}\t${opt(s.municipality)}`);
-        }
-        // Keys, countries, tokens and numbers hold no tab or break by construction; the rest is checked.
-        return `${text(s.key)}\t${opt(r.sourceId)}\t${text(r.hn)}\t${r.hnKey}\t${r.hnBase ?? ''}\t${opt(r.postcode)}\t${opt(r.pcKey)}\t${r.lat}\t${r.lng}`;
-      });
-      const res = await client.query<WriteResult>(WRITE_BATCH, [importId, streets.join('\n'), addresses.join('\n')]);
-      const { rows: n, matched, ...outcome } = res.rows[0]!;
-      // Every street is sent with its first row; a row without one would be lost silently.
-      if (matched !== n) throw new Error(`import: ${n - matched} of ${n} rows found no street`);
-      return outcome;
+      const groups = byCountry(rows);
+      const fresh = [...groups.keys()].filter((c) => !partitioned.has(c));
+      if (fresh.length > 0) {
+        await ensurePartitions(fresh);
+        for (const c of fresh) partitioned.add(c);
+      }
+      // Identities never span countries (each is unique within its country), so the groups are independent.
+      for (const [country, g] of groups) {
+        const out = await writeCountry(country, g.rows);
+        total.imported += out.imported;
+        total.updated += out.updated;
+        total.unchanged += out.unchanged;
+        total.duplicates.push(...out.duplicates.map((i) => g.at[i]!));
+      }
+      total.duplicates.sort((a, b) => a - b);
+      return total;
     },
     async remove(sourceIds: string[]) {
+      // An OSM update names no country for a deleted element: its id is looked up in every partition.
       const res = await client.query<{ country: string; n: number }>(
-        `WITH gone AS (DELETE FROM local_addresses WHERE source_id = ANY($1::text[]) RETURNING street_id)
-         SELECT s.country, count(*)::int AS n FROM gone JOIN local_streets s ON s.id = gone.street_id GROUP BY s.country`,
+        `WITH gone AS (DELETE FROM local_addresses WHERE source_id = ANY($1::text[]) RETURNING country)
+         SELECT country, count(*)::int AS n FROM gone GROUP BY country`,
         [sourceIds],
       );
       return { removed: res.rows.reduce((sum, r) => sum + r.n, 0), countries: res.rows.map((r) => r.country) };
     },
     async finish(countries: string[], replace: boolean) {
       let removed = 0;
-      if (countries.length > 0) {
-        const inList = countries.map((_, i) => `$${i + 1}`).join(', ');
+      // Each country's upkeep runs on its own partitions (a country this import only removed from,
+      // or wrote no row of, has them already, or gets empty ones).
+      await ensurePartitions(countries.filter((c) => !partitioned.has(c)));
+      for (const country of countries) {
+        const t = partitionPrefix(country);
         if (replace) {
-          const res = await client.query(
-            `DELETE FROM local_addresses WHERE import_id <> $${countries.length + 1}
-             AND street_id IN (SELECT id FROM local_streets WHERE country IN (${inList}))`,
-            [...countries, importId],
-          );
-          removed = res.rowCount ?? 0;
+          const res = await client.query(`DELETE FROM ${t}addresses WHERE import_id <> $1`, [importId]);
+          removed += res.rowCount ?? 0;
         }
-        await client.query(streetStatsSql('local_', inList), countries);
-        await client.query(`DELETE FROM local_streets WHERE n = 0 AND country IN (${inList})`, countries);
-        // The vocabulary for typo candidates: every token of every street and city.
-        if (replace) await client.query('DELETE FROM local_words');
+        await client.query(streetStatsSql(t, '$1'), [country]);
+        await client.query(`DELETE FROM ${t}streets WHERE n = 0`);
+        if (!replace) {
+          await client.query(
+            `INSERT INTO local_words (word)
+             SELECT DISTINCT w FROM ${t}streets, unnest(string_to_array(street_words || ' ' || city_words, ' ')) AS w
+             WHERE w <> '' ON CONFLICT DO NOTHING`,
+          );
+        }
+        // Fresh statistics, or the planner guesses sequential scans over the new rows. The
+        // partitions only: ANALYZE of a parent samples, and re-analyzes, every country's.
+        await client.query(`ANALYZE ${t}streets, ${t}addresses`);
+      }
+      if (replace && countries.length > 0) {
+        // The vocabulary for typo candidates: every token of every street and city (a replaced
+        // country's words may be gone; another country may still use them).
+        await client.query('DELETE FROM local_words');
         await client.query(
           `INSERT INTO local_words (word)
            SELECT DISTINCT w FROM local_streets, unnest(string_to_array(street_words || ' ' || city_words, ' ')) AS w
-           WHERE w <> '' ${replace ? '' : `AND country IN (${inList})`}
-           ON CONFLICT DO NOTHING`,
-          replace ? [] : countries,
+           WHERE w <> '' ON CONFLICT DO NOTHING`,
         );
       }
-      // Fresh statistics, or the planner guesses sequential scans over the new rows.
-      await client.query('ANALYZE local_streets, local_words, local_addresses');
+      await client.query('ANALYZE local_words');
       await client.query("UPDATE local_meta SET value = value + 1 WHERE key = 'version'");
       await end('COMMIT');
       return removed;

@@ -5,6 +5,72 @@ export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** Quotes a text literal (DDL takes no parameters: partition bounds are written into it). */
+function literal(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/**
+ * Table-name prefix of one country's partitions: `local_de_` names `local_de_streets` and
+ * `local_de_addresses`, so SQL written for a prefix (queries.ts) runs on one partition as it
+ * does on the whole index. Codes other than two letters (none is expected) are hex-encoded.
+ */
+export function partitionPrefix(country: string): string {
+  const code = /^[A-Z]{2}$/.test(country) ? country.toLowerCase() : `x${Buffer.from(country).toString('hex').slice(0, 40)}`;
+  return `local_${code}_`;
+}
+
+/**
+ * The parents of the partitioned layout. Ids come from one sequence per table, so a street id
+ * names one street across every partition (addresses refer to streets by id alone); unique
+ * indexes must contain the partition key, so the keys are (id, country), (skey, country) and
+ * (source_id, country): the street key starts with its country anyway, and an element's source
+ * id is unique within its country (one file per country; see docs/sizing.md). Storage
+ * parameters (streets' fillfactor) belong to the partitions, which a partitioned table cannot have.
+ */
+const PARTITIONED = `
+  CREATE SEQUENCE IF NOT EXISTS local_streets_id_seq;
+  CREATE TABLE IF NOT EXISTS local_streets (
+    id BIGINT NOT NULL DEFAULT nextval('local_streets_id_seq'),
+    skey TEXT NOT NULL,
+    country TEXT NOT NULL,
+    street TEXT NOT NULL,
+    city TEXT,
+    municipality TEXT,
+    state TEXT,
+    street_words TEXT NOT NULL,
+    city_words TEXT NOT NULL,
+    n INTEGER NOT NULL DEFAULT 0,
+    lat DOUBLE PRECISION,
+    lng DOUBLE PRECISION,
+    postcode TEXT,
+    tsv TSVECTOR GENERATED ALWAYS AS (array_to_tsvector(array_remove(string_to_array(street_words || ' ' || city_words, ' '), ''))) STORED,
+    PRIMARY KEY (id, country),
+    UNIQUE (skey, country)
+  ) PARTITION BY LIST (country);
+  ALTER SEQUENCE local_streets_id_seq OWNED BY local_streets.id;
+  CREATE INDEX IF NOT EXISTS local_streets_tsv ON local_streets USING gin (tsv) WITH (fastupdate = off);
+  CREATE SEQUENCE IF NOT EXISTS local_addresses_id_seq;
+  CREATE TABLE IF NOT EXISTS local_addresses (
+    id BIGINT NOT NULL DEFAULT nextval('local_addresses_id_seq'),
+    country TEXT NOT NULL,
+    source_id TEXT,
+    street_id BIGINT NOT NULL,
+    hn TEXT NOT NULL,
+    hn_key TEXT COLLATE "C" NOT NULL,
+    hn_base INTEGER,
+    postcode TEXT,
+    pc_key TEXT COLLATE "C",
+    lat DOUBLE PRECISION NOT NULL,
+    lng DOUBLE PRECISION NOT NULL,
+    import_id BIGINT NOT NULL,
+    PRIMARY KEY (id, country)
+  ) PARTITION BY LIST (country);
+  ALTER SEQUENCE local_addresses_id_seq OWNED BY local_addresses.id;
+  CREATE INDEX IF NOT EXISTS local_addresses_street ON local_addresses (street_id, hn_key);
+  CREATE UNIQUE INDEX IF NOT EXISTS local_addresses_source ON local_addresses (source_id, country) WHERE source_id IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS local_addresses_postcode ON local_addresses (pc_key, hn_key) WHERE pc_key IS NOT NULL;`;
+
 /**
  * Schema of the PostgreSQL index, tables prefixed `local_`. Streets carry a tsvector built
  * from their index tokens taken literally (array_to_tsvector: no stemming, no stop words),
@@ -13,6 +79,11 @@ export function ident(name: string): string {
  * the pending list (fastupdate off): after a bulk import every search would scan it.
  * Streets leave half of each page free: every import rewrites their statistics, and an
  * update that fits in its page (HOT) skips the GIN index, 2.5 times faster.
+ *
+ * Streets and addresses are list-partitioned by country (one partition pair per country,
+ * created by `ensurePartitions`), so a country's re-import writes and locks only its own
+ * partitions and a query that names a country reads only them. An index from before
+ * partitioning is copied into this layout here, once, in this transaction.
  */
 export async function applyPgSchema(client: pg.PoolClient, schema: string | undefined): Promise<void> {
   await client.query('BEGIN');
@@ -24,48 +95,106 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
     await client.query(`
       CREATE TABLE IF NOT EXISTS local_meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL);
       INSERT INTO local_meta (key, value) VALUES ('version', 0), ('import_seq', 0) ON CONFLICT DO NOTHING;
-      CREATE TABLE IF NOT EXISTS local_streets (
-        id BIGSERIAL PRIMARY KEY,
-        skey TEXT NOT NULL UNIQUE,
-        country TEXT NOT NULL,
-        street TEXT NOT NULL,
-        city TEXT,
-        municipality TEXT,
-        state TEXT,
-        street_words TEXT NOT NULL,
-        city_words TEXT NOT NULL,
-        n INTEGER NOT NULL DEFAULT 0,
-        lat DOUBLE PRECISION,
-        lng DOUBLE PRECISION,
-        postcode TEXT,
-        tsv TSVECTOR GENERATED ALWAYS AS (array_to_tsvector(array_remove(string_to_array(street_words || ' ' || city_words, ' '), ''))) STORED
-      ) WITH (fillfactor = 50);
-      CREATE INDEX IF NOT EXISTS local_streets_tsv ON local_streets USING gin (tsv) WITH (fastupdate = off);
-      CREATE INDEX IF NOT EXISTS local_streets_country ON local_streets (country);
       CREATE TABLE IF NOT EXISTS local_words (word TEXT COLLATE "C" PRIMARY KEY);
       CREATE INDEX IF NOT EXISTS local_words_trgm ON local_words USING gin (word public.gin_trgm_ops) WITH (fastupdate = off);
-      CREATE TABLE IF NOT EXISTS local_addresses (
-        id BIGSERIAL PRIMARY KEY,
-        source_id TEXT,
-        street_id BIGINT NOT NULL,
-        hn TEXT NOT NULL,
-        hn_key TEXT COLLATE "C" NOT NULL,
-        hn_base INTEGER,
-        postcode TEXT,
-        pc_key TEXT COLLATE "C",
-        lat DOUBLE PRECISION NOT NULL,
-        lng DOUBLE PRECISION NOT NULL,
-        import_id BIGINT NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS local_addresses_street ON local_addresses (street_id, hn_key);
-      CREATE UNIQUE INDEX IF NOT EXISTS local_addresses_source ON local_addresses (source_id) WHERE source_id IS NOT NULL;
-      CREATE INDEX IF NOT EXISTS local_addresses_postcode ON local_addresses (pc_key, hn_key) WHERE pc_key IS NOT NULL;
-      -- Indexes created before streets knew their municipality gain the column (null until re-imported).
-      ALTER TABLE local_streets ADD COLUMN IF NOT EXISTS municipality TEXT;
     `);
+    const unpartitioned = await tableKind(client, 'local_streets');
+    if (unpartitioned === 'r') await setAsideUnpartitioned(client);
+    await client.query(PARTITIONED);
+    if (unpartitioned === 'r') await copyUnpartitioned(client);
+    // Indexes created before streets knew their municipality gain the column (null until re-imported).
+    await client.query('ALTER TABLE local_streets ADD COLUMN IF NOT EXISTS municipality TEXT');
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK');
     throw err;
+  }
+}
+
+/** `r` (plain table), `p` (partitioned) or undefined, for a table of the schema the index lives in (not one further down search_path). */
+async function tableKind(client: pg.PoolClient, table: string): Promise<string | undefined> {
+  const res = await client.query<{ relkind: string }>(
+    'SELECT relkind FROM pg_class WHERE relname = $1 AND relnamespace = current_schema()::regnamespace',
+    [table],
+  );
+  return res.rows[0]?.relkind;
+}
+
+/**
+ * Renames the tables of an index written before partitioning out of the way, frees the index
+ * names the new layout uses, and keeps the id sequences (ids stay as they were).
+ */
+async function setAsideUnpartitioned(client: pg.PoolClient): Promise<void> {
+  await client.query(`
+    ALTER TABLE local_streets ADD COLUMN IF NOT EXISTS municipality TEXT;
+    ALTER SEQUENCE local_streets_id_seq OWNED BY NONE;
+    ALTER SEQUENCE local_addresses_id_seq OWNED BY NONE;
+    ALTER TABLE local_streets ALTER COLUMN id DROP DEFAULT;
+    ALTER TABLE local_addresses ALTER COLUMN id DROP DEFAULT;
+    DROP INDEX IF EXISTS local_streets_tsv, local_streets_country, local_addresses_street, local_addresses_source, local_addresses_postcode;
+    ALTER TABLE local_streets DROP CONSTRAINT IF EXISTS local_streets_skey_key;
+    ALTER TABLE local_streets RENAME CONSTRAINT local_streets_pkey TO local_old_streets_pkey;
+    ALTER TABLE local_addresses RENAME CONSTRAINT local_addresses_pkey TO local_old_addresses_pkey;
+    ALTER TABLE local_streets RENAME TO local_old_streets;
+    ALTER TABLE local_addresses RENAME TO local_old_addresses;`);
+}
+
+/** Copies the set-aside tables into their countries' partitions, then drops them. */
+async function copyUnpartitioned(client: pg.PoolClient): Promise<void> {
+  const countries = await client.query<{ country: string }>('SELECT DISTINCT country FROM local_old_streets');
+  // Inside this transaction the new parents are still empty and private: creating partitions here locks nothing anyone waits on.
+  for (const { country } of countries.rows) await createPartitions(client, country);
+  await client.query(`
+    INSERT INTO local_streets (id, skey, country, street, city, municipality, state, street_words, city_words, n, lat, lng, postcode)
+    SELECT id, skey, country, street, city, municipality, state, street_words, city_words, n, lat, lng, postcode FROM local_old_streets;
+    INSERT INTO local_addresses (id, country, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id)
+    SELECT a.id, s.country, a.source_id, a.street_id, a.hn, a.hn_key, a.hn_base, a.postcode, a.pc_key, a.lat, a.lng, a.import_id
+    FROM local_old_addresses a JOIN local_old_streets s ON s.id = a.street_id;
+    DROP TABLE local_old_addresses, local_old_streets;`);
+  for (const { country } of countries.rows) {
+    const t = partitionPrefix(country);
+    await client.query(`ANALYZE ${t}streets, ${t}addresses`);
+  }
+}
+
+/**
+ * Creates and attaches one country's two partitions, unless they exist. A partition is built
+ * as a table of its own, then attached: ATTACH PARTITION locks the parent only against other
+ * schema changes (SHARE UPDATE EXCLUSIVE), so queries and an import's open transaction go on;
+ * CREATE TABLE … PARTITION OF would take ACCESS EXCLUSIVE and wait for (and block) them all.
+ */
+async function createPartitions(client: pg.PoolClient, country: string): Promise<void> {
+  const t = partitionPrefix(country);
+  const attached = await client.query(
+    `SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+     WHERE i.inhparent = 'local_streets'::regclass AND c.relname = $1`,
+    [`${t}streets`],
+  );
+  if (attached.rowCount) return;
+  const bound = `FOR VALUES IN (${literal(country)})`;
+  await client.query(`
+    CREATE TABLE IF NOT EXISTS ${t}streets (LIKE local_streets INCLUDING ALL) WITH (fillfactor = 50);
+    ALTER TABLE local_streets ATTACH PARTITION ${t}streets ${bound};
+    CREATE TABLE IF NOT EXISTS ${t}addresses (LIKE local_addresses INCLUDING ALL);
+    ALTER TABLE local_addresses ATTACH PARTITION ${t}addresses ${bound};`);
+}
+
+/**
+ * Makes sure these countries have their partitions, each in a short transaction of its own on
+ * `client` (never the import's: its transaction would hold the attach's lock until it commits).
+ * An import that fails later leaves an empty partition behind, which serves nothing and is reused.
+ */
+export async function ensurePartitions(client: pg.PoolClient, countries: Iterable<string>): Promise<void> {
+  for (const country of countries) {
+    await client.query('BEGIN');
+    try {
+      // Two imports naming the same new country would race on the same table names.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('addressd_local_index_partitions'))");
+      await createPartitions(client, country);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK');
+      throw err;
+    }
   }
 }

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { createPgPool, type PoolErrorHandler } from '../../store/db/pg-pool.js';
 import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
-import { applyPgSchema, ident } from './pg-schema.js';
+import { applyPgSchema, ensurePartitions, ident } from './pg-schema.js';
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
@@ -147,10 +147,22 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     async beginImport() {
       const client = await primary.connect();
       try {
-        return await beginPgImport(client, () => {
-          client.release();
-          invalidate();
-        });
+        return await beginPgImport(
+          client,
+          () => {
+            client.release();
+            invalidate();
+          },
+          // A connection of its own: the import's transaction must not hold the attach's lock.
+          async (countries) => {
+            const ddl = await primary.connect();
+            try {
+              await ensurePartitions(ddl, countries);
+            } finally {
+              ddl.release();
+            }
+          },
+        );
       } catch (err) {
         client.release();
         throw err;
@@ -172,16 +184,17 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       // streets it matches (a town's word: the GIN index; `h:*` or a name in thousands of towns:
       // read streets until the LIMIT is met). A named statement goes generic after five runs,
       // and the generic plan built the bitmap of all 55,000 `h:*` streets: 130 ms at 270k streets.
+      // The country as a plain equality (not `? IS NULL OR …`), so the plan reads its partition only.
       const match = `SELECT ${streetColumns} FROM local_streets s
-              WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ${sqlLimit(limit)}`;
-      const args = [tsQuery(terms), country ?? null, country ?? null];
+              WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND s.country = ?'} LIMIT ${sqlLimit(limit)}`;
+      const args = country === undefined ? [tsQuery(terms)] : [tsQuery(terms), country];
       if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(match), values: args })).rows.map(toStreetHit);
       // With the house number: each matched street's addresses of that number in the same round
       // trip (the street match stays materialized, planned as it is alone).
       const res = await pool.query<NumberedRow>({
         text: numbered(`WITH m AS MATERIALIZED (${match})
               SELECT m.*, a.id AS a_id, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng FROM m
-              LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true`),
+              LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.country = m.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true`),
         values: [...args, hnKey],
       });
       return withNumbers(res.rows);

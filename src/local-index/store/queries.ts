@@ -11,7 +11,13 @@ export interface Query {
 
 export const streetColumns = 's.id, s.country, s.street, s.city, s.municipality, s.state, s.postcode, s.n, s.lat, s.lng, s.street_words, s.city_words';
 const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng`;
-const countryFilter = '(CAST(? AS TEXT) IS NULL OR s.country = ?)';
+
+/**
+ * Address joined to its street. PostgreSQL's addresses carry their street's country, the
+ * partition key (`t` is its table prefix): equal in the join, a country given for the street
+ * is the addresses' too, and the plan reads that country's partitions only.
+ */
+const streetJoin = (t: string) => `${t}addresses a JOIN ${t}streets s ON s.id = a.street_id${t ? ' AND a.country = s.country' : ''}`;
 
 /**
  * A LIMIT written into the SQL rather than bound: SQLite plans a bound LIMIT as an expression it
@@ -39,7 +45,7 @@ function hnClause(hn: HouseNumberFilter | undefined): { sql: string; args: unkno
 export function addressesOnStreetsQuery(t: string, streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Query {
   const c = hnClause(hn);
   return {
-    sql: `SELECT ${addressColumns} FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id
+    sql: `SELECT ${addressColumns} FROM ${streetJoin(t)}
           WHERE a.street_id IN (${streetIds.map(() => '?').join(', ')})${c.sql} ORDER BY ${c.order} LIMIT ${sqlLimit(limit)}`,
     args: [...streetIds, ...c.args, ...c.orderArgs],
   };
@@ -57,9 +63,9 @@ export function addressesByPostcodeQuery(
   const pcArgs = pc.prefix ? [pc.key, pc.key + PREFIX_END] : [pc.key];
   const order = hn ? `${c.order}, a.pc_key` : `a.pc_key, ${c.order}`;
   return {
-    sql: `SELECT ${addressColumns} FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id
-          WHERE ${pcSql}${c.sql} AND ${countryFilter} ORDER BY ${order} LIMIT ${sqlLimit(limit)}`,
-    args: [...pcArgs, ...c.args, country ?? null, country ?? null, ...c.orderArgs],
+    sql: `SELECT ${addressColumns} FROM ${streetJoin(t)}
+          WHERE ${pcSql}${c.sql}${country === undefined ? '' : ' AND s.country = ?'} ORDER BY ${order} LIMIT ${sqlLimit(limit)}`,
+    args: [...pcArgs, ...c.args, ...(country === undefined ? [] : [country]), ...c.orderArgs],
   };
 }
 
@@ -73,7 +79,7 @@ export function postcodeExistsQuery(t: string, key: string, prefix: boolean, cou
   const pcArgs = prefix ? [key, key + PREFIX_END] : [key];
   if (country === undefined) return { sql: `SELECT 1 AS hit FROM ${t}addresses a WHERE ${pcSql} ORDER BY a.pc_key LIMIT 1`, args: pcArgs };
   return {
-    sql: `SELECT 1 AS hit FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id WHERE ${pcSql} AND s.country = ? ORDER BY a.pc_key LIMIT 1`,
+    sql: `SELECT 1 AS hit FROM ${streetJoin(t)} WHERE ${pcSql} AND s.country = ? ORDER BY a.pc_key LIMIT 1`,
     args: [...pcArgs, country],
   };
 }
