@@ -113,6 +113,9 @@ describe('local index partitioned by country (postgres)', () => {
     // Same rows, same places, written by the same transactions: the re-import wrote nothing of Austria's.
     expect(await austriaRows()).toEqual(before);
     expect(await almweg()).toBe('Almweg');
+    // The vocabulary lost the removed street's word, and kept the other country's.
+    const words = await db.query<{ word: string }>(`SELECT word FROM local_words WHERE word IN ('lindenweg', 'birkenweg', 'almweg', 'bergdorf') ORDER BY word`);
+    expect(words.rows.map((r) => r.word)).toEqual(['almweg', 'bergdorf', 'birkenweg']);
     await box.index.countries();
     expect((await box.index.geocode({ query: 'Birkenweg 5, Musterstadt', country: 'DE' }))[0]?.components.street).toBe('Birkenweg');
   }, 120_000);

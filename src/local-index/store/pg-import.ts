@@ -206,6 +206,7 @@ export async function beginPgImport(
     },
     async finish(countries: string[], replace: boolean) {
       let removed = 0;
+      const vanished = new Set<string>();
       // Each country's upkeep runs on its own partitions (a country this import only removed from,
       // or wrote no row of, has them already, or gets empty ones).
       await ensurePartitions(countries.filter((c) => !partitioned.has(c)));
@@ -216,26 +217,31 @@ export async function beginPgImport(
           removed += res.rowCount ?? 0;
         }
         await client.query(streetStatsSql(t, '$1'), [country]);
-        await client.query(`DELETE FROM ${t}streets WHERE n = 0`);
-        if (!replace) {
-          await client.query(
-            `INSERT INTO local_words (word)
-             SELECT DISTINCT w FROM ${t}streets, unnest(string_to_array(street_words || ' ' || city_words, ' ')) AS w
-             WHERE w <> '' ON CONFLICT DO NOTHING`,
-          );
-        }
+        // A street left without addresses goes; its words may go with it (below).
+        const gone = await client.query<{ w: string }>(
+          `WITH gone AS (DELETE FROM ${t}streets WHERE n = 0 RETURNING street_words || ' ' || city_words AS words)
+           SELECT DISTINCT w FROM gone, unnest(string_to_array(words, ' ')) AS w WHERE w <> ''`,
+        );
+        for (const r of gone.rows) vanished.add(r.w);
+        // The vocabulary for typo candidates: every token of every street and city.
+        await client.query(
+          `INSERT INTO local_words (word)
+           SELECT DISTINCT w FROM ${t}streets, unnest(string_to_array(street_words || ' ' || city_words, ' ')) AS w
+           WHERE w <> '' ON CONFLICT DO NOTHING`,
+        );
         // Fresh statistics, or the planner guesses sequential scans over the new rows. The
         // partitions only: ANALYZE of a parent samples, and re-analyzes, every country's.
         await client.query(`ANALYZE ${t}streets, ${t}addresses`);
       }
-      if (replace && countries.length > 0) {
-        // The vocabulary for typo candidates: every token of every street and city (a replaced
-        // country's words may be gone; another country may still use them).
-        await client.query('DELETE FROM local_words');
+      if (vanished.size > 0) {
+        // A deleted street's word leaves the vocabulary unless a street of any country still has it:
+        // one GIN probe per word (rebuilding the vocabulary read every country's streets). The word
+        // becomes a one-lexeme tsquery, quoted, backslashes and quotes doubled.
         await client.query(
-          `INSERT INTO local_words (word)
-           SELECT DISTINCT w FROM local_streets, unnest(string_to_array(street_words || ' ' || city_words, ' ')) AS w
-           WHERE w <> '' ON CONFLICT DO NOTHING`,
+          `DELETE FROM local_words w WHERE w.word = ANY($1::text[]) AND NOT EXISTS (
+             SELECT 1 FROM local_streets s
+             WHERE s.tsv @@ (E'\\'' || replace(replace(w.word, E'\\\\', E'\\\\\\\\'), E'\\'', E'\\'\\'') || E'\\'')::tsquery)`,
+          [[...vanished]],
         );
       }
       await client.query('ANALYZE local_words');
