@@ -2,7 +2,9 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openImportProbe, startImportChild, type ImportChild, type ImportProbe } from '../../bench/import-child.js';
 import { openLocalIndex } from '../../src/local-index/index.js';
+import { openPgStore } from '../../src/local-index/store/pg-store.js';
 import { addressesByPostcodeQuery, postcodeExistsQuery, type Query } from '../../src/local-index/store/queries.js';
+import type { AddressInput } from '../../src/local-index/store/store.js';
 import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
 
 /** Pronounceable distinct street names (`Babweg`, `Bacweg`, …): word `k` of an endless list. */
@@ -119,6 +121,44 @@ describe('local index partitioned by country (postgres)', () => {
     await box.index.countries();
     expect((await box.index.geocode({ query: 'Birkenweg 5, Musterstadt', country: 'DE' }))[0]?.components.street).toBe('Birkenweg');
   }, 120_000);
+
+  it('creates a new country\'s partitions beside an open import, and a starting instance waits for neither', async () => {
+    const store = await openPgStore(box.sandbox.databaseUrl!, { schema: box.sandbox.schema });
+    const row = (country: string, street: string, city: string): AddressInput => ({
+      sourceId: null,
+      street: { key: `${country}|${street}|${city}`, country, street, city, municipality: null, state: null, streetWords: street, cityWords: city },
+      hn: '1',
+      hnKey: '1',
+      hnBase: 1,
+      postcode: null,
+      pcKey: null,
+      lat: 52,
+      lng: 5,
+    });
+    const session = await store.beginImport();
+    try {
+      // The session holds Germany's partitions; the Dutch ones are created and attached meanwhile.
+      expect(await session.write([row('DE', 'teststrasse', 'musterstadt'), row('NL', 'dijkweg', 'dorp')])).toMatchObject({ imported: 2 });
+      const partitions = await db.query<{ relname: string }>(
+        `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'local_addresses'::regclass ORDER BY 1`,
+      );
+      expect(partitions.rows.map((r) => r.relname)).toEqual(['local_at_addresses', 'local_de_addresses', 'local_nl_addresses']);
+      // An instance starting now opens without waiting for the import, and answers.
+      const starting = await openLocalIndex({ dataDir: box.sandbox.dataDir, databaseUrl: box.sandbox.databaseUrl!, schema: box.sandbox.schema });
+      try {
+        expect((await starting.geocode({ query: 'Almweg 5, Bergdorf', country: 'AT' }))[0]?.components.street).toBe('Almweg');
+        expect((await starting.geocode({ query: 'Lindenweg 5, Musterstadt', country: 'DE' }))[0]?.components.street).toBe('Lindenweg');
+      } finally {
+        await starting.close();
+      }
+    } finally {
+      await session.abort();
+      await store.close();
+    }
+    // The abandoned import left an empty Dutch partition, which serves nothing.
+    expect(await box.index.countries()).toEqual(['AT', 'DE']);
+    expect(await box.index.count()).toBe(30_010 + 410);
+  });
 
   it("prunes a query that names a country to that country's partitions, and searches all without one", async () => {
     /** The partitions a plan reads, custom (the values known when planning) and generic (bound at run time). */

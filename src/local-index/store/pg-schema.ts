@@ -92,6 +92,13 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
     await client.query("SELECT pg_advisory_xact_lock(hashtext('addressd_local_index_schema'))");
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public');
     if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
+    if (await isCurrent(client)) {
+      // No DDL at all: even `CREATE INDEX IF NOT EXISTS` and `ADD COLUMN IF NOT EXISTS` lock the
+      // table before they look, and an instance starting during an import would wait for its
+      // commit, with every query queued behind that lock.
+      await client.query('COMMIT');
+      return;
+    }
     await client.query(`
       CREATE TABLE IF NOT EXISTS local_meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL);
       INSERT INTO local_meta (key, value) VALUES ('version', 0), ('import_seq', 0) ON CONFLICT DO NOTHING;
@@ -109,6 +116,17 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
     await client.query('ROLLBACK');
     throw err;
   }
+}
+
+/** Whether the index is in this version's layout (looked up in the catalog, which takes no table lock). */
+async function isCurrent(client: pg.PoolClient): Promise<boolean> {
+  const res = await client.query<{ current: boolean }>(`
+    SELECT coalesce((SELECT c.relkind = 'p' FROM pg_class c WHERE c.relname = 'local_streets' AND c.relnamespace = current_schema()::regnamespace), false)
+      AND EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+                  WHERE c.relname = 'local_streets' AND c.relnamespace = current_schema()::regnamespace AND a.attname = 'municipality' AND NOT a.attisdropped)
+      AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_words_trgm' AND c.relnamespace = current_schema()::regnamespace)
+      AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_meta' AND c.relnamespace = current_schema()::regnamespace) AS current`);
+  return res.rows[0]!.current;
 }
 
 /** `r` (plain table), `p` (partitioned) or undefined, for a table of the schema the index lives in (not one further down search_path). */
