@@ -156,19 +156,28 @@ export function finishReading(prepared: PreparedText, hints: ReadHints | undefin
 const DIGIT = /\d/;
 
 /** The postcode and house number that together have the most evidence (either may be absent; never the same words). */
-function bestPair(postcodes: readonly PostcodeCandidate[], numbers: readonly HouseNumberCandidate[]) {
-  let best: { postcode?: PostcodeCandidate; houseNumber?: HouseNumberCandidate; score: number } = { score: 0 };
-  // Index -1 stands for "none": the pairs are tried in the order none, then each candidate.
+function bestPair(postcodes: readonly PostcodeCandidate[], numbers: readonly HouseNumberCandidate[]): { postcode?: PostcodeCandidate; houseNumber?: HouseNumberCandidate } {
+  // Index -1 stands for "none": the pairs are tried in the order none, then each candidate; the first best wins.
+  let best = 0;
+  let bestPostcode = -1;
+  let bestNumber = -1;
   for (let p = -1; p < postcodes.length; p++) {
     const postcode = p < 0 ? undefined : postcodes[p];
     for (let h = -1; h < numbers.length; h++) {
       const houseNumber = h < 0 ? undefined : numbers[h];
       if (postcode && houseNumber && postcode.from <= houseNumber.to && houseNumber.from <= postcode.to) continue;
       const score = (postcode?.score ?? 0) + (houseNumber?.score ?? 0);
-      if (score > best.score) best = { ...(postcode ? { postcode } : {}), ...(houseNumber ? { houseNumber } : {}), score };
+      if (score > best) {
+        best = score;
+        bestPostcode = p;
+        bestNumber = h;
+      }
     }
   }
-  return best;
+  return {
+    ...(bestPostcode >= 0 ? { postcode: postcodes[bestPostcode] } : {}),
+    ...(bestNumber >= 0 ? { houseNumber: numbers[bestNumber] } : {}),
+  };
 }
 
 /** `123 Main St, …`, `12 rue de Rivoli`: a leading number and a street-type word of the languages in its section. */
