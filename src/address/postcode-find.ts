@@ -5,7 +5,7 @@ import { isUsStateCode } from './us-states.js';
 export interface PostcodeCandidate extends Span {
   /** Display-canonical postcode. */
   value: string;
-  /** Evidence that this is the postcode (see postcodeCandidates). */
+  /** Evidence that this is the postcode (see the comment on postcodeShapes). */
   score: number;
 }
 
@@ -37,30 +37,31 @@ export interface ShapeContext {
   usContext: boolean;
 }
 
-export interface PostcodeContext extends ShapeContext {
+/** Whether a known place starts or ends at a token index (a reading's PlaceSet over its tokens). */
+export interface PlaceProbe {
+  placeAt(index: number): boolean;
+  placeEndsAt(index: number): boolean;
+}
+
+export interface KnownContext {
   /** Postcodes known to be right (a candidate result's): found as written anywhere. */
   known?: readonly string[];
-  /** Whether a known place starts at a token index. */
-  placeAt?: (index: number) => boolean;
-  /** Whether a known place ends at a token index. */
-  placeEndsAt?: (index: number) => boolean;
+  places?: PlaceProbe;
 }
 
 /**
- * Every token (or pair: `1012 LG`, `SW1A 2AA`) that may be the postcode, with its evidence; the
- * reader weighs them against the house number (a 4-digit Danish postcode and a house number are
- * both numbers). Evidence: a postcode of the country's format 2 (one of its length where a
- * postcode stands 1, a British outward code alone `EC4` 1; without a country: NL, GB, PT and ZIP+4
- * shapes 2, five digits 1, four 0.5),
+ * The postcode candidates are every token (or pair: `1012 LG`, `SW1A 2AA`) that may be the
+ * postcode, with its evidence; the reader weighs them against the house number (a 4-digit Danish
+ * postcode and a house number are both numbers). Evidence: a postcode of the country's format 2
+ * (one of its length where a postcode stands 1, a British outward code alone `EC4` 1; without a
+ * country: NL, GB, PT and ZIP+4 shapes 2, five digits 1, four 0.5),
  * a shape no house number has (letters, `1100-053`) +2, the postcode of a known result +4,
  * a town or a US state next to it (no comma between) +2, words after it (`1620 København`) +1, ending its section +1;
  * a bare number right after a name with nothing after it (`Damrak 1234`) −1.
+ * postcodeShapes finds them with what a text alone says, once; weighPostcodes adds what is known
+ * (a candidate result's postcode and places), once per reading.
  */
-export function postcodeCandidates(tokens: readonly Token[], labels: readonly (Label | undefined)[], ctx: PostcodeContext): PostcodeCandidate[] {
-  return weighPostcodes(postcodeShapes(tokens, labels, ctx), ctx);
-}
-
-/** The spans of postcodeCandidates with the evidence of their shape and surroundings (no known places or postcodes yet). */
+/** The candidates with the evidence of their shape and surroundings (no known places or postcodes yet). */
 export function postcodeShapes(tokens: readonly Token[], labels: readonly (Label | undefined)[], ctx: ShapeContext): PostcodeShape[] {
   const out: PostcodeShape[] = [];
   for (let i = 0; i < tokens.length; i++) {
@@ -100,12 +101,12 @@ export function postcodeShapes(tokens: readonly Token[], labels: readonly (Label
 }
 
 /** The shapes scored with what is known: a known postcode, a known town beside it. */
-export function weighPostcodes(shapes: readonly PostcodeShape[], ctx: Omit<PostcodeContext, keyof ShapeContext>): PostcodeCandidate[] {
+export function weighPostcodes(shapes: readonly PostcodeShape[], ctx: KnownContext): PostcodeCandidate[] {
   const known = ctx.known?.length ? new Set(ctx.known.map((k) => squeeze(k))) : undefined;
   return shapes.map((s) => {
     let score = s.strength + (known?.has(s.squeezed) ? 4 : 0);
-    const townAfter = !s.closes && ctx.placeAt?.(s.to + 1) === true;
-    const townBefore = !s.opens && ctx.placeEndsAt?.(s.from - 1) === true;
+    const townAfter = !s.closes && ctx.places?.placeAt(s.to + 1) === true;
+    const townBefore = !s.opens && ctx.places?.placeEndsAt(s.from - 1) === true;
     if (townAfter || townBefore || s.afterState) score += 2;
     if (s.wordsAfter) score += 1;
     if (s.closes) score += 1;

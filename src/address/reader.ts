@@ -5,7 +5,7 @@ import { findCountry, type FoundCountry } from './country-find.js';
 import { houseNumberCandidates, type HouseNumberCandidate } from './house-number-find.js';
 import { assignNames } from './name-assign.js';
 import { PlaceSet, streetSpan } from './name-spans.js';
-import { type PostcodeCandidate, type PostcodeShape, postcodeShapes, weighPostcodes } from './postcode-find.js';
+import { type PlaceProbe, type PostcodeCandidate, type PostcodeShape, postcodeShapes, weighPostcodes } from './postcode-find.js';
 import { normalizeStreetIn } from './street.js';
 import { freeRuns, type Label, label, spanText, type Token, tokenize } from './tokens.js';
 
@@ -132,8 +132,7 @@ export function finishReading(prepared: PreparedText, hints: ReadHints | undefin
   const places = new PlaceSet(hints?.places ?? [], country, prepared.placeKeys);
   const postcodes = weighPostcodes(prepared.postcodes, {
     ...(hints?.postcodes ? { known: hints.postcodes } : {}),
-    placeAt: (i) => places.at(text, tokens, labels, i) !== undefined,
-    placeEndsAt: (i) => places.endingAt(text, tokens, labels, i) !== undefined,
+    places: new PlacesInText(places, text, tokens, labels),
   });
   const { postcode, houseNumber } = bestPair(postcodes, prepared.numbers);
   if (postcode) {
@@ -154,6 +153,24 @@ export function finishReading(prepared: PreparedText, hints: ReadHints | undefin
 }
 
 const DIGIT = /\d/;
+
+/** The known places around the postcode candidates of one reading (a class: no closures made per reading). */
+class PlacesInText implements PlaceProbe {
+  constructor(
+    private readonly places: PlaceSet,
+    private readonly text: string,
+    private readonly tokens: readonly Token[],
+    private readonly labels: readonly (Label | undefined)[],
+  ) {}
+
+  placeAt(index: number): boolean {
+    return this.places.at(this.text, this.tokens, this.labels, index) !== undefined;
+  }
+
+  placeEndsAt(index: number): boolean {
+    return this.places.endingAt(this.text, this.tokens, this.labels, index) !== undefined;
+  }
+}
 
 /** The postcode and house number that together have the most evidence (either may be absent; never the same words). */
 function bestPair(postcodes: readonly PostcodeCandidate[], numbers: readonly HouseNumberCandidate[]): { postcode?: PostcodeCandidate; houseNumber?: HouseNumberCandidate } {

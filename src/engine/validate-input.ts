@@ -32,8 +32,7 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
     Object.entries(request.components ?? {}).filter(([, v]) => v !== undefined && v !== ''),
   ) as AddressComponents;
   const country = (request.country ?? given.country ?? parsed.country)?.toUpperCase();
-  const merge = (read: AddressComponents): AddressComponents => ({ ...read, ...given, ...(country ? { country } : {}) });
-  const input = merge(parsed);
+  const input = merge(parsed, given, country);
   const summary =
     request.query ??
     [input.street && [input.street, input.houseNumber].filter(Boolean).join(' '), input.postcode, input.city, input.country]
@@ -67,9 +66,14 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
       if (!reading) {
         // The readings against results use the country found in the text too; the first reading, only the request's.
         guidedReader ??= country === hintCountry && firstReader ? firstReader : addressReader(text, country ? { country } : {});
-        readings.set(key, (reading = merge(guidedReader(hints))));
+        readings.set(key, (reading = merge(guidedReader(hints), given, country)));
       }
       return reading;
     },
   };
+}
+
+/** A reading of the text with the explicit components over it, and the request's country. */
+function merge(read: AddressComponents, given: AddressComponents, country: string | undefined): AddressComponents {
+  return { ...read, ...given, ...(country ? { country } : {}) };
 }

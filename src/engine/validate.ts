@@ -92,11 +92,7 @@ export class ValidateEngine {
   /** The memo entry of this exact request: its cache key and parsed input, computed once. */
   private prepare(request: ValidateRequest, thresholds: Thresholds): MemoEntry<ValidateInput, ValidateResult> {
     const providers = this.deps.runner.active();
-    const make = () => {
-      const read = readValidateInput(request);
-      return { key: this.key(request, read, providers), read };
-    };
-    if (this.deps.rememberRequests === false) return make();
+    if (this.deps.rememberRequests === false) return this.read(request, providers);
     const identity = JSON.stringify([
       request.query ?? null,
       request.components ?? null,
@@ -106,7 +102,13 @@ export class ValidateEngine {
       thresholds.correctable,
       providers,
     ]);
-    return this.memo.entry(identity, make);
+    return this.memo.entry(identity, () => this.read(request, providers));
+  }
+
+  /** A request's parsed input and cache key. */
+  private read(request: ValidateRequest, providers: string[]): MemoEntry<ValidateInput, ValidateResult> {
+    const read = readValidateInput(request);
+    return { key: this.key(request, read, providers), read };
   }
 
   /** The answer a cache entry gives, decided once per entry text; undefined for unreadable text (a miss). */
