@@ -120,18 +120,20 @@ interface NameRules {
 const CONTRACTION = /(?<=\b\p{L}{1,2})\.(?=\p{L}{1,3}\b)/gu;
 
 function compareStreet(typed: string, found: string, country: string | undefined): ComparisonVerdict {
-  const joined = (x: string) => (x.includes('.') ? x.replace(CONTRACTION, '') : x);
+  return remembered(`s${keyPart(country)}${keyPart(typed)}${found}`, () => compareStreetNow(typed, found, country));
+}
+
+function compareStreetNow(typed: string, found: string, country: string | undefined): ComparisonVerdict {
   const [input, result] = [joined(typed), joined(found)];
-  const langSets = country ? [countryLanguages(country)] : FALLBACK_LANGUAGES.map((l) => [l]);
+  const langSets = country ? [countryLanguages(country)] : FALLBACK_SETS;
   let best: ComparisonVerdict = 'mismatch';
   for (const langs of langSets) {
-    const rules: NameRules = {
-      filler: (t) => ARTICLES.has(t) || isStreetTypeWord(t, langs) || isCardinalWord(t, langs),
-      notATypo: (x, y) => notATypo(x, y, langs),
-    };
-    const [a, b] = [normalizeStreetIn(input, langs), normalizeStreetIn(result, langs)];
+    const rules = streetRules(langs);
+    const plain = compareNames(normalizeStreetIn(input, langs), normalizeStreetIn(result, langs), rules);
+    // A match as written is the best verdict there is: the folded forms can only tie it.
+    if (plain === 'match') return plain;
     const [fa, fb] = [normalizeStreetIn(folded(input, langs), langs), normalizeStreetIn(folded(result, langs), langs)];
-    let verdict = better(compareNames(a, b, rules), compareNames(fa, fb, rules));
+    let verdict = better(plain, compareNames(fa, fb, rules));
     // Particles dropped, added or swapped (`Rua Liberdade` = `Rua da Liberdade`) are formatting.
     if (verdict !== 'match') {
       const [pa, pb] = [withoutParticles(fa, langs), withoutParticles(fb, langs)];
@@ -143,13 +145,64 @@ function compareStreet(typed: string, found: string, country: string | undefined
   return best;
 }
 
+function joined(x: string): string {
+  return x.includes('.') ? x.replace(CONTRACTION, '') : x;
+}
+
+/** Without a country, each fallback language on its own. */
+const FALLBACK_SETS: readonly (readonly string[])[] = FALLBACK_LANGUAGES.map((l) => [l]);
+
+/** The street rules of a language set, built once per set (the sets are the languages module's own arrays). */
+const STREET_RULES = new Map<readonly string[], NameRules>();
+function streetRules(langs: readonly string[]): NameRules {
+  let rules = STREET_RULES.get(langs);
+  if (!rules) {
+    rules = {
+      filler: (t) => ARTICLES.has(t) || isStreetTypeWord(t, langs) || isCardinalWord(t, langs),
+      notATypo: (x, y) => notATypo(x, y, langs),
+    };
+    STREET_RULES.set(langs, rules);
+  }
+  return rules;
+}
+
+/**
+ * Verdicts of street and town pairs already compared: the engine compares the same pair while
+ * reading a text against a result and again while scoring it, and a list names the same towns
+ * row after row. The comparisons are pure; the memo is emptied when full (bounded memory).
+ */
+const MEMO_LIMIT = 20_000;
+const memo = new Map<string, ComparisonVerdict>();
+
+function remembered(key: string, compare: () => ComparisonVerdict): ComparisonVerdict {
+  let verdict = memo.get(key);
+  if (verdict === undefined) {
+    verdict = compare();
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(key, verdict);
+  }
+  return verdict;
+}
+
+/** A length-prefixed part of a memo key, so no two argument lists give the same key. */
+function keyPart(value: string | undefined): string {
+  return value === undefined ? '-' : `${value.length}:${value}`;
+}
+
 function compareCity(input: string, result: string, country: string | undefined, containment = true): ComparisonVerdict {
+  return remembered(`c${containment ? 1 : 0}${keyPart(country)}${keyPart(input)}${result}`, () => compareCityNow(input, result, country, containment));
+}
+
+const CITY_RULES: NameRules = { filler: (t) => ARTICLES.has(t), containment: true };
+const STRICT_CITY_RULES: NameRules = { filler: (t) => ARTICLES.has(t), containment: false };
+
+function compareCityNow(input: string, result: string, country: string | undefined, containment: boolean): ComparisonVerdict {
   const langs = countryLanguages(country);
-  const rules = { filler: (t: string) => ARTICLES.has(t), containment };
-  const verdict = better(
-    compareNames(expandNameWords(input, langs), expandNameWords(result, langs), rules),
-    compareNames(expandNameWords(folded(input, langs), langs), expandNameWords(folded(result, langs), langs), rules),
-  );
+  const rules = containment ? CITY_RULES : STRICT_CITY_RULES;
+  const plain = compareNames(expandNameWords(input, langs), expandNameWords(result, langs), rules);
+  // A match as written is the best verdict there is: the folded forms can only tie it.
+  if (plain === 'match') return plain;
+  const verdict = better(plain, compareNames(expandNameWords(folded(input, langs), langs), expandNameWords(folded(result, langs), langs), rules));
   if (verdict === 'mismatch' && areCityAliases(normalizeText(input), normalizeText(result))) return 'corrected';
   return verdict;
 }

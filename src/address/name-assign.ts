@@ -65,25 +65,30 @@ export function assignNames(r: NameReading): void {
  */
 function findPlace(r: NameReading): Span | undefined {
   const hn = r.houseNumber;
-  let best: { span: Span; rank: number } | undefined;
-  const offer = (span: Span | undefined, rank: number) => {
-    if (!span) return;
-    const better = !best || rank > best.rank || (rank === best.rank && span.to - span.from >= best.span.to - best.span.from);
-    if (better) best = { span, rank };
-  };
+  let best: Span | undefined;
+  let bestRank = 0;
   for (const run of freeRuns(r.tokens, r.labels)) {
     const streetBefore = hn !== undefined && !r.numberFirst && run.to === hn.from - 1;
     const streetAfter = hn !== undefined && r.numberFirst && run.from === hn.to + 1;
+    let span: Span | undefined;
+    let rank: number;
     if (streetBefore) {
       const town = r.labels[run.from - 1] === 'postcode' ? r.places.at(r.text, r.tokens, r.labels, run.from) : undefined;
-      if (town) offer(strict({ from: town.from, to: withDistrict(r, town.to, run) }, run), 2);
-      continue;
+      span = town ? strict({ from: town.from, to: withDistrict(r, town.to, run) }, run) : undefined;
+      rank = 2;
+    } else {
+      const ending = r.places.endingAt(r.text, r.tokens, r.labels, run.to);
+      const whole = ending !== undefined && ending.from === run.from;
+      span = whole && streetAfter ? undefined : ending;
+      rank = whole ? 3 : 2;
     }
-    const ending = r.places.endingAt(r.text, r.tokens, r.labels, run.to);
-    if (ending && ending.from === run.from) offer(streetAfter ? undefined : ending, 3);
-    else offer(ending, 2);
+    // Ties go to the longer, then the later name.
+    if (span && (!best || rank > bestRank || (rank === bestRank && span.to - span.from >= best.to - best.from))) {
+      best = span;
+      bestRank = rank;
+    }
   }
-  return best?.span;
+  return best;
 }
 
 /** Danish postal districts follow the town as a letter (`København V`, `Aarhus C`, `København NV`). */
@@ -116,10 +121,11 @@ function streetNextToNumber(r: NameReading, hn: Span): void {
   const runs = freeRuns(r.tokens, r.labels);
   const before = runs.find((run) => run.to === hn.from - 1);
   const after = runs.find((run) => run.from === hn.to + 1);
-  const inOrder = (b: Span | undefined, a: Span | undefined) => (r.numberFirst ? (a ?? b) : (b ?? a));
   // Beside the number within its section first: `5th Avenue 20, New York` ends a section with the
   // number, so its street is the words before it even where the number usually comes first.
-  const run = inOrder(r.tokens[hn.from]?.opens ? undefined : before, r.tokens[hn.to + 1]?.opens ? undefined : after) ?? inOrder(before, after);
+  const run =
+    inOrder(r.numberFirst, r.tokens[hn.from]?.opens ? undefined : before, r.tokens[hn.to + 1]?.opens ? undefined : after) ??
+    inOrder(r.numberFirst, before, after);
   if (!run) return;
   const alone = !r.labels.includes('city') && runs.length === 1;
   let street = run;
@@ -128,6 +134,11 @@ function streetNextToNumber(r: NameReading, hn: Span): void {
     street = { from: withDistrict(r, run.from, run) + 1, to: run.to };
   }
   label(r.labels, street, 'street');
+}
+
+/** The run before the number or the one after it, in the order the country writes them. */
+function inOrder(numberFirst: boolean, before: Span | undefined, after: Span | undefined): Span | undefined {
+  return numberFirst ? (after ?? before) : (before ?? after);
 }
 
 /** Where a street that the town follows without a comma ends: its last type word and the directions after it, else pelias's reading. */

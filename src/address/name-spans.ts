@@ -20,7 +20,15 @@ export class PlaceSet {
   private readonly listed: ReadonlySet<string>;
   private readonly langs: readonly string[];
 
-  constructor(names: Iterable<string>, country: string | undefined) {
+  /**
+   * `keyMemo`: keys already computed for this country's languages (a text read against several
+   * results asks about the same spans each time); filled as names are keyed.
+   */
+  constructor(
+    names: Iterable<string>,
+    country: string | undefined,
+    private readonly keyMemo?: Map<string, string>,
+  ) {
     this.langs = countryLanguages(country);
     const id = this.langs.join(',');
     let listed = listedKeys.get(id);
@@ -43,7 +51,12 @@ export class PlaceSet {
   }
 
   private key(name: string): string {
-    return compact(foldDigraphs(expandNameWords(name, this.langs), this.langs));
+    let key = this.keyMemo?.get(name);
+    if (key === undefined) {
+      key = compact(foldDigraphs(expandNameWords(name, this.langs), this.langs));
+      this.keyMemo?.set(name, key);
+    }
+    return key;
   }
 
   /** The longest known place starting at token `i` within free tokens of one section, or undefined. */

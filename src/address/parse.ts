@@ -3,7 +3,7 @@ import { languageTable } from './abbreviations.js';
 import { isCountryCode } from './countries.js';
 import { countryLanguages } from './languages.js';
 import { warmUpPelias } from './pelias.js';
-import { readAddress, type ReadHints } from './reader.js';
+import { finishReading, type PreparedText, prepareReading, readAddress, type ReadHints, servesHints } from './reader.js';
 
 export type { ReadHints } from './reader.js';
 
@@ -18,6 +18,25 @@ const MAX_LENGTH = { street: 200, houseNumber: 20, postcode: 20, city: 100, stat
  */
 export function parseAddress(text: string, opts: { country?: string; hints?: ReadHints } = {}): AddressComponents {
   return withinBounds(readAddress(text, opts));
+}
+
+/** Reads one text against any number of hints; each call equals `parseAddress(text, { ...opts, hints })`. */
+export type AddressReader = (hints?: ReadHints) => AddressComponents;
+
+/**
+ * One text read against several candidate results (the engine's readings, DESIGN §3): the part of
+ * the reading the hints cannot change (tokens, the country the text names, units, the postcode
+ * shapes and house numbers) is done once, and each reading only weighs them and assigns the names
+ * against its hints. Hints that reach into that part (a street with a number in its name, or one
+ * that may hold the country named at the end) get a reading of their own from the start.
+ */
+export function addressReader(text: string, opts: { country?: string } = {}): AddressReader {
+  let plain: PreparedText | undefined;
+  return (hints) => {
+    plain ??= prepareReading(text, opts);
+    const prepared = servesHints(plain, hints) ? plain : prepareReading(text, { ...opts, ...(hints ? { hints } : {}) });
+    return withinBounds(finishReading(prepared, hints));
+  };
 }
 
 function withinBounds(components: AddressComponents): AddressComponents {

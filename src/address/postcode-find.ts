@@ -5,62 +5,123 @@ import { isUsStateCode } from './us-states.js';
 export interface PostcodeCandidate extends Span {
   /** Display-canonical postcode. */
   value: string;
-  /** Evidence that this is the postcode (see postcodeCandidates). */
+  /** Evidence that this is the postcode (see the comment on postcodeShapes). */
   score: number;
 }
 
-export interface PostcodeContext {
+/**
+ * A span that may be the postcode, with the evidence that does not depend on what is known to
+ * exist: a text's shapes are found once, then weighed against each candidate result's places and
+ * postcode (weighPostcodes).
+ */
+export interface PostcodeShape extends Span {
+  value: string;
+  /** Evidence of its shape for the country. */
+  strength: number;
+  /** `squeeze(value)`, to compare with known postcodes. */
+  squeezed: string;
+  /** Its token opens a section. */
+  opens: boolean;
+  /** Nothing or a comma follows it. */
+  closes: boolean;
+  /** Free name words follow it (`1620 København`). */
+  wordsAfter: boolean;
+  /** A US state code comes right before it. */
+  afterState: boolean;
+  /** A bare number right after a name, with no words after it: −1 unless a town comes before it. */
+  bareAfterName: boolean;
+}
+
+export interface ShapeContext {
   country?: string;
   usContext: boolean;
+}
+
+/** Whether a known place starts or ends at a token index (a reading's PlaceSet over its tokens). */
+export interface PlaceProbe {
+  placeAt(index: number): boolean;
+  placeEndsAt(index: number): boolean;
+}
+
+export interface KnownContext {
   /** Postcodes known to be right (a candidate result's): found as written anywhere. */
   known?: readonly string[];
-  /** Whether a known place starts at a token index. */
-  placeAt?: (index: number) => boolean;
-  /** Whether a known place ends at a token index. */
-  placeEndsAt?: (index: number) => boolean;
+  places?: PlaceProbe;
 }
 
 /**
- * Every token (or pair: `1012 LG`, `SW1A 2AA`) that may be the postcode, with its evidence; the
- * reader weighs them against the house number (a 4-digit Danish postcode and a house number are
- * both numbers). Evidence: a postcode of the country's format 2 (one of its length where a
- * postcode stands 1, a British outward code alone `EC4` 1; without a country: NL, GB, PT and ZIP+4
- * shapes 2, five digits 1, four 0.5),
+ * The postcode candidates are every token (or pair: `1012 LG`, `SW1A 2AA`) that may be the
+ * postcode, with its evidence; the reader weighs them against the house number (a 4-digit Danish
+ * postcode and a house number are both numbers). Evidence: a postcode of the country's format 2
+ * (one of its length where a postcode stands 1, a British outward code alone `EC4` 1; without a
+ * country: NL, GB, PT and ZIP+4 shapes 2, five digits 1, four 0.5),
  * a shape no house number has (letters, `1100-053`) +2, the postcode of a known result +4,
  * a town or a US state next to it (no comma between) +2, words after it (`1620 København`) +1, ending its section +1;
  * a bare number right after a name with nothing after it (`Damrak 1234`) −1.
+ * postcodeShapes finds them with what a text alone says, once; weighPostcodes adds what is known
+ * (a candidate result's postcode and places), once per reading.
  */
-export function postcodeCandidates(tokens: readonly Token[], labels: readonly (Label | undefined)[], ctx: PostcodeContext): PostcodeCandidate[] {
-  const out: PostcodeCandidate[] = [];
-  const known = new Set((ctx.known ?? []).map((k) => squeeze(k)));
-  tokens.forEach((token, i) => {
+/** The candidates with the evidence of their shape and surroundings (no known places or postcodes yet). */
+export function postcodeShapes(tokens: readonly Token[], labels: readonly (Label | undefined)[], ctx: ShapeContext): PostcodeShape[] {
+  const out: PostcodeShape[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
     const pair = tokens[i + 1];
-    const spans: Span[] = [{ from: i, to: i }];
-    if (pair && !pair.opens) spans.push({ from: i, to: i + 1 });
-    for (const span of spans) {
-      if (labels[span.from] !== undefined || labels[span.to] !== undefined) continue;
-      const written = tokens.slice(span.from, span.to + 1).map((t) => t.text.replace(/[.:]$/, '')).join(' ');
-      const strength = shapeStrength(written, ctx.country, span.to > span.from);
+    const digit = DIGIT.test(token.text);
+    for (let to = i; to <= i + 1; to++) {
+      if (to > i && (!pair || pair.opens)) break;
+      if (labels[i] !== undefined || labels[to] !== undefined) continue;
+      // No digit, no postcode (shapeStrength's first test): most words are skipped before building anything.
+      if (!digit && (to === i || !DIGIT.test((pair as Token).text))) continue;
+      const written = to === i ? trimMark(token.text) : `${trimMark(token.text)} ${trimMark((pair as Token).text)}`;
+      const strength = shapeStrength(written, ctx.country, to > i);
       if (strength <= 0) continue;
       const value = normalizePostcode(written, ctx.country ?? shapeCountry(bare(written)));
-      let score = strength + (known.has(squeeze(value)) ? 4 : 0);
-      const next = tokens[span.to + 1];
-      const prev = tokens[span.from - 1];
+      const next = tokens[to + 1];
+      const prev = tokens[i - 1];
       const closes = !next || next.opens;
-      const wordsAfter = !closes && isNameWord(next) && labels[span.to + 1] === undefined;
+      const wordsAfter = !closes && isNameWord(next) && labels[to + 1] === undefined;
       const afterState = ctx.usContext && !token.opens && prev !== undefined && /^[A-Za-z]{2}$/.test(prev.text) && isUsStateCode(prev.text);
-      const townAfter = !closes && ctx.placeAt?.(span.to + 1) === true;
-      const townBefore = !token.opens && ctx.placeEndsAt?.(span.from - 1) === true;
-      if (townAfter || townBefore || afterState) score += 2;
-      if (wordsAfter) score += 1;
-      if (closes) score += 1;
       const plain = /^\d+$/.test(written);
-      if (plain && !token.opens && isNameWord(prev) && !afterState && !wordsAfter && !townBefore) score -= 1;
-      out.push({ ...span, value, score });
+      out.push({
+        from: i,
+        to,
+        value,
+        strength,
+        squeezed: squeeze(value),
+        opens: token.opens,
+        closes,
+        wordsAfter,
+        afterState,
+        bareAfterName: plain && !token.opens && isNameWord(prev) && !afterState && !wordsAfter,
+      });
     }
-  });
+  }
   return out;
 }
+
+/** The shapes scored with what is known: a known postcode, a known town beside it. */
+export function weighPostcodes(shapes: readonly PostcodeShape[], ctx: KnownContext): PostcodeCandidate[] {
+  const known = ctx.known?.length ? new Set(ctx.known.map((k) => squeeze(k))) : undefined;
+  return shapes.map((s) => {
+    let score = s.strength + (known?.has(s.squeezed) ? 4 : 0);
+    const townAfter = !s.closes && ctx.places?.placeAt(s.to + 1) === true;
+    const townBefore = !s.opens && ctx.places?.placeEndsAt(s.from - 1) === true;
+    if (townAfter || townBefore || s.afterState) score += 2;
+    if (s.wordsAfter) score += 1;
+    if (s.closes) score += 1;
+    if (s.bareAfterName && !townBefore) score -= 1;
+    return { from: s.from, to: s.to, value: s.value, score };
+  });
+}
+
+const DIGIT = /\d/;
+
+function trimMark(text: string): string {
+  return text.replace(/[.:]$/, '');
+}
+
+const ALL_DIGITS = /^\d+$/;
 
 /** The outward code of a British postcode: area letters, district digit(s), an optional sub-district letter. */
 const GB_OUTWARD = /^[A-Z]{1,2}\d[A-Z\d]?$/;
@@ -85,7 +146,7 @@ function shapeStrength(written: string, country: string | undefined, pair: boole
     if (country === 'GB' && GB_OUTWARD.test(value)) return 1 + distinctive;
     const digits = postcodeDigits(country);
     // Dutch and Portuguese postcodes never start with 0.
-    if (digits !== undefined && new RegExp(`^\\d{${digits}}$`).test(value) && !(/^0/.test(value) && (country === 'NL' || country === 'PT'))) return 1;
+    if (digits !== undefined && value.length === digits && ALL_DIGITS.test(value) && !(/^0/.test(value) && (country === 'NL' || country === 'PT'))) return 1;
     if (country === 'PT' && /^\d{4}-\d{3}$/.test(value)) return 1 + distinctive;
     return 0;
   }

@@ -1,11 +1,11 @@
 import type { AddressComponents } from '../contract/address.js';
 import { isStreetTypeWord } from './abbreviations.js';
 import { canonicalCountry } from './countries.js';
-import { findCountry } from './country-find.js';
+import { findCountry, type FoundCountry } from './country-find.js';
 import { houseNumberCandidates, type HouseNumberCandidate } from './house-number-find.js';
 import { assignNames } from './name-assign.js';
 import { PlaceSet, streetSpan } from './name-spans.js';
-import { postcodeCandidates, type PostcodeCandidate } from './postcode-find.js';
+import { type PlaceProbe, type PostcodeCandidate, type PostcodeShape, postcodeShapes, weighPostcodes } from './postcode-find.js';
 import { normalizeStreetIn } from './street.js';
 import { freeRuns, type Label, label, spanText, type Token, tokenize } from './tokens.js';
 
@@ -41,10 +41,37 @@ const UNIT_WORD = /^(?:apt|apartment|flat|unit|suite|ste|room|rm|bldg|building|f
  * Sets `country` only when the text names one.
  */
 export function readAddress(input: string, opts: ReadOptions = {}): AddressComponents {
+  return finishReading(prepareReading(input, opts), opts.hints);
+}
+
+/**
+ * A text read up to what its hints change (steps 1-2, and the postcode shapes and house numbers of
+ * step 3): the engine reads one text against each candidate result, and prepared once without
+ * hints this part serves every reading whose hints it does not depend on (servesHints).
+ */
+export interface PreparedText {
+  text: string;
+  tokens: readonly Token[];
+  /** Labels after the country, a numbered known street and the units; readings copy them. */
+  labels: readonly (Label | undefined)[];
+  /** The country the text names, if it does. */
+  named: FoundCountry | undefined;
+  /** `named`, unless a known street holds it (`5 Avenue Anatole France`). */
+  namedCountry: string | undefined;
+  country: string | undefined;
+  us: boolean;
+  numberFirst: boolean;
+  postcodes: readonly PostcodeShape[];
+  numbers: readonly HouseNumberCandidate[];
+  /** Formatting-free keys of the text's spans as place names (they depend only on the country): shared by its readings. */
+  placeKeys: Map<string, string>;
+}
+
+/** Steps 1-3 up to weighing the postcodes; `opts.hints` only for a street with a number or one holding the country's name. */
+export function prepareReading(input: string, opts: ReadOptions = {}): PreparedText {
   const text = input.replace(/\s+/g, ' ').trim();
   const tokens = tokenize(text);
   const labels: (Label | undefined)[] = tokens.map(() => undefined);
-  const out: AddressComponents = {};
   const hinted = opts.country ? canonicalCountry(opts.country) : undefined;
   const looksUs = hinted === undefined && looksNumberFirst(tokens, ['en']);
   const named = findCountry(tokens, hinted === 'US' || looksUs);
@@ -52,32 +79,62 @@ export function readAddress(input: string, opts: ReadOptions = {}): AddressCompo
   const inStreet = named && !tokens[named.from]?.opens && opts.hints?.streets?.length
     ? streetSpan(text, tokens, [{ from: 0, to: tokens.length - 1 }], opts.hints.streets, hinted)
     : undefined;
+  let namedCountry: string | undefined;
   if (named && !(inStreet && inStreet.to >= named.from && inStreet.from <= named.to)) {
-    out.country = named.country;
+    namedCountry = named.country;
     label(labels, named, 'country');
   }
-  const country = hinted ?? out.country;
+  const country = hinted ?? namedCountry;
   const us = country === 'US' || (country === undefined && looksUs);
   const numberFirst = country ? NUMBER_FIRST_COUNTRIES.has(country) : looksNumberFirst(tokens, ['en', 'fr']);
   markUnits(tokens, labels, country);
   // A known street with a number in its name (`Rua 25 de Abril`, `Avenue du 8 Mai 1945`): its words
   // are the street's before any of its numbers can be taken for the house number or the postcode.
-  const numbered = opts.hints?.streets?.filter((s) => /\d/.test(s));
+  const numbered = opts.hints?.streets?.filter((s) => DIGIT.test(s));
   if (numbered?.length) {
     const span = streetSpan(text, tokens, freeRuns(tokens, labels), numbered, country);
-    if (span && tokens.slice(span.from, span.to + 1).some((t) => /\d/.test(t.text))) label(labels, span, 'street');
+    if (span && tokens.slice(span.from, span.to + 1).some((t) => DIGIT.test(t.text))) label(labels, span, 'street');
   }
+  return {
+    text,
+    tokens,
+    labels,
+    named,
+    namedCountry,
+    country,
+    us,
+    numberFirst,
+    postcodes: postcodeShapes(tokens, labels, { ...(country ? { country } : {}), usContext: us }),
+    numbers: houseNumberCandidates(tokens, labels, { numberFirst, dutch: country === undefined || country === 'NL' || country === 'BE' }),
+    placeKeys: new Map(),
+  };
+}
 
-  const places = new PlaceSet(opts.hints?.places ?? [], country);
-  const postcodes = postcodeCandidates(tokens, labels, {
-    ...(country ? { country } : {}),
-    usContext: us,
-    ...(opts.hints?.postcodes ? { known: opts.hints.postcodes } : {}),
-    placeAt: (i) => places.at(text, tokens, labels, i) !== undefined,
-    placeEndsAt: (i) => places.endingAt(text, tokens, labels, i) !== undefined,
+/**
+ * Whether a text prepared without hints reads as one prepared with these: the hints take part
+ * before the postcodes are weighed only through a street with a number in its name, or a street
+ * that may hold the country's name the text ends with.
+ */
+export function servesHints(prepared: PreparedText, hints: ReadHints | undefined): boolean {
+  const streets = hints?.streets;
+  if (!streets?.length) return true;
+  const { named, tokens } = prepared;
+  if (named && !tokens[named.from]?.opens) return false;
+  return !streets.some((s) => DIGIT.test(s));
+}
+
+/** Step 3's weighing and step 4, against `hints` (the ones the text was prepared with, or ones servesHints accepts). */
+export function finishReading(prepared: PreparedText, hints: ReadHints | undefined): AddressComponents {
+  const { text, tokens, country, us, numberFirst } = prepared;
+  const labels = [...prepared.labels];
+  const out: AddressComponents = {};
+  if (prepared.namedCountry) out.country = prepared.namedCountry;
+  const places = new PlaceSet(hints?.places ?? [], country, prepared.placeKeys);
+  const postcodes = weighPostcodes(prepared.postcodes, {
+    ...(hints?.postcodes ? { known: hints.postcodes } : {}),
+    places: new PlacesInText(places, text, tokens, labels),
   });
-  const numbers = houseNumberCandidates(tokens, labels, { numberFirst, dutch: country === undefined || country === 'NL' || country === 'BE' });
-  const { postcode, houseNumber } = bestPair(postcodes, numbers);
+  const { postcode, houseNumber } = bestPair(postcodes, prepared.numbers);
   if (postcode) {
     out.postcode = postcode.value;
     label(labels, postcode, 'postcode');
@@ -86,26 +143,58 @@ export function readAddress(input: string, opts: ReadOptions = {}): AddressCompo
     out.houseNumber = spanText(text, tokens, houseNumber);
     label(labels, houseNumber, 'houseNumber');
   }
-  assignNames({ text, tokens, labels, country, numberFirst, us, places, streets: opts.hints?.streets ?? [], houseNumber });
+  assignNames({ text, tokens, labels, country, numberFirst, us, places, streets: hints?.streets ?? [], houseNumber });
   for (const field of ['street', 'city', 'state'] as const) {
-    const at = labels.flatMap((l, i) => (l === field ? [i] : []));
-    const value = at.length > 0 ? spanText(text, tokens, { from: at[0] as number, to: at[at.length - 1] as number }) : '';
+    const first = labels.indexOf(field);
+    const value = first >= 0 ? spanText(text, tokens, { from: first, to: labels.lastIndexOf(field) }) : '';
     if (value) out[field] = value;
   }
   return out;
 }
 
+const DIGIT = /\d/;
+
+/** The known places around the postcode candidates of one reading (a class: no closures made per reading). */
+class PlacesInText implements PlaceProbe {
+  constructor(
+    private readonly places: PlaceSet,
+    private readonly text: string,
+    private readonly tokens: readonly Token[],
+    private readonly labels: readonly (Label | undefined)[],
+  ) {}
+
+  placeAt(index: number): boolean {
+    return this.places.at(this.text, this.tokens, this.labels, index) !== undefined;
+  }
+
+  placeEndsAt(index: number): boolean {
+    return this.places.endingAt(this.text, this.tokens, this.labels, index) !== undefined;
+  }
+}
+
 /** The postcode and house number that together have the most evidence (either may be absent; never the same words). */
-function bestPair(postcodes: readonly PostcodeCandidate[], numbers: readonly HouseNumberCandidate[]) {
-  let best: { postcode?: PostcodeCandidate; houseNumber?: HouseNumberCandidate; score: number } = { score: 0 };
-  for (const postcode of [undefined, ...postcodes]) {
-    for (const houseNumber of [undefined, ...numbers]) {
+function bestPair(postcodes: readonly PostcodeCandidate[], numbers: readonly HouseNumberCandidate[]): { postcode?: PostcodeCandidate; houseNumber?: HouseNumberCandidate } {
+  // Index -1 stands for "none": the pairs are tried in the order none, then each candidate; the first best wins.
+  let best = 0;
+  let bestPostcode = -1;
+  let bestNumber = -1;
+  for (let p = -1; p < postcodes.length; p++) {
+    const postcode = p < 0 ? undefined : postcodes[p];
+    for (let h = -1; h < numbers.length; h++) {
+      const houseNumber = h < 0 ? undefined : numbers[h];
       if (postcode && houseNumber && postcode.from <= houseNumber.to && houseNumber.from <= postcode.to) continue;
       const score = (postcode?.score ?? 0) + (houseNumber?.score ?? 0);
-      if (score > best.score) best = { ...(postcode ? { postcode } : {}), ...(houseNumber ? { houseNumber } : {}), score };
+      if (score > best) {
+        best = score;
+        bestPostcode = p;
+        bestNumber = h;
+      }
     }
   }
-  return best;
+  return {
+    ...(bestPostcode >= 0 ? { postcode: postcodes[bestPostcode] } : {}),
+    ...(bestNumber >= 0 ? { houseNumber: numbers[bestNumber] } : {}),
+  };
 }
 
 /** `123 Main St, …`, `12 rue de Rivoli`: a leading number and a street-type word of the languages in its section. */

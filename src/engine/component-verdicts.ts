@@ -28,7 +28,7 @@ export function readVerdicts(
   country: string | undefined,
   placeNames: readonly string[] = [],
 ): { verdicts: ComponentVerdicts; namedPlace?: string } {
-  const required = new Set<VerdictField>(requiredComponents(country));
+  const required = requiredComponents(country);
   const verdicts: ComponentVerdicts = {};
   let namedPlace: string | undefined;
   // A city-state's own name is its town: an input that names the country names the town too.
@@ -43,7 +43,7 @@ export function readVerdicts(
       if (verdict !== 'mismatch' && place !== found) namedPlace = place;
     } else if (given && found) verdicts[field] = compareComponent(field, given, found, country);
     else if (given) verdicts[field] = 'not-checked';
-    else if (found && required.has(field)) verdicts[field] = 'missing';
+    else if (found && required.includes(field)) verdicts[field] = 'missing';
   }
   return { verdicts, ...(namedPlace ? { namedPlace } : {}) };
 }

@@ -1,6 +1,6 @@
 import type { AddressComponents } from '../contract/address.js';
 import type { ValidateRequest } from '../contract/validate.js';
-import { parseAddress } from '../address/parse.js';
+import { type AddressReader, addressReader } from '../address/parse.js';
 import type { GeocodeQuery, ProviderCandidate } from '../providers/provider.js';
 
 export interface ValidateInput {
@@ -24,14 +24,15 @@ const MAX_GUIDED_LENGTH = 200;
 
 /** Reads the request into components: parses free text, lets explicit components override it. */
 export function readValidateInput(request: ValidateRequest): ValidateInput {
-  const hintCountry = (request.country ?? request.components?.country)?.toUpperCase();
-  const parsed = request.query ? parseAddress(request.query, hintCountry ? { country: hintCountry } : {}) : {};
+  const hintCountry = (request.country ?? request.components?.country)?.toUpperCase() || undefined;
+  // The text is prepared once per country it is read for (reader.ts), then read against each hint set.
+  const firstReader = request.query ? addressReader(request.query, hintCountry ? { country: hintCountry } : {}) : undefined;
+  const parsed = firstReader ? firstReader() : {};
   const given = Object.fromEntries(
     Object.entries(request.components ?? {}).filter(([, v]) => v !== undefined && v !== ''),
   ) as AddressComponents;
   const country = (request.country ?? given.country ?? parsed.country)?.toUpperCase();
-  const merge = (read: AddressComponents): AddressComponents => ({ ...read, ...given, ...(country ? { country } : {}) });
-  const input = merge(parsed);
+  const input = merge(parsed, given, country);
   const summary =
     request.query ??
     [input.street && [input.street, input.houseNumber].filter(Boolean).join(' '), input.postcode, input.city, input.country]
@@ -40,6 +41,7 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
   const text = request.query;
   // Candidates of one street and town (a provider's nearby numbers, other providers' same address) read alike.
   const readings = new Map<string, AddressComponents>();
+  let guidedReader: AddressReader | undefined;
   return {
     input,
     ...(country ? { country } : {}),
@@ -61,8 +63,17 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
       };
       const key = JSON.stringify(hints);
       let reading = readings.get(key);
-      if (!reading) readings.set(key, (reading = merge(parseAddress(text, { ...(country ? { country } : {}), hints }))));
+      if (!reading) {
+        // The readings against results use the country found in the text too; the first reading, only the request's.
+        guidedReader ??= country === hintCountry && firstReader ? firstReader : addressReader(text, country ? { country } : {});
+        readings.set(key, (reading = merge(guidedReader(hints), given, country)));
+      }
       return reading;
     },
   };
+}
+
+/** A reading of the text with the explicit components over it, and the request's country. */
+function merge(read: AddressComponents, given: AddressComponents, country: string | undefined): AddressComponents {
+  return { ...read, ...given, ...(country ? { country } : {}) };
 }

@@ -24,6 +24,12 @@ export interface ValidateEngineDeps {
   cache: ResponseCache;
   biller: BillStep;
   cacheTtlMs: number;
+  /**
+   * Keep each request's parsed input and decided answer for its next cache hit (the API's repeat
+   * callers). Default true; a bulk run passes false: its repeats never reach the engine
+   * (cli/bulk/repeats.ts), so remembering its rows would only cost their identity and an LRU slot.
+   */
+  rememberRequests?: boolean;
 }
 
 export type ValidateResult = Omit<ValidateResponse, 'cached'>;
@@ -84,8 +90,9 @@ export class ValidateEngine {
   }
 
   /** The memo entry of this exact request: its cache key and parsed input, computed once. */
-  private prepare(request: ValidateRequest, thresholds: Thresholds) {
+  private prepare(request: ValidateRequest, thresholds: Thresholds): MemoEntry<ValidateInput, ValidateResult> {
     const providers = this.deps.runner.active();
+    if (this.deps.rememberRequests === false) return this.read(request, providers);
     const identity = JSON.stringify([
       request.query ?? null,
       request.components ?? null,
@@ -95,10 +102,13 @@ export class ValidateEngine {
       thresholds.correctable,
       providers,
     ]);
-    return this.memo.entry(identity, () => {
-      const read = readValidateInput(request);
-      return { key: this.key(request, read, providers), read };
-    });
+    return this.memo.entry(identity, () => this.read(request, providers));
+  }
+
+  /** A request's parsed input and cache key. */
+  private read(request: ValidateRequest, providers: string[]): MemoEntry<ValidateInput, ValidateResult> {
+    const read = readValidateInput(request);
+    return { key: this.key(request, read, providers), read };
   }
 
   /** The answer a cache entry gives, decided once per entry text; undefined for unreadable text (a miss). */

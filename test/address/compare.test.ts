@@ -113,6 +113,27 @@ describe('compareCityWithPlaces: a town written as any place the result names', 
   });
 });
 
+describe('verdicts are the same whatever was compared before (street and town verdicts are memoized)', () => {
+  it('gives the table its verdicts again, in the other order', () => {
+    for (const [field, input, result, country, expected] of [...rows].reverse()) {
+      expect(compareComponent(field, input, result, country)).toBe(expected);
+    }
+  });
+
+  it('keeps apart comparisons whose strings run together alike', () => {
+    expect(compareComponent('street', 'Kalverstraat', 'Kalverstraat', 'NL')).toBe('match');
+    expect(compareComponent('street', 'Kalverstraa', 'tKalverstraat', 'NL')).toBe('corrected');
+    expect(compareComponent('street', 'Hauptstr.', 'Hauptstraße', 'DE')).toBe('match');
+    expect(compareComponent('street', 'Hauptstr.', 'Hauptstraße', 'NL')).toBe('mismatch');
+  });
+
+  it("names a town more precisely only for the result's own town, asked either way round", () => {
+    expect(compareCityWithPlaces('London', ['City of London'], 'GB', 'Westminster')).toEqual({ verdict: 'mismatch' });
+    expect(compareCityWithPlaces('London', ['City of London'], 'GB', 'City of London')).toEqual({ verdict: 'corrected', place: 'City of London' });
+    expect(compareCityWithPlaces('London', ['City of London'], 'GB', 'Westminster')).toEqual({ verdict: 'mismatch' });
+  });
+});
+
 describe('requiredComponents', () => {
   it('requires a postcode where the country has a postcode system', () => {
     for (const country of ['NL', 'DE', 'FR', 'GB', 'US']) {

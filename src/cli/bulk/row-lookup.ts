@@ -71,7 +71,8 @@ export async function lookupRows(
   stopped: () => boolean,
 ): Promise<LookupOutcome> {
   const biller = new ChunkBiller(deps.clock, batch.grant, batch.credits);
-  const engine = new ValidateEngine({ runner: deps.runner, cache: deps.cache, biller, cacheTtlMs: deps.cacheTtlMs });
+  // Repeats are answered before they get here (repeats.ts): the engine need not remember requests.
+  const engine = new ValidateEngine({ runner: deps.runner, cache: deps.cache, biller, cacheTtlMs: deps.cacheTtlMs, rememberRequests: false });
   const done: RowDone[] = [];
   let exhausted = false;
   await mapBounded(batch.rows, concurrency, async (row) => {
