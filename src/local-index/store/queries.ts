@@ -11,7 +11,9 @@ export interface Query {
 
 export const streetColumns = 's.id, s.country, s.street, s.city, s.municipality, s.state, s.postcode, s.n, s.lat, s.lng, s.street_words, s.city_words';
 const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng`;
-const countryFilter = '(CAST(? AS TEXT) IS NULL OR s.country = ?)';
+/** An address beside its street's columns, as `NumberedRow` reads it. */
+export const numberedColumns = 'a.id AS a_id, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng';
+export const countryFilter = '(CAST(? AS TEXT) IS NULL OR s.country = ?)';
 
 /**
  * A LIMIT written into the SQL rather than bound: SQLite plans a bound LIMIT as an expression it
