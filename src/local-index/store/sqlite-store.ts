@@ -12,6 +12,11 @@ import { Vocabulary } from './vocabulary.js';
 
 export const SQLITE_INDEX_FILE = 'local-index.sqlite';
 
+/** Prefix lengths FTS5 keeps a prefix index for (`prefix = '1 2 3 4 5'` in sqlite-schema.ts). */
+const INDEXED_PREFIX = 5;
+/** A longer prefix is searched as the OR of its words when it has at most this many. */
+const MAX_COMPLETIONS = 16;
+
 /** The SQLite index: its own file under DATA_DIR, FTS5 over streets, an in-memory vocabulary for typos. */
 export function openSqliteStore(dataDir: string): IndexStore {
   mkdirSync(dataDir, { recursive: true });
@@ -37,6 +42,20 @@ export function openSqliteStore(dataDir: string): IndexStore {
     if (!vocab || vocab.version !== v) vocab = { version: v, words: new Vocabulary(stmt('SELECT term FROM streets_vocab').pluck().all() as string[]) };
     return vocab.words;
   };
+  /**
+   * FTS5 answers a prefix longer than its prefix index by merging the whole doclist of every word
+   * it completes to before the first row (`hauptstr*`: every Hauptstraße of the country, whatever
+   * the LIMIT); the same words as an OR of exact terms are read lazily, up to the LIMIT. Only
+   * plain letters and digits: the vocabulary holds the tokenizer's folded forms.
+   */
+  const bounded = (terms: WordQuery[][]): WordQuery[][] =>
+    terms.map((alts) =>
+      alts.flatMap((a) => {
+        if (!a.prefix || a.word.length <= INDEXED_PREFIX || !/^[a-z0-9]+$/.test(a.word)) return [a];
+        const words = vocabulary().completions(a.word, MAX_COMPLETIONS);
+        return words && words.length > 0 ? words.map((word) => ({ word, prefix: false })) : [a];
+      }),
+    );
   const postcodeExists = (key: string, prefix: boolean, country: string | undefined) => {
     const v = version();
     if (v !== postcodesVersion) {
@@ -80,14 +99,14 @@ export function openSqliteStore(dataDir: string): IndexStore {
                 WHERE p.pc_key = ? AND p.hn_key = ? AND s.n > 0 AND ${countryFilter}
                   AND EXISTS (SELECT 1 FROM streets_fts f WHERE streets_fts MATCH ? AND f.rowid = s.id)
                 ORDER BY s.id, a.id, p.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
-          args: [hnKey, inPostcode, hnKey, country ?? null, country ?? null, ftsQuery(terms)],
+          args: [hnKey, inPostcode, hnKey, country ?? null, country ?? null, ftsQuery(bounded(terms))],
         });
         return withNumbers(rows, NUMBERED_PER_STREET).slice(0, limit);
       }
       const rows = all<StreetRow>({
         sql: `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
               WHERE streets_fts MATCH ? AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ${sqlLimit(limit)}`,
-        args: [ftsQuery(terms), country ?? null, country ?? null],
+        args: [ftsQuery(bounded(terms)), country ?? null, country ?? null],
       });
       return rows.map(toStreetHit);
     },

@@ -30,7 +30,7 @@ export class Vocabulary {
     return this.set.has(word);
   }
 
-  hasPrefix(prefix: string): boolean {
+  private firstFrom(prefix: string): number {
     let lo = 0;
     let hi = this.sorted.length;
     while (lo < hi) {
@@ -38,7 +38,22 @@ export class Vocabulary {
       if (this.sorted[mid]! < prefix) lo = mid + 1;
       else hi = mid;
     }
+    return lo;
+  }
+
+  hasPrefix(prefix: string): boolean {
+    const lo = this.firstFrom(prefix);
     return lo < this.sorted.length && this.sorted[lo]!.startsWith(prefix);
+  }
+
+  /** The words that start with `prefix`, in order; undefined when there are more than `max`. */
+  completions(prefix: string, max: number): string[] | undefined {
+    const out: string[] = [];
+    for (let i = this.firstFrom(prefix); i < this.sorted.length && this.sorted[i]!.startsWith(prefix); i++) {
+      if (out.length === max) return undefined;
+      out.push(this.sorted[i]!);
+    }
+    return out;
   }
 
   /** Words within the edit budget of `typed`, best trigram overlap first. */
