@@ -16,6 +16,8 @@ export const SQLITE_INDEX_FILE = 'local-index.sqlite';
 const INDEXED_PREFIX = 5;
 /** A longer prefix is searched as the OR of its words when it has at most this many. */
 const MAX_COMPLETIONS = 16;
+/** A narrowed street search starts from the words' match when one word is in at most this many streets. */
+const MATCH_DRIVES = 200;
 
 /** The SQLite index: its own file under DATA_DIR, FTS5 over streets, an in-memory vocabulary for typos. */
 export function openSqliteStore(dataDir: string): IndexStore {
@@ -39,7 +41,10 @@ export function openSqliteStore(dataDir: string): IndexStore {
   // The vocabulary and the known postcodes follow imports made by any process (the CLI imports while the server runs).
   const vocabulary = (): Vocabulary => {
     const v = version();
-    if (!vocab || vocab.version !== v) vocab = { version: v, words: new Vocabulary(stmt('SELECT term FROM streets_vocab').pluck().all() as string[]) };
+    if (!vocab || vocab.version !== v) {
+      const rows = stmt('SELECT term, doc FROM streets_vocab').all() as { term: string; doc: number }[];
+      vocab = { version: v, words: new Vocabulary(rows.map((r) => r.term), new Map(rows.map((r) => [r.term, r.doc]))) };
+    }
     return vocab.words;
   };
   /**
@@ -91,16 +96,32 @@ export function openSqliteStore(dataDir: string): IndexStore {
     async findStreets(terms, country, limit, hnKey, inPostcode) {
       if (terms.length === 0) return [];
       if (hnKey !== undefined && inPostcode !== undefined) {
-        // Driven by the (postcode, number) index: a few addresses, each street's words checked by
-        // seeking its rowid in the match (40 us), where an IN list of the match's rowids cost 100.
-        const rows = all<NumberedRow>({
-          sql: `SELECT ${streetColumns}, ${numberedColumns} FROM addresses p JOIN streets s ON s.id = p.street_id
-                JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
-                WHERE p.pc_key = ? AND p.hn_key = ? AND s.n > 0 AND ${countryFilter}
-                  AND EXISTS (SELECT 1 FROM streets_fts f WHERE streets_fts MATCH ? AND f.rowid = s.id)
-                ORDER BY s.id, a.id, p.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
-          args: [hnKey, inPostcode, hnKey, country ?? null, country ?? null, ftsQuery(bounded(terms))],
-        });
+        const match = ftsQuery(bounded(terms));
+        const v = vocabulary();
+        const fewest = Math.min(...terms.map((alts) => alts.reduce((sum, a) => sum + v.streetsWith(a.word, a.prefix), 0)));
+        // Words in few streets (a rare name, a town's name): the match drives, each street checked
+        // for the number in the postcode. Words in many (Hauptstraße alone): the (postcode, number)
+        // index drives, a dozen addresses whose streets are each checked against the match (an FTS5
+        // seek, ~10 us each, so not for what the match alone narrows to a few streets).
+        const rows = all<NumberedRow>(
+          fewest <= MATCH_DRIVES
+            ? {
+                sql: `SELECT ${streetColumns}, ${numberedColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
+                      JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
+                      WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter}
+                        AND EXISTS (SELECT 1 FROM addresses p WHERE p.street_id = s.id AND p.hn_key = ? AND p.pc_key = ?)
+                      ORDER BY s.id, a.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
+                args: [hnKey, match, country ?? null, country ?? null, hnKey, inPostcode],
+              }
+            : {
+                sql: `SELECT ${streetColumns}, ${numberedColumns} FROM addresses p JOIN streets s ON s.id = p.street_id
+                      JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
+                      WHERE p.pc_key = ? AND p.hn_key = ? AND s.n > 0 AND ${countryFilter}
+                        AND EXISTS (SELECT 1 FROM streets_fts f WHERE streets_fts MATCH ? AND f.rowid = s.id)
+                      ORDER BY s.id, a.id, p.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
+                args: [hnKey, inPostcode, hnKey, country ?? null, country ?? null, match],
+              },
+        );
         return withNumbers(rows, NUMBERED_PER_STREET).slice(0, limit);
       }
       const rows = all<StreetRow>({

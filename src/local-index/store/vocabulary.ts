@@ -10,7 +10,11 @@ export class Vocabulary {
   private readonly set: Set<string>;
   private readonly grams = new Map<string, number[]>();
 
-  constructor(words: Iterable<string>) {
+  /** How many streets hold each word, when the store knows it (FTS5's vocabulary does). */
+  private readonly docs: ReadonlyMap<string, number>;
+
+  constructor(words: Iterable<string>, docs: ReadonlyMap<string, number> = new Map()) {
+    this.docs = docs;
     this.set = new Set(words);
     this.sorted = [...this.set].sort();
     this.sorted.forEach((word, id) => {
@@ -54,6 +58,19 @@ export class Vocabulary {
       out.push(this.sorted[i]!);
     }
     return out;
+  }
+
+  /**
+   * How many streets a word (or the words a prefix completes to, up to `maxWords` of them) is in:
+   * an upper bound, as a street may hold several of the words; Infinity past `maxWords` or when
+   * the counts are unknown.
+   */
+  streetsWith(word: string, prefix: boolean, maxWords = 16): number {
+    const words = prefix ? this.completions(word, maxWords) : this.set.has(word) ? [word] : [];
+    if (!words) return Infinity;
+    let sum = 0;
+    for (const w of words) sum += this.docs.get(w) ?? Infinity;
+    return sum;
   }
 
   /** Words within the edit budget of `typed`, best trigram overlap first. */
