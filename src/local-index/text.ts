@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import {
   normalizeCity,
   normalizeHouseNumber,
@@ -32,9 +33,17 @@ export function cityTokens(city: string | undefined): string[] {
   return union(tokens(normalizeCity(city)), tokens(city));
 }
 
-/** The forms under which one typed word may appear in the index. */
-export function wordForms(word: string, country?: string): string[] {
-  return union(tokens(word), tokens(normalizeStreet(word, country)));
+/**
+ * The forms under which one typed word may appear in the index. Remembered: every query reads
+ * its words through the street normalizer, and the same words (a country's common street names
+ * and its towns) come back query after query.
+ */
+const forms = new LRUCache<string, readonly string[]>({ max: 20_000 });
+export function wordForms(word: string, country?: string): readonly string[] {
+  const key = `${country ?? ''}|${word}`;
+  let hit = forms.get(key);
+  if (!hit) forms.set(key, (hit = union(tokens(word), tokens(normalizeStreet(word, country)))));
+  return hit;
 }
 
 /** Compact postcode key for equality and prefix search: `1012 lg` → `1012LG`. */

@@ -1,5 +1,5 @@
 import type { AddressComponents } from '../../contract/address.js';
-import type { IndexStore, WordQuery } from '../store/store.js';
+import type { IndexStore, WordQuery, WordResolution } from '../store/store.js';
 import { houseNumberBase, houseNumberKey, postcodeKey, tokens, wordForms } from '../text.js';
 
 /** One typed word and the index words it may stand for. */
@@ -51,8 +51,11 @@ async function resolveTerms(store: IndexStore, words: string[], lastIsPrefix: bo
     }
   });
   const resolved = await store.resolveWords(queries.map((q) => q.q));
+  // Each word's queries with their answers, in one pass (not one pass over all of them per word).
+  const byTerm = words.map(() => [] as ((typeof queries)[number] & { r: WordResolution })[]);
+  queries.forEach((q, j) => byTerm[q.term]!.push({ ...q, r: resolved[j]! }));
   return words.map((typed, i) => {
-    const mine = queries.map((q, j) => ({ ...q, r: resolved[j]! })).filter((q) => q.term === i);
+    const mine = byTerm[i]!;
     const known = mine.filter((m) => m.r.known && !m.abbrev).map((m) => m.q);
     if (known.length > 0) return { typed, alts: known, fuzzy: false };
     const abbreviations = mine.filter((m) => m.r.known && m.abbrev).map((m) => m.q);

@@ -26,16 +26,24 @@ export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string)
   const terms = plan.words.filter((t) => t.alts.length > 0).map((t) => t.alts);
   if (terms.length === 0) return [];
   const cities = plan.cityWords.map((t) => t.alts);
-  const run = async (ts: WordQuery[][]): Promise<StreetHit[]> => {
+  const run = async (ts: WordQuery[][], narrow?: { hnKey: string; inPostcode: string }): Promise<StreetHit[]> => {
     const last = ts.at(-1)!;
-    const searches = [store.findStreets(ts, plan.country, POOL, hnKey)];
-    if (last.some((a) => a.prefix)) {
-      searches.unshift(store.findStreets([...ts.slice(0, -1), last.map((a) => ({ ...a, prefix: false }))], plan.country, POOL, hnKey));
-    }
+    const find = (words: WordQuery[][]) => (narrow ? store.findStreets(words, plan.country, POOL, narrow.hnKey, narrow.inPostcode) : store.findStreets(words, plan.country, POOL, hnKey));
+    const searches = [find(ts)];
+    if (last.some((a) => a.prefix)) searches.unshift(find([...ts.slice(0, -1), last.map((a) => ({ ...a, prefix: false }))]));
     return merge(await Promise.all(searches));
   };
   let streets: StreetHit[] = [];
-  if (cities.length > 0) streets = await run([...terms, ...cities]);
+  // A number in a known postcode: the streets of those words that have it there, found by the index,
+  // are the ones the ranking below would put first; a name in thousands of towns (Hauptstraße) then
+  // costs what a rare one does. Where none has it (a wrong postcode, a number that does not exist),
+  // the search goes on as without it.
+  const narrow = plan.hn && !plan.hn.prefix && plan.postcode?.known && !plan.postcode.prefix ? { hnKey: plan.hn.key, inPostcode: plan.postcode.key } : undefined;
+  if (narrow) {
+    if (cities.length > 0) streets = await run([...terms, ...cities], narrow);
+    if (streets.length === 0) streets = await run(terms, narrow);
+  }
+  if (streets.length === 0 && cities.length > 0) streets = await run([...terms, ...cities]);
   if (streets.length === 0) streets = await run(terms);
   if (streets.length === 0 && terms.length > 1 && !plan.structured) {
     const without = terms.slice(0, 4).map((_, skip) => run(terms.filter((__, i) => i !== skip)));

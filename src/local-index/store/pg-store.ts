@@ -4,7 +4,7 @@ import { createPgPool, type PoolErrorHandler } from '../../store/db/pg-pool.js';
 import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
 import { applyPgSchema, ensurePartitions, ident } from './pg-schema.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
+import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { NUMBERED_PER_STREET, PREFIX_END, type IndexStore, type WordQuery, type WordResolution } from './store.js';
@@ -178,8 +178,21 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       return queries.map((q) => words.get(id(q)) ?? { known: false, fuzzy: [] });
     },
 
-    async findStreets(terms, country, limit, hnKey) {
+    async findStreets(terms, country, limit, hnKey, inPostcode) {
       if (terms.length === 0) return [];
+      if (hnKey !== undefined && inPostcode !== undefined) {
+        // The (postcode, number) index names a few addresses; their streets are checked against the
+        // words, each joined with its addresses of that number: one round trip, a handful of rows.
+        // Country joins and a plain country equality, so the plan reads that country's partitions only.
+        const res = await pool.query<NumberedRow>({
+          text: numbered(`SELECT ${streetColumns}, ${numberedColumns} FROM local_addresses p JOIN local_streets s ON s.id = p.street_id AND s.country = p.country
+                CROSS JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = s.id AND a.country = s.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a
+                WHERE p.pc_key = ? AND p.hn_key = ? AND s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND p.country = ? AND s.country = ?'}
+                ORDER BY s.id, a.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`),
+          values: [hnKey, inPostcode, hnKey, tsQuery(terms), ...(country === undefined ? [] : [country, country])],
+        });
+        return withNumbers(res.rows, NUMBERED_PER_STREET).slice(0, limit);
+      }
       // Unnamed, so planned for its own tsquery every time: the right plan depends on how many
       // streets it matches (a town's word: the GIN index; `h:*` or a name in thousands of towns:
       // read streets until the LIMIT is met). A named statement goes generic after five runs,

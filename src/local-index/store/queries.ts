@@ -19,6 +19,11 @@ const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postco
  */
 const streetJoin = (t: string) => `${t}addresses a JOIN ${t}streets s ON s.id = a.street_id${t ? ' AND a.country = s.country' : ''}`;
 
+/** An address beside its street's columns, as `NumberedRow` reads it. */
+export const numberedColumns = 'a.id AS a_id, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng';
+/** SQLite only: PostgreSQL's queries name the country as a plain equality so the plan prunes partitions. */
+export const countryFilter = '(CAST(? AS TEXT) IS NULL OR s.country = ?)';
+
 /**
  * A LIMIT written into the SQL rather than bound: SQLite plans a bound LIMIT as an expression it
  * evaluates per run, and with it a one-row street match took twice the CPU (80 against 35 µs).

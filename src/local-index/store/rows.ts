@@ -34,14 +34,19 @@ export interface NumberedRow extends StreetRow {
   a_lng: number | null;
 }
 
-/** Rows of a street match joined with its addresses of one number: each street once, in match order, with them. */
-export function withNumbers(rows: NumberedRow[]): StreetHit[] {
+/**
+ * Rows of a street match joined with its addresses of one number: each street once, in match
+ * order, with them (each address once, at most `perStreet`, in row order).
+ */
+export function withNumbers(rows: NumberedRow[], perStreet = Infinity): StreetHit[] {
   const streets = new Map<number, StreetHit & { numbered: NonNullable<StreetHit['numbered']> }>();
   for (const r of rows) {
     const id = Number(r.id);
     let s = streets.get(id);
     if (!s) streets.set(id, (s = { ...toStreetHit(r), numbered: [] }));
-    if (r.a_id !== null) s.numbered.push({ id: Number(r.a_id), hn: r.hn!, hnKey: r.hn_key!, postcode: r.a_postcode, lat: r.a_lat!, lng: r.a_lng! });
+    if (r.a_id === null || s.numbered.length >= perStreet) continue;
+    const aId = Number(r.a_id);
+    if (s.numbered.at(-1)?.id !== aId) s.numbered.push({ id: aId, hn: r.hn!, hnKey: r.hn_key!, postcode: r.a_postcode, lat: r.a_lat!, lng: r.a_lng! });
   }
   return [...streets.values()];
 }

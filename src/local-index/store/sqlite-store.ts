@@ -2,15 +2,22 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { preparePrivateSqliteFile } from '../../store/db/private-file.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
+import { addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, numberedColumns, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { applySqliteSchema } from './sqlite-schema.js';
 import { beginSqliteImport } from './sqlite-import.js';
-import { ftsQuery, toAddressHit, toStreetHit, type AddressRow, type StreetRow } from './rows.js';
-import type { IndexStore, WordQuery, WordResolution } from './store.js';
+import { ftsQuery, toAddressHit, toStreetHit, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
+import { NUMBERED_PER_STREET, type IndexStore, type WordQuery, type WordResolution } from './store.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { Vocabulary } from './vocabulary.js';
 
 export const SQLITE_INDEX_FILE = 'local-index.sqlite';
+
+/** Prefix lengths FTS5 keeps a prefix index for (`prefix = '1 2 3 4 5'` in sqlite-schema.ts). */
+const INDEXED_PREFIX = 5;
+/** A longer prefix is searched as the OR of its words when it has at most this many. */
+const MAX_COMPLETIONS = 16;
+/** A narrowed street search starts from the words' match when one word is in at most this many streets. */
+const MATCH_DRIVES = 200;
 
 /** The SQLite index: its own file under DATA_DIR, FTS5 over streets, an in-memory vocabulary for typos. */
 export function openSqliteStore(dataDir: string): IndexStore {
@@ -34,9 +41,26 @@ export function openSqliteStore(dataDir: string): IndexStore {
   // The vocabulary and the known postcodes follow imports made by any process (the CLI imports while the server runs).
   const vocabulary = (): Vocabulary => {
     const v = version();
-    if (!vocab || vocab.version !== v) vocab = { version: v, words: new Vocabulary(stmt('SELECT term FROM streets_vocab').pluck().all() as string[]) };
+    if (!vocab || vocab.version !== v) {
+      const rows = stmt('SELECT term, doc FROM streets_vocab').all() as { term: string; doc: number }[];
+      vocab = { version: v, words: new Vocabulary(rows.map((r) => r.term), new Map(rows.map((r) => [r.term, r.doc]))) };
+    }
     return vocab.words;
   };
+  /**
+   * FTS5 answers a prefix longer than its prefix index by merging the whole doclist of every word
+   * it completes to before the first row (`hauptstr*`: every Hauptstraße of the country, whatever
+   * the LIMIT); the same words as an OR of exact terms are read lazily, up to the LIMIT. Only
+   * plain letters and digits: the vocabulary holds the tokenizer's folded forms.
+   */
+  const bounded = (terms: WordQuery[][]): WordQuery[][] =>
+    terms.map((alts) =>
+      alts.flatMap((a) => {
+        if (!a.prefix || a.word.length <= INDEXED_PREFIX || !/^[a-z0-9]+$/.test(a.word)) return [a];
+        const words = vocabulary().completions(a.word, MAX_COMPLETIONS);
+        return words && words.length > 0 ? words.map((word) => ({ word, prefix: false })) : [a];
+      }),
+    );
   const postcodeExists = (key: string, prefix: boolean, country: string | undefined) => {
     const v = version();
     if (v !== postcodesVersion) {
@@ -69,12 +93,41 @@ export function openSqliteStore(dataDir: string): IndexStore {
         return { known, fuzzy: known ? [] : v.fuzzy(word, prefix) };
       });
     },
-    async findStreets(terms, country, limit) {
+    async findStreets(terms, country, limit, hnKey, inPostcode) {
       if (terms.length === 0) return [];
+      if (hnKey !== undefined && inPostcode !== undefined) {
+        const match = ftsQuery(bounded(terms));
+        const v = vocabulary();
+        const fewest = Math.min(...terms.map((alts) => alts.reduce((sum, a) => sum + v.streetsWith(a.word, a.prefix), 0)));
+        // Words in few streets (a rare name, a town's name): the match drives, each street checked
+        // for the number in the postcode. Words in many (Hauptstraße alone): the (postcode, number)
+        // index drives, a dozen addresses whose streets are each checked against the match (an FTS5
+        // seek, ~10 us each, so not for what the match alone narrows to a few streets).
+        const rows = all<NumberedRow>(
+          fewest <= MATCH_DRIVES
+            ? {
+                sql: `SELECT ${streetColumns}, ${numberedColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
+                      JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
+                      WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter}
+                        AND EXISTS (SELECT 1 FROM addresses p WHERE p.street_id = s.id AND p.hn_key = ? AND p.pc_key = ?)
+                      ORDER BY s.id, a.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
+                args: [hnKey, match, country ?? null, country ?? null, hnKey, inPostcode],
+              }
+            : {
+                sql: `SELECT ${streetColumns}, ${numberedColumns} FROM addresses p JOIN streets s ON s.id = p.street_id
+                      JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
+                      WHERE p.pc_key = ? AND p.hn_key = ? AND s.n > 0 AND ${countryFilter}
+                        AND EXISTS (SELECT 1 FROM streets_fts f WHERE streets_fts MATCH ? AND f.rowid = s.id)
+                      ORDER BY s.id, a.id, p.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
+                args: [hnKey, inPostcode, hnKey, country ?? null, country ?? null, match],
+              },
+        );
+        return withNumbers(rows, NUMBERED_PER_STREET).slice(0, limit);
+      }
       const rows = all<StreetRow>({
         sql: `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
               WHERE streets_fts MATCH ? AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ${sqlLimit(limit)}`,
-        args: [ftsQuery(terms), country ?? null, country ?? null],
+        args: [ftsQuery(bounded(terms)), country ?? null, country ?? null],
       });
       return rows.map(toStreetHit);
     },

@@ -145,8 +145,12 @@ export interface IndexStore {
    * Streets matching every term (a term matches when any of its alternatives does). With `hnKey`,
    * a store may also return each street's addresses with that house-number key (`numbered`),
    * so street and number take one round trip (PostgreSQL); a store that does not leaves it unset.
+   * With `hnKey` and `inPostcode` (an exact postcode key), only streets with an address of that
+   * number in that postcode, ascending id, with their `numbered` addresses: a name in thousands of
+   * towns is then narrowed by the index to the one street the input means, instead of `limit` of
+   * its namesakes fetched and ranked (both stores).
    */
-  findStreets(terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string): Promise<StreetHit[]>;
+  findStreets(terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string, inPostcode?: string): Promise<StreetHit[]>;
   addressesOnStreets(streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Promise<AddressHit[]>;
   addressesByPostcode(pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number): Promise<AddressHit[]>;
   /** Which of `keys` are postcodes in the index. */

@@ -10,7 +10,11 @@ export class Vocabulary {
   private readonly set: Set<string>;
   private readonly grams = new Map<string, number[]>();
 
-  constructor(words: Iterable<string>) {
+  /** How many streets hold each word, when the store knows it (FTS5's vocabulary does). */
+  private readonly docs: ReadonlyMap<string, number>;
+
+  constructor(words: Iterable<string>, docs: ReadonlyMap<string, number> = new Map()) {
+    this.docs = docs;
     this.set = new Set(words);
     this.sorted = [...this.set].sort();
     this.sorted.forEach((word, id) => {
@@ -30,7 +34,7 @@ export class Vocabulary {
     return this.set.has(word);
   }
 
-  hasPrefix(prefix: string): boolean {
+  private firstFrom(prefix: string): number {
     let lo = 0;
     let hi = this.sorted.length;
     while (lo < hi) {
@@ -38,7 +42,35 @@ export class Vocabulary {
       if (this.sorted[mid]! < prefix) lo = mid + 1;
       else hi = mid;
     }
+    return lo;
+  }
+
+  hasPrefix(prefix: string): boolean {
+    const lo = this.firstFrom(prefix);
     return lo < this.sorted.length && this.sorted[lo]!.startsWith(prefix);
+  }
+
+  /** The words that start with `prefix`, in order; undefined when there are more than `max`. */
+  completions(prefix: string, max: number): string[] | undefined {
+    const out: string[] = [];
+    for (let i = this.firstFrom(prefix); i < this.sorted.length && this.sorted[i]!.startsWith(prefix); i++) {
+      if (out.length === max) return undefined;
+      out.push(this.sorted[i]!);
+    }
+    return out;
+  }
+
+  /**
+   * How many streets a word (or the words a prefix completes to, up to `maxWords` of them) is in:
+   * an upper bound, as a street may hold several of the words; Infinity past `maxWords` or when
+   * the counts are unknown.
+   */
+  streetsWith(word: string, prefix: boolean, maxWords = 16): number {
+    const words = prefix ? this.completions(word, maxWords) : this.set.has(word) ? [word] : [];
+    if (!words) return Infinity;
+    let sum = 0;
+    for (const w of words) sum += this.docs.get(w) ?? Infinity;
+    return sum;
   }
 
   /** Words within the edit budget of `typed`, best trigram overlap first. */
