@@ -7,7 +7,7 @@ import type { Database } from '../store/db/database.js';
 import type { CreditReservationsTable, DatabaseSchema } from '../store/db/schema.js';
 import { CommitOutcomeUnknown, GroupCommit } from './group-commit.js';
 import { PLAN_QUOTAS } from './plans.js';
-import { insertUsage, type UsageRow } from './usage-rows.js';
+import { EVENTS_PER_STATEMENT, insertUsage, type UsageRow } from './usage-rows.js';
 
 /** What one billed call records in `recent` (SPEC UsageResponse). */
 export interface UsageEventInput {
@@ -42,11 +42,14 @@ export interface Balance {
 
 export type Trx = Transaction<DatabaseSchema>;
 
-/** One request's part of a group commit: its event, and for a billed call what to settle. */
+/**
+ * One request's part of a group commit: its events with the credits each spends, and for a billed
+ * call the reservation they are paid from (a single call has one event; a batch of calls one
+ * reservation for all of its events).
+ */
 interface BatchItem {
-  event: UsageEventInput;
+  events: UsageRow[];
   reservation?: Reservation;
-  actual?: number;
 }
 
 /**
@@ -132,10 +135,20 @@ export class CreditLedger {
    * either billed with its event or not billed at all.
    */
   async settle(reservation: Reservation, actual: number, event: UsageEventInput): Promise<void> {
+    await this.settleCalls(reservation, [{ event, credits: actual }]);
+  }
+
+  /**
+   * Settles several calls paid from one reservation (a batch): each call's event with the credits it
+   * spent, their sum charged (never more than reserved) and the rest refunded, atomically; without a
+   * reservation the calls cost nothing. On failure the reservation is given back, as `settle` does.
+   */
+  async settleCalls(reservation: Reservation | null, calls: readonly UsageRow[]): Promise<void> {
+    if (calls.length === 0 && !reservation) return;
     try {
-      await this.commits.submit({ event, reservation, actual });
+      await this.commits.submit({ events: [...calls], ...(reservation ? { reservation } : {}) });
     } catch (error) {
-      await this.release(reservation).catch(() => undefined);
+      if (reservation) await this.release(reservation).catch(() => undefined);
       throw error;
     }
   }
@@ -152,7 +165,7 @@ export class CreditLedger {
 
   /** A call that costs nothing (cache hit) still writes its usage event (group commit). */
   async recordFree(event: UsageEventInput): Promise<void> {
-    await this.commits.submit({ event });
+    await this.commits.submit({ events: [{ event, credits: 0 }] });
   }
 
   /** Resolves once every event submitted so far is written: shutdown waits for it. */
@@ -166,7 +179,9 @@ export class CreditLedger {
    * their daily totals are written. A failure after the work was done is a CommitOutcomeUnknown.
    */
   private async commitBatch(items: BatchItem[]): Promise<void> {
-    if (this.database.dialect === 'postgres' && items.every((i) => !i.reservation)) return this.commitFreeEvents(items);
+    if (this.database.dialect === 'postgres' && items.every((i) => !i.reservation) && items.reduce((n, i) => n + i.events.length, 0) <= EVENTS_PER_STATEMENT) {
+      return this.commitFreeEvents(items);
+    }
     let done = false;
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -176,7 +191,18 @@ export class CreditLedger {
         }
         const rows: UsageRow[] = [];
         for (const item of items) {
-          rows.push({ event: item.event, credits: item.reservation ? await this.charge(trx, item.reservation, item.actual ?? 0) : 0 });
+          if (!item.reservation) {
+            for (const row of item.events) rows.push({ event: row.event, credits: 0 });
+            continue;
+          }
+          const wanted = item.events.reduce((sum, row) => sum + Math.max(0, row.credits), 0);
+          // What was charged (less than wanted only after a stale sweep) goes to the calls in order.
+          let left = await this.charge(trx, item.reservation, wanted);
+          for (const row of item.events) {
+            const credits = Math.min(Math.max(0, row.credits), left);
+            left -= credits;
+            rows.push({ event: row.event, credits });
+          }
         }
         await insertUsage(trx, this.database.dialect, rows, this.clock.now());
         done = true;
@@ -194,7 +220,7 @@ export class CreditLedger {
    */
   private async commitFreeEvents(items: BatchItem[]): Promise<void> {
     try {
-      await insertUsage(this.db, 'postgres', items.map((i) => ({ event: i.event, credits: 0 })), this.clock.now());
+      await insertUsage(this.db, 'postgres', items.flatMap((i) => i.events.map((row) => ({ event: row.event, credits: 0 }))), this.clock.now());
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       throw typeof code === 'string' && /^(22|23|42)/.test(code) ? error : new CommitOutcomeUnknown(error);

@@ -7,6 +7,9 @@ import type { UsageEventInput } from './credit-ledger.js';
 /** Where usage rows are written: a transaction, or (PostgreSQL, free events only) the pool itself. */
 export type UsageWriter = Pick<Kysely<DatabaseSchema>, 'executeQuery'>;
 
+/** Events per statement; more are written in several (so only in a transaction are they atomic). */
+export const EVENTS_PER_STATEMENT = 1000;
+
 /** One usage event and the credits it was charged. */
 export interface UsageRow {
   event: UsageEventInput;
@@ -33,14 +36,18 @@ function values(dialect: Dialect, rows: number, width: number, first = 1): strin
 }
 
 /**
- * Usage events and their days' totals, in the caller's transaction (on PostgreSQL one statement,
- * atomic even outside a transaction), so the report never counts one without the other: one
+ * Usage events and their days' totals, in the caller's transaction (on PostgreSQL one statement per
+ * EVENTS_PER_STATEMENT events, atomic even outside a transaction), so the report never counts one without the other: one
  * multi-row insert for the events, one upsert per (account, day, endpoint, verdict, source) with
  * the batch's sums. Totals are written in key order, so two batches on two instances lock the
  * same rows in the same order and never deadlock.
  */
 export async function insertUsage(db: UsageWriter, dialect: Dialect, rows: readonly UsageRow[], now: number): Promise<void> {
-  if (rows.length === 0) return;
+  // Far below the bound parameters SQLite (32 766) and PostgreSQL (65 535) allow per statement.
+  for (let i = 0; i < rows.length; i += EVENTS_PER_STATEMENT) await insertChunk(db, dialect, rows.slice(i, i + EVENTS_PER_STATEMENT), now);
+}
+
+async function insertChunk(db: UsageWriter, dialect: Dialect, rows: readonly UsageRow[], now: number): Promise<void> {
   const day = utcDay(now);
   const month = utcMonth(now);
   const at = utcTimestamp(now);
