@@ -54,11 +54,12 @@ for (const method of ['run', 'get', 'all', 'iterate']) {
     return original.apply(this, a);
   };
 }
-// PostgreSQL: every query sent by a client of the main store's pool (the index's queries name li_ tables).
+// PostgreSQL: every query of the main store (its tables, and transaction control; the index only reads).
+const MAIN_STORE = /^\s*(begin|commit|rollback|select addressd_)|\b(accounts|credit_months|credit_reservations|usage_events|usage_daily|api_keys|publishable_tokens|token_origins|bulk_receipts)\b/i;
 const pgQuery = pg.Client.prototype.query as (...a: unknown[]) => unknown;
 pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
   const text = typeof a[0] === 'string' ? a[0] : ((a[0] as { text?: string } | undefined)?.text ?? '');
-  if (countPg && !/\bli_|local_index/i.test(text)) {
+  if (countPg && MAIN_STORE.test(text)) {
     counts.pg += 1;
     if (trace) console.log(`    pg: ${text.slice(0, 110)}`);
   }

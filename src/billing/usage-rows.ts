@@ -47,7 +47,34 @@ export async function insertUsage(db: UsageWriter, dialect: Dialect, rows: reado
   for (let i = 0; i < rows.length; i += EVENTS_PER_STATEMENT) await insertChunk(db, dialect, rows.slice(i, i + EVENTS_PER_STATEMENT), now);
 }
 
+/**
+ * PostgreSQL, a settle that charges every reservation in full (no refund, so no credit row to
+ * touch): drops the reservations and writes the events and their daily totals in ONE statement
+ * (at most EVENTS_PER_STATEMENT events); returns how many of the reservations it dropped. Run it in
+ * a transaction: fewer dropped than given means one was released meanwhile, and it must roll back.
+ */
+export async function dropAndInsertUsage(db: UsageWriter, reservationIds: readonly string[], rows: readonly UsageRow[], now: number): Promise<number> {
+  if (rows.length > EVENTS_PER_STATEMENT || rows.length === 0) throw new RangeError(`${rows.length} events for one statement`);
+  const { dailySql, eventsSql, params } = usageSql('postgres', rows, now);
+  const text = `with gone as (delete from credit_reservations where id = any($${params.length + 1}::text[]) returning 1), daily as (${dailySql} returning 1) ${eventsSql} returning (select count(*) from gone) as gone`;
+  const result = await db.executeQuery<{ gone: number }>(CompiledQuery.raw(text, [...params, [...reservationIds]]));
+  return Number(result.rows[0]?.gone ?? 0);
+}
+
 async function insertChunk(db: UsageWriter, dialect: Dialect, rows: readonly UsageRow[], now: number): Promise<void> {
+  const { dailySql, eventsSql, daily, events, params } = usageSql(dialect, rows, now);
+  if (dialect === 'postgres') {
+    // One statement, one round trip (a cache hit's write was four with BEGIN and COMMIT): a
+    // data-modifying WITH always runs to completion, and the statement is atomic on its own.
+    await db.executeQuery(CompiledQuery.raw(`with daily as (${dailySql} returning 1) ${eventsSql}`, params));
+    return;
+  }
+  await db.executeQuery(CompiledQuery.raw(dailySql, daily));
+  await db.executeQuery(CompiledQuery.raw(eventsSql, events));
+}
+
+/** The two inserts of a chunk of events (daily totals first, in key order) and their parameters. */
+function usageSql(dialect: Dialect, rows: readonly UsageRow[], now: number) {
   const day = utcDay(now);
   const month = utcMonth(now);
   const at = utcTimestamp(now);
@@ -83,12 +110,5 @@ async function insertChunk(db: UsageWriter, dialect: Dialect, rows: readonly Usa
     month,
   ]);
   const eventsSql = `insert into usage_events (${EVENT_COLUMNS}) values ${values(dialect, rows.length, 14, daily.length + 1)}`;
-  if (dialect === 'postgres') {
-    // One statement, one round trip (a cache hit's write was four with BEGIN and COMMIT): a
-    // data-modifying WITH always runs to completion, and the statement is atomic on its own.
-    await db.executeQuery(CompiledQuery.raw(`with daily as (${dailySql} returning 1) ${eventsSql}`, [...daily, ...events]));
-    return;
-  }
-  await db.executeQuery(CompiledQuery.raw(dailySql, daily));
-  await db.executeQuery(CompiledQuery.raw(eventsSql, events));
+  return { dailySql, eventsSql, daily, events, params: [...daily, ...events] };
 }
