@@ -28,6 +28,8 @@ const { values: args } = parseArgs({
     batch: { type: 'string', default: '100' },
     'local-count': { type: 'string', default: '20000' },
     trace: { type: 'boolean', default: false },
+    /** A regular expression over path names: only those are measured. */
+    paths: { type: 'string' },
   },
 });
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -55,7 +57,7 @@ for (const method of ['run', 'get', 'all', 'iterate']) {
   };
 }
 // PostgreSQL: every query of the main store (its tables, and transaction control; the index only reads).
-const MAIN_STORE = /^\s*(begin|commit|rollback|select addressd_)|\b(accounts|credit_months|credit_reservations|usage_events|usage_daily|api_keys|publishable_tokens|token_origins|bulk_receipts)\b/i;
+const MAIN_STORE = /^\s*(begin|commit|rollback)|\baddressd_reserve\b|\b(accounts|credit_months|credit_reservations|usage_events|usage_daily|api_keys|publishable_tokens|token_origins|bulk_receipts)\b/i;
 const pgQuery = pg.Client.prototype.query as (...a: unknown[]) => unknown;
 pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
   const text = typeof a[0] === 'string' ? a[0] : ((a[0] as { text?: string } | undefined)?.text ?? '');
@@ -105,6 +107,7 @@ try {
       await services.ledger.idle();
 
       const measure = async (name: string, n: number, perRequest: number, send: () => Promise<unknown>) => {
+        if (args.paths && !new RegExp(args.paths, 'i').test(name)) return;
         await services.ledger.idle();
         countPg = true;
         const before = { ...counts };
