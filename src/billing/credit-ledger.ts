@@ -8,7 +8,7 @@ import type { DatabaseSchema } from '../store/db/schema.js';
 import { CommitOutcomeUnknown, GroupCommit } from './group-commit.js';
 import { type LedgerStatement, ledgerSql, runSql } from './ledger-sql.js';
 import { PLAN_QUOTAS } from './plans.js';
-import { dropAndInsertUsage, EVENTS_PER_STATEMENT, insertUsage, type UsageRow } from './usage-rows.js';
+import { dropAndInsertUsage, EVENTS_PER_STATEMENT, insertUsage, RELEASED_MEANWHILE, type UsageRow } from './usage-rows.js';
 
 /** What one billed call records in `recent` (SPEC UsageResponse). */
 export interface UsageEventInput {
@@ -239,25 +239,32 @@ export class CreditLedger {
    * A batch whose every settle charges its whole reservation: each reservation is dropped (that is
    * the whole charge: its credits were debited when it was made) and the events written, without
    * locking accounts — nothing here touches an account's or a month's row, and a reservation row
-   * is dropped once (a release racing for it finds it gone). On PostgreSQL that is one statement
-   * between BEGIN and COMMIT. False, with nothing written, when a reservation was released
+   * is dropped once (a release racing for it finds it gone). On PostgreSQL that is one statement,
+   * atomic alone, no BEGIN or COMMIT. False, with nothing written, when a reservation was released
    * meanwhile (a stale sweep after a long stall): then the general path bills it again.
    */
   private async commitFullCharges(items: BatchItem[]): Promise<boolean> {
     const ids = items.flatMap((i) => (i.reservation ? [i.reservation.id] : []));
     const rows = items.flatMap((i) => (i.reservation ? spread(i.events, i.reservation.total) : i.events.map((row) => ({ event: row.event, credits: 0 }))));
     const now = this.clock.now();
+    if (this.database.dialect === 'postgres' && rows.length <= EVENTS_PER_STATEMENT) {
+      try {
+        await dropAndInsertUsage(this.db, ids, rows, now);
+        return true;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code === RELEASED_MEANWHILE) return false;
+        // Refused while running (nothing written): may be retried; anything else may have committed.
+        throw typeof code === 'string' && /^(22|23|42)/.test(code) ? error : new CommitOutcomeUnknown(error);
+      }
+    }
     let done = false;
     try {
       await this.db.transaction().execute(async (trx) => {
         let dropped = 0;
-        if (this.database.dialect === 'postgres' && rows.length <= EVENTS_PER_STATEMENT) {
-          dropped = await dropAndInsertUsage(trx, ids, rows, now);
-        } else {
-          for (const id of ids) if (await this.dropReservation(trx, id)) dropped++;
-          if (dropped === ids.length) await insertUsage(trx, this.database.dialect, rows, now);
-        }
+        for (const id of ids) if (await this.dropReservation(trx, id)) dropped++;
         if (dropped < ids.length) throw new ReleasedMeanwhile();
+        await insertUsage(trx, this.database.dialect, rows, now);
         done = true;
       });
       return true;

@@ -47,18 +47,20 @@ export async function insertUsage(db: UsageWriter, dialect: Dialect, rows: reado
   for (let i = 0; i < rows.length; i += EVENTS_PER_STATEMENT) await insertChunk(db, dialect, rows.slice(i, i + EVENTS_PER_STATEMENT), now);
 }
 
+/** SQLSTATE of addressd_drop_reservations when one of the reservations was released meanwhile. */
+export const RELEASED_MEANWHILE = 'AD001';
+
 /**
  * PostgreSQL, a settle that charges every reservation in full (no refund, so no credit row to
- * touch): drops the reservations and writes the events and their daily totals in ONE statement
- * (at most EVENTS_PER_STATEMENT events); returns how many of the reservations it dropped. Run it in
- * a transaction: fewer dropped than given means one was released meanwhile, and it must roll back.
+ * touch): drops the reservations and writes the events and their daily totals in ONE statement,
+ * atomic on its own (at most EVENTS_PER_STATEMENT events). When one of the reservations is gone
+ * (released meanwhile) the statement fails with RELEASED_MEANWHILE and writes nothing.
  */
-export async function dropAndInsertUsage(db: UsageWriter, reservationIds: readonly string[], rows: readonly UsageRow[], now: number): Promise<number> {
+export async function dropAndInsertUsage(db: UsageWriter, reservationIds: readonly string[], rows: readonly UsageRow[], now: number): Promise<void> {
   if (rows.length > EVENTS_PER_STATEMENT || rows.length === 0) throw new RangeError(`${rows.length} events for one statement`);
   const { dailySql, eventsSql, params } = usageSql('postgres', rows, now);
-  const text = `with gone as (delete from credit_reservations where id = any($${params.length + 1}::text[]) returning 1), daily as (${dailySql} returning 1) ${eventsSql} returning (select count(*) from gone) as gone`;
-  const result = await db.executeQuery<{ gone: number }>(CompiledQuery.raw(text, [...params, [...reservationIds]]));
-  return Number(result.rows[0]?.gone ?? 0);
+  const text = `with daily as (${dailySql} returning 1), events as (${eventsSql} returning 1) select addressd_drop_reservations($${params.length + 1}::text[]) as dropped`;
+  await db.executeQuery(CompiledQuery.raw(text, [...params, [...reservationIds]]));
 }
 
 async function insertChunk(db: UsageWriter, dialect: Dialect, rows: readonly UsageRow[], now: number): Promise<void> {

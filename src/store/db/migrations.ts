@@ -235,7 +235,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('people').dropColumn('login_notice').execute();
       },
     },
-    // The hot path's reservation in one round trip (issue 22): on PostgreSQL the ledger's reserve —
+    // The hot path's reservation and settle in one round trip each (issue 22): on PostgreSQL the ledger's reserve —
     // lock the account, make the month's row, read it, debit the grant then extra credits, record
     // the reservation — runs server-side as one function, exactly the steps credit-ledger.ts takes
     // on SQLite, instead of eight statements with BEGIN and COMMIT. Each statement of a PL/pgSQL
@@ -279,9 +279,27 @@ function migrations(dialect: Dialect): Record<string, Migration> {
             RETURN QUERY SELECT v_grant, v_extra, v_plan;
           END
           $fn$`.execute(db);
+        // A settle that charges its reservations in full drops them: all of them, or it fails
+        // (SQLSTATE AD001, one was released meanwhile) and its statement writes nothing.
+        await sql`
+          CREATE OR REPLACE FUNCTION addressd_drop_reservations(p_ids text[])
+          RETURNS integer
+          LANGUAGE plpgsql AS $fn$
+          DECLARE
+            v_dropped integer;
+          BEGIN
+            DELETE FROM credit_reservations r WHERE r.id = ANY(p_ids);
+            GET DIAGNOSTICS v_dropped = ROW_COUNT;
+            IF v_dropped < coalesce(array_length(p_ids, 1), 0) THEN
+              RAISE EXCEPTION 'a reservation was released meanwhile' USING ERRCODE = 'AD001';
+            END IF;
+            RETURN v_dropped;
+          END
+          $fn$`.execute(db);
       },
       async down(db: Kysely<unknown>) {
         if (dialect !== 'postgres') return;
+        await sql`DROP FUNCTION IF EXISTS addressd_drop_reservations(text[])`.execute(db);
         await sql`DROP FUNCTION IF EXISTS addressd_reserve(text, text, integer, jsonb, text, text, text)`.execute(db);
       },
     },
