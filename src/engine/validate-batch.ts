@@ -97,7 +97,7 @@ function sameAsking(request: ValidateRequest): string {
  * billed. A batch that fails is dropped with its writes.
  */
 class BatchCache implements ResponseCache {
-  readonly #pending = new Map<string, { value: unknown; text: string; ttlMs: number }>();
+  readonly #pending = new Map<string, { text: string; ttlMs: number }>();
 
   constructor(private readonly shared: ResponseCache) {}
 
@@ -110,15 +110,19 @@ class BatchCache implements ResponseCache {
     return this.#pending.get(key)?.text ?? this.shared.getText(key);
   }
 
-  /** As the shared caches: a non-positive TTL or a value JSON cannot hold stores nothing. */
+  /** As the shared caches: a non-positive TTL or a value JSON cannot hold (undefined) stores nothing. */
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
-    if (!(ttlMs > 0)) return;
     const text = JSON.stringify(value) as string | undefined;
-    if (text !== undefined) this.#pending.set(key, { value, text, ttlMs });
+    if (text !== undefined) await this.setText(key, text, ttlMs);
   }
 
+  async setText(key: string, text: string, ttlMs: number): Promise<void> {
+    if (ttlMs > 0) this.#pending.set(key, { text, ttlMs });
+  }
+
+  /** Into the shared cache, as the text it was given (the value as it was then). */
   async flush(): Promise<void> {
-    await Promise.all([...this.#pending].map(([key, { value, ttlMs }]) => this.shared.set(key, value, ttlMs)));
+    await Promise.all([...this.#pending].map(([key, { text, ttlMs }]) => this.shared.setText(key, text, ttlMs)));
     this.#pending.clear();
   }
 
