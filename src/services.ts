@@ -163,7 +163,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     localIndex,
     sealer,
     validate: new ValidateEngine({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS }),
-    validateBatch: new BatchValidator({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS }),
+    validateBatch: new BatchValidator({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS, renewEveryMs: config.RESERVATION_MAX_AGE_MS / 3 }),
     autocomplete: new AutocompleteEngine({ runner, cache, biller, cacheTtlMs: config.AUTOCOMPLETE_CACHE_TTL_MS }),
     baseUrl,
     consoleUrl: `${baseUrl}/dashboard`,

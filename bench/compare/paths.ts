@@ -126,7 +126,8 @@ export function benchPaths(credentials: Credentials, sample: BenchAddress[], pro
         server: 'local',
         connections: 1,
         unique: true,
-        requests: sample.map((a, i) => ({ method: 'POST', path: '/v1/validate', ...json(auth, localItem(a, sample.length - 1 - i)) })),
+        // From the end of the sample (the other paths take theirs from its start), in the other form.
+        requests: [...sample].reverse().map((a, i) => ({ method: 'POST', path: '/v1/validate', ...json(auth, localItem(a, i)) })),
       },
       {
         // Issue 19: batches of 100 distinct uncached items, two in flight.

@@ -111,9 +111,16 @@ export class Biller implements BillStep {
    * same rules as `billed` and `free` (the gate, a call gets what is left, pays only for providers
    * that answered), then ONE settle of every call's event and credits. Resolves only once that
    * settle committed; when `run` throws or the settle fails, the reservation is given back and
-   * nothing is charged, so the caller serves nothing of the calls.
+   * nothing is charged, so the caller serves nothing of the calls. `run` calls `keep` after each
+   * call: the reservation is renewed every `renewEveryMs` (a third of RESERVATION_MAX_AGE_MS), so
+   * no sweep takes a long batch's reservation for one a crashed instance left.
    */
-  async batch<T>(accountId: string, want: number, run: (biller: ChunkBiller) => Promise<T>): Promise<T> {
+  async batch<T>(
+    accountId: string,
+    want: number,
+    run: (biller: ChunkBiller, keep: () => Promise<void>) => Promise<T>,
+    renewEveryMs = Number.POSITIVE_INFINITY,
+  ): Promise<T> {
     const balance = await this.gate.balance(accountId);
     const reservation = want > 0 && balance.available > 0 ? await this.ledger.reserve(accountId, want) : null;
     const grant = {
@@ -124,9 +131,18 @@ export class Biller implements BillStep {
       quota: balance.quota,
     };
     const biller = new ChunkBiller(this.clock, grant);
+    // A batch may outlast a single request (the age after which sweepers take a reservation for a
+    // crashed instance's): `keep`, called as its calls finish, renews the lease every renewEveryMs.
+    let renewed = this.clock.now();
+    const keep = async () => {
+      if (!reservation || this.clock.now() - renewed < renewEveryMs) return;
+      renewed = this.clock.now();
+      // A renewal that fails is no reason to fail the calls: the settle bills a swept reservation anyway.
+      await this.ledger.renew(reservation).catch(() => false);
+    };
     let value: T;
     try {
-      value = await run(biller);
+      value = await run(biller, keep);
     } catch (error) {
       if (reservation) await this.ledger.release(reservation);
       this.gate.refunded(accountId);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ValidateRequest, ValidateResponse } from '../contract/validate.js';
 import { mapBounded } from '../lib/bounded.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
@@ -21,6 +22,8 @@ export interface BatchValidatorDeps {
   cache: ResponseCache;
   biller: Biller;
   cacheTtlMs: number;
+  /** How often a running batch renews its reservation: a third of RESERVATION_MAX_AGE_MS. */
+  renewEveryMs: number;
 }
 
 /**
@@ -59,8 +62,12 @@ export class BatchValidator {
     });
     // The worst case of every item, a repeat's included (its first may not be cached when a
     // provider failed): every provider that covers some country. What is not spent goes back.
-    const want = requests.length * runner.eligible('geocode', undefined).length;
-    const outcomes = await biller.batch(accountId, want, (chunk) => {
+    const providers = runner.eligible('geocode', undefined).length;
+    const want = requests.length * providers;
+    // Every provider call of every item in flight listens to the caller's signal: more than the
+    // default ten is expected here, not a leak (node would warn on stderr for each batch).
+    if (options.signal) setMaxListeners(Math.max(10, 2 * options.concurrency * Math.max(1, providers)), options.signal);
+    const outcomes = await biller.batch(accountId, want, (chunk, keep) => {
       const engine = new ValidateEngine({ runner, cache, biller: chunk, cacheTtlMs });
       const running = new Map<number, Promise<unknown>>();
       let exhausted: CreditsExhaustedError | undefined;
@@ -76,9 +83,11 @@ export class BatchValidator {
           if (!(error instanceof CreditsExhaustedError)) throw error;
           exhausted = error;
           return { ok: false, exhausted: error };
+        } finally {
+          await keep();
         }
       });
-    });
+    }, this.deps.renewEveryMs);
     // Billed: now the answers may be served, and cached.
     await cache.flush();
     return outcomes;

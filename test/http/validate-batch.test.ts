@@ -3,6 +3,7 @@ import { PLAN_QUOTAS } from '../../src/billing/plans.js';
 import { ValidateBatchResponse, type BatchItemError } from '../../src/contract/batch.js';
 import type { ValidateResponse } from '../../src/contract/validate.js';
 import { ValidateEngine } from '../../src/engine/validate.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 type Result = ValidateBatchResponse['results'][number];
@@ -176,6 +177,39 @@ describe.each(BACKENDS)('POST /v1/validate/batch on $name', ({ backend, redis })
     const single = await server.post('/v1/validate', item, { authorization: `Bearer ${key}` });
     expect(((await single.json()) as ValidateResponse).cached).toBe(false);
     expect(await used(accountId)).toBe(3);
+  });
+
+  it('keeps its reservation through a batch longer than the sweepers\' age: renewed as its items finish', async () => {
+    // A clock moved by hand: each item "takes" 40 % of RESERVATION_MAX_AGE_MS, and after each one
+    // another instance sweeps what it takes for a crashed instance's reservations.
+    const clock = new ManualClock(Date.UTC(2026, 10, 21, 12, 0, 0));
+    const slow = await startTestServer({ backend, redis, sandbox: server.sandbox, clock, env: { BATCH_CONCURRENCY: '1', PROVIDER_TIMEOUT_MS: '15000' } });
+    try {
+      const maxAge = slow.services.config.RESERVATION_MAX_AGE_MS;
+      const { key, accountId } = await slow.createAccount({ plan: 'starter' });
+      const swept: number[] = [];
+      const original = ValidateEngine.prototype.validate;
+      const spy = vi.spyOn(ValidateEngine.prototype, 'validate').mockImplementation(async function (this: ValidateEngine, ...args) {
+        const answer = await original.apply(this, args);
+        clock.advance(0.4 * maxAge);
+        swept.push(await slow.services.ledger.releaseStale(maxAge));
+        return answer;
+      });
+      try {
+        const items = ['Lange Nieuwstraat 1, Utrecht', 'Lange Nieuwstraat 2, Utrecht', 'Lange Nieuwstraat 3, Utrecht', 'Lange Nieuwstraat 4, Utrecht'].map((query) => ({ query, country: 'NL' }));
+        const res = await slow.post('/v1/validate/batch', { items }, { authorization: `Bearer ${key}` });
+        expect(res.status).toBe(200);
+        expect(ValidateBatchResponse.parse(await res.json()).results.every((r) => !isError(r))).toBe(true);
+      } finally {
+        spy.mockRestore();
+      }
+      // 1.6 × the age in all, and no sweep ever took the batch's reservation: every item billed once.
+      expect(swept).toEqual([0, 0, 0, 0]);
+      expect((await slow.services.ledger.balance(accountId)).usedThisMonth).toBe(12);
+      expect(await slow.services.ledger.heldReservations()).toBe(0);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('refuses the remaining items with their own 429 when credits run out mid-batch, at no cost', async () => {
