@@ -14,6 +14,7 @@ import { AutocompleteEngine } from './engine/autocomplete.js';
 import { Biller } from './engine/billing.js';
 import { ProviderRunner } from './engine/fan-out.js';
 import { ValidateEngine } from './engine/validate.js';
+import { BatchValidator } from './engine/validate-batch.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { describeError } from './lib/describe-error.js';
@@ -62,6 +63,8 @@ export interface Services {
   localIndex: LocalIndex | undefined;
   sealer: Sealer;
   validate: ValidateEngine;
+  /** POST /v1/validate/batch: the validate engine, one reservation and one settle per batch. */
+  validateBatch: BatchValidator;
   autocomplete: AutocompleteEngine;
   /** This service's public URL (PUBLIC_BASE_URL, else localhost on PORT), without a trailing slash. */
   baseUrl: string;
@@ -160,6 +163,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     localIndex,
     sealer,
     validate: new ValidateEngine({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS }),
+    validateBatch: new BatchValidator({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS, renewEveryMs: config.RESERVATION_MAX_AGE_MS / 3 }),
     autocomplete: new AutocompleteEngine({ runner, cache, biller, cacheTtlMs: config.AUTOCOMPLETE_CACHE_TTL_MS }),
     baseUrl,
     consoleUrl: `${baseUrl}/dashboard`,

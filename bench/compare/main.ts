@@ -176,6 +176,7 @@ async function measure(url: string, pid: number, p: BenchPath, workers: number, 
     connections: p.connections,
     ratio: result.rps / bareRps({ bare: report.bare.filter((b) => b.when === 'first') }, workers),
     ...(p.providerDelayMs !== undefined ? { overheadP50: result.p50 - p.providerDelayMs, overheadP99: result.p99 - p.providerDelayMs } : {}),
+    ...(p.itemsPerRequest ? { itemsPerRequest: p.itemsPerRequest } : {}),
     rssMiB: treeRssMiB(pid),
     loadAverage: loadAverage(),
   };

@@ -15,6 +15,8 @@ export interface BenchPath {
   unique?: boolean;
   /** Subtract this from latencies to report our own overhead (the providers' fixed delay). */
   providerDelayMs?: number;
+  /** Items per request (a batch): the report adds items/s and CPU per item. */
+  itemsPerRequest?: number;
 }
 
 const json = (headers: Record<string, string>, body: unknown) => ({
@@ -54,6 +56,13 @@ function localPrefixes(sample: BenchAddress[], count: number): string[] {
     }
   }
   return out;
+}
+
+/** Free text and structured, alternately, as in `bench:local`. */
+function localItem(a: BenchAddress, i: number) {
+  return i % 2 === 0
+    ? { query: typed(a), country: 'NL' }
+    : { components: { street: a.street, houseNumber: `${a.number}${a.unit ? `-${a.unit}` : ''}`, postcode: a.postcode, city: a.city, country: 'NL' } };
 }
 
 /** Every path of the issue, for one deployment. */
@@ -109,16 +118,28 @@ export function benchPaths(credentials: Credentials, sample: BenchAddress[], pro
         server: 'local',
         connections: 4,
         unique: true,
-        // Free text and structured, alternately, as in `bench:local`.
-        requests: sample.map((a, i) => ({
-          method: 'POST',
-          path: '/v1/validate',
-          ...json(
-            auth,
-            i % 2 === 0
-              ? { query: typed(a), country: 'NL' }
-              : { components: { street: a.street, houseNumber: `${a.number}${a.unit ? `-${a.unit}` : ''}`, postcode: a.postcode, city: a.city, country: 'NL' } },
-          ),
+        requests: sample.map((a, i) => ({ method: 'POST', path: '/v1/validate', ...json(auth, localItem(a, i)) })),
+      },
+      {
+        // Issue 22: one at a time, our own time per call without queueing.
+        name: 'local validate, uncached, 1 in flight',
+        server: 'local',
+        connections: 1,
+        unique: true,
+        // From the end of the sample (the other paths take theirs from its start), in the other form.
+        requests: [...sample].reverse().map((a, i) => ({ method: 'POST', path: '/v1/validate', ...json(auth, localItem(a, i)) })),
+      },
+      {
+        // Issue 19: batches of 100 distinct uncached items, two in flight.
+        name: 'local validate/batch of 100, uncached',
+        server: 'local',
+        connections: 2,
+        unique: true,
+        itemsPerRequest: 100,
+        requests: Array.from({ length: Math.floor(sample.length / 100) }, (_, b) => ({
+          method: 'POST' as const,
+          path: '/v1/validate/batch',
+          ...json(auth, { items: sample.slice(b * 100, b * 100 + 100).map((a, i) => localItem(a, i + 1)) }),
         })),
       },
     );

@@ -14,6 +14,8 @@ export interface PathFigures extends LoadResult {
   cpuUsPerRequest: number;
   /** 1-minute load average when the path finished: the machine is shared. */
   loadAverage: number;
+  /** Items per request (a batch). */
+  itemsPerRequest?: number;
 }
 
 export interface ConfigFigures {
@@ -70,6 +72,7 @@ export function formatConfig(c: ConfigFigures): string[] {
     const notes = [
       p.overheadP50 !== undefined ? `overhead p50 ${ms(p.overheadP50)} / p99 ${ms(p.overheadP99)} ms` : '',
       p.cachedShare > 0 ? `${(p.cachedShare * 100).toFixed(0)}% cached` : '',
+      p.itemsPerRequest ? `${Math.round(p.rps * p.itemsPerRequest)} items/s, CPU ${Math.round(p.cpuUsPerRequest / p.itemsPerRequest)} µs/item` : '',
       p.failed > 0 ? `${p.failed} failed ${JSON.stringify(p.statusCodes)}` : '',
     ].filter(Boolean);
     lines.push(

@@ -1,13 +1,14 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { PlanId } from '../contract/enums.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { utcMonth, utcTimestamp } from '../lib/time.js';
 import type { Database } from '../store/db/database.js';
-import type { CreditReservationsTable, DatabaseSchema } from '../store/db/schema.js';
+import type { DatabaseSchema } from '../store/db/schema.js';
 import { CommitOutcomeUnknown, GroupCommit } from './group-commit.js';
+import { type LedgerStatement, ledgerSql, runSql } from './ledger-sql.js';
 import { PLAN_QUOTAS } from './plans.js';
-import { insertUsage, type UsageRow } from './usage-rows.js';
+import { dropAndInsertUsage, EVENTS_PER_STATEMENT, insertUsage, RELEASED_MEANWHILE, type UsageRow } from './usage-rows.js';
 
 /** What one billed call records in `recent` (SPEC UsageResponse). */
 export interface UsageEventInput {
@@ -42,11 +43,44 @@ export interface Balance {
 
 export type Trx = Transaction<DatabaseSchema>;
 
-/** One request's part of a group commit: its event, and for a billed call what to settle. */
+/** A reservation row as stored. */
+interface ReservationRow {
+  id: string;
+  account_id: string;
+  month: string;
+  grant_amount: number;
+  extra_amount: number;
+}
+
+/** What a group-commit item's calls spent, before any cap. */
+function wantedOf(item: BatchItem): number {
+  return item.events.reduce((sum, row) => sum + Math.max(0, row.credits), 0);
+}
+
+/** `charged` credits given to the calls in order, each at most what it spent. */
+function spread(events: readonly UsageRow[], charged: number): UsageRow[] {
+  let left = charged;
+  return events.map((row) => {
+    const credits = Math.min(Math.max(0, row.credits), left);
+    left -= credits;
+    return { event: row.event, credits };
+  });
+}
+
+/** Rolls a full-charge settle back: one of its reservations was released meanwhile. */
+class ReleasedMeanwhile extends Error {}
+
+/** The plans' monthly grants as the reserve function takes them (one JSON text for the process). */
+const QUOTAS_JSON = JSON.stringify(PLAN_QUOTAS);
+
+/**
+ * One request's part of a group commit: its events with the credits each spends, and for a billed
+ * call the reservation they are paid from (a single call has one event; a batch of calls one
+ * reservation for all of its events).
+ */
 interface BatchItem {
-  event: UsageEventInput;
+  events: UsageRow[];
   reservation?: Reservation;
-  actual?: number;
 }
 
 /**
@@ -61,6 +95,8 @@ interface BatchItem {
 export class CreditLedger {
   protected readonly db: Kysely<DatabaseSchema>;
   private readonly owner: string | null;
+  /** The hand-written statements of this dialect (ledger-sql.ts). */
+  private readonly sql: Record<LedgerStatement, string>;
   /** Settles and free events of concurrent requests share transactions (group-commit.ts). */
   private readonly commits = new GroupCommit<BatchItem>((items) => this.commitBatch(items));
 
@@ -71,25 +107,23 @@ export class CreditLedger {
   ) {
     this.db = database.db;
     this.owner = options.owner ?? null;
+    this.sql = ledgerSql(database.dialect);
+  }
+
+  /** One hand-written statement, in `db` (a transaction) or on its own. */
+  protected run<R>(db: Kysely<DatabaseSchema> | Trx, statement: LedgerStatement, params: readonly unknown[]) {
+    return runSql<R>(db, this.sql[statement], params);
   }
 
   async balance(accountId: string): Promise<Balance> {
     const month = utcMonth(this.clock.now());
-    const account = await this.db
-      .selectFrom('accounts')
-      .select(['plan', 'extra_credits'])
-      .where('id', '=', accountId)
-      .executeTakeFirstOrThrow();
-    const used = await this.db
-      .selectFrom('credit_months')
-      .select(['used_grant', 'used_extra'])
-      .where('account_id', '=', accountId)
-      .where('month', '=', month)
-      .executeTakeFirst();
+    const { rows } = await this.run<{ plan: string; extra_credits: number; used_grant: number; used_extra: number }>(this.db, 'balance', [month, accountId]);
+    const account = rows[0];
+    if (!account) throw new Error(`no account ${accountId}`);
     const plan = account.plan as PlanId;
     const quota = PLAN_QUOTAS[plan];
-    const usedGrant = Number(used?.used_grant ?? 0);
-    const usedExtra = Number(used?.used_extra ?? 0);
+    const usedGrant = Number(account.used_grant);
+    const usedExtra = Number(account.used_extra);
     const extraCredits = Number(account.extra_credits);
     return {
       plan,
@@ -104,25 +138,21 @@ export class CreditLedger {
   async reserve(accountId: string, want: number): Promise<Reservation | null> {
     const now = this.clock.now();
     const month = utcMonth(now);
+    const id = newId('res');
+    if (this.database.dialect === 'postgres') {
+      // One round trip: the same steps as below, run by the server (migration 0008_reserve_function).
+      const { rows } = await this.run<{ r_grant: number; r_extra: number }>(this.db, 'reserve', [accountId, month, want, QUOTAS_JSON, id, utcTimestamp(now), this.owner]);
+      const grant = Number(rows[0]?.r_grant ?? 0);
+      const extra = Number(rows[0]?.r_extra ?? 0);
+      return grant + extra > 0 ? { id, accountId, month, grant, extra, total: grant + extra } : null;
+    }
     return this.db.transaction().execute(async (trx) => {
       const account = await this.lockAccount(trx, accountId);
       const { grant, extra } = await this.debit(trx, accountId, month, account, want);
       const total = grant + extra;
       if (total <= 0) return null;
-      const reservation: Reservation = { id: newId('res'), accountId, month, grant, extra, total };
-      await trx
-        .insertInto('credit_reservations')
-        .values({
-          id: reservation.id,
-          account_id: accountId,
-          month,
-          grant_amount: grant,
-          extra_amount: extra,
-          created_at: utcTimestamp(now),
-          owner: this.owner,
-        })
-        .execute();
-      return reservation;
+      await this.run(trx, 'insertReservation', [id, accountId, month, grant, extra, utcTimestamp(now), this.owner]);
+      return { id, accountId, month, grant, extra, total };
     });
   }
 
@@ -132,10 +162,20 @@ export class CreditLedger {
    * either billed with its event or not billed at all.
    */
   async settle(reservation: Reservation, actual: number, event: UsageEventInput): Promise<void> {
+    await this.settleCalls(reservation, [{ event, credits: actual }]);
+  }
+
+  /**
+   * Settles several calls paid from one reservation (a batch): each call's event with the credits it
+   * spent, their sum charged (never more than reserved) and the rest refunded, atomically; without a
+   * reservation the calls cost nothing. On failure the reservation is given back, as `settle` does.
+   */
+  async settleCalls(reservation: Reservation | null, calls: readonly UsageRow[]): Promise<void> {
+    if (calls.length === 0 && !reservation) return;
     try {
-      await this.commits.submit({ event, reservation, actual });
+      await this.commits.submit({ events: [...calls], ...(reservation ? { reservation } : {}) });
     } catch (error) {
-      await this.release(reservation).catch(() => undefined);
+      if (reservation) await this.release(reservation).catch(() => undefined);
       throw error;
     }
   }
@@ -152,7 +192,7 @@ export class CreditLedger {
 
   /** A call that costs nothing (cache hit) still writes its usage event (group commit). */
   async recordFree(event: UsageEventInput): Promise<void> {
-    await this.commits.submit({ event });
+    await this.commits.submit({ events: [{ event, credits: 0 }] });
   }
 
   /** Resolves once every event submitted so far is written: shutdown waits for it. */
@@ -166,7 +206,11 @@ export class CreditLedger {
    * their daily totals are written. A failure after the work was done is a CommitOutcomeUnknown.
    */
   private async commitBatch(items: BatchItem[]): Promise<void> {
-    if (this.database.dialect === 'postgres' && items.every((i) => !i.reservation)) return this.commitFreeEvents(items);
+    if (this.database.dialect === 'postgres' && items.every((i) => !i.reservation) && items.reduce((n, i) => n + i.events.length, 0) <= EVENTS_PER_STATEMENT) {
+      return this.commitFreeEvents(items);
+    }
+    // The usual settle charges all it reserved: no refund, so no account or credit row to touch.
+    if (items.every((i) => !i.reservation || wantedOf(i) >= i.reservation.total) && (await this.commitFullCharges(items))) return;
     let done = false;
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -176,12 +220,56 @@ export class CreditLedger {
         }
         const rows: UsageRow[] = [];
         for (const item of items) {
-          rows.push({ event: item.event, credits: item.reservation ? await this.charge(trx, item.reservation, item.actual ?? 0) : 0 });
+          if (!item.reservation) {
+            for (const row of item.events) rows.push({ event: row.event, credits: 0 });
+            continue;
+          }
+          // What was charged (less than wanted only after a stale sweep) goes to the calls in order.
+          rows.push(...spread(item.events, await this.charge(trx, item.reservation, wantedOf(item))));
         }
         await insertUsage(trx, this.database.dialect, rows, this.clock.now());
         done = true;
       });
     } catch (error) {
+      throw done ? new CommitOutcomeUnknown(error) : error;
+    }
+  }
+
+  /**
+   * A batch whose every settle charges its whole reservation: each reservation is dropped (that is
+   * the whole charge: its credits were debited when it was made) and the events written, without
+   * locking accounts — nothing here touches an account's or a month's row, and a reservation row
+   * is dropped once (a release racing for it finds it gone). On PostgreSQL that is one statement,
+   * atomic alone, no BEGIN or COMMIT. False, with nothing written, when a reservation was released
+   * meanwhile (a stale sweep after a long stall): then the general path bills it again.
+   */
+  private async commitFullCharges(items: BatchItem[]): Promise<boolean> {
+    const ids = items.flatMap((i) => (i.reservation ? [i.reservation.id] : []));
+    const rows = items.flatMap((i) => (i.reservation ? spread(i.events, i.reservation.total) : i.events.map((row) => ({ event: row.event, credits: 0 }))));
+    const now = this.clock.now();
+    if (this.database.dialect === 'postgres' && rows.length <= EVENTS_PER_STATEMENT) {
+      try {
+        await dropAndInsertUsage(this.db, ids, rows, now);
+        return true;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code === RELEASED_MEANWHILE) return false;
+        // Refused while running (nothing written): may be retried; anything else may have committed.
+        throw typeof code === 'string' && /^(22|23|42)/.test(code) ? error : new CommitOutcomeUnknown(error);
+      }
+    }
+    let done = false;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        let dropped = 0;
+        for (const id of ids) if (await this.dropReservation(trx, id)) dropped++;
+        if (dropped < ids.length) throw new ReleasedMeanwhile();
+        await insertUsage(trx, this.database.dialect, rows, now);
+        done = true;
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof ReleasedMeanwhile) return false;
       throw done ? new CommitOutcomeUnknown(error) : error;
     }
   }
@@ -194,7 +282,7 @@ export class CreditLedger {
    */
   private async commitFreeEvents(items: BatchItem[]): Promise<void> {
     try {
-      await insertUsage(this.db, 'postgres', items.map((i) => ({ event: i.event, credits: 0 })), this.clock.now());
+      await insertUsage(this.db, 'postgres', items.flatMap((i) => i.events.map((row) => ({ event: row.event, credits: 0 }))), this.clock.now());
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       throw typeof code === 'string' && /^(22|23|42)/.test(code) ? error : new CommitOutcomeUnknown(error);
@@ -221,7 +309,7 @@ export class CreditLedger {
    */
   async releaseOwn(): Promise<number> {
     if (this.owner === null) return 0;
-    return this.releaseRows(await this.db.selectFrom('credit_reservations').selectAll().where('owner', '=', this.owner).execute());
+    return this.releaseRows((await this.run<ReservationRow>(this.db, 'ownReservations', [this.owner])).rows);
   }
 
   /**
@@ -230,7 +318,7 @@ export class CreditLedger {
    */
   async releaseStale(olderThanMs: number): Promise<number> {
     const cutoff = utcTimestamp(this.clock.now() - olderThanMs);
-    return this.releaseRows(await this.db.selectFrom('credit_reservations').selectAll().where('created_at', '<', cutoff).execute());
+    return this.releaseRows((await this.run<ReservationRow>(this.db, 'staleReservations', [cutoff])).rows);
   }
 
   /**
@@ -239,21 +327,16 @@ export class CreditLedger {
    * False when it is gone (settled, or released by a sweep after all).
    */
   async renew(reservation: Reservation): Promise<boolean> {
-    const updated = await this.db
-      .updateTable('credit_reservations')
-      .set({ created_at: utcTimestamp(this.clock.now()) })
-      .where('id', '=', reservation.id)
-      .executeTakeFirst();
-    return Number(updated.numUpdatedRows) > 0;
+    return (await this.run(this.db, 'renewReservation', [utcTimestamp(this.clock.now()), reservation.id])).changed > 0;
   }
 
   /** How many reservations are held right now (all instances): for the operator and tests. */
   async heldReservations(): Promise<number> {
-    const row = await this.db.selectFrom('credit_reservations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return Number(row.n);
+    const { rows } = await this.run<{ n: number }>(this.db, 'heldReservations', []);
+    return Number(rows[0]?.n ?? 0);
   }
 
-  private async releaseRows(rows: Selectable<CreditReservationsTable>[]): Promise<number> {
+  private async releaseRows(rows: readonly ReservationRow[]): Promise<number> {
     let released = 0;
     for (const row of rows) {
       const grant = Number(row.grant_amount);
@@ -263,12 +346,11 @@ export class CreditLedger {
     return released;
   }
 
-  protected async lockAccount(trx: Trx, accountId: string) {
-    let query = trx.selectFrom('accounts').select(['plan', 'extra_credits']).where('id', '=', accountId);
-    // PostgreSQL: the row lock serializes concurrent reservations across instances.
-    // SQLite: Kysely runs one transaction at a time on its single connection.
-    if (this.database.dialect === 'postgres') query = query.forUpdate();
-    return query.executeTakeFirstOrThrow();
+  /** Locks the account row (PostgreSQL; SQLite has one writer at a time) and reads what a debit needs. */
+  protected async lockAccount(trx: Trx, accountId: string): Promise<{ plan: string; extra_credits: number }> {
+    const account = (await this.run<{ plan: string; extra_credits: number }>(trx, 'lockAccount', [accountId])).rows[0];
+    if (!account) throw new Error(`no account ${accountId}`);
+    return account;
   }
 
   /** Takes up to `want` credits of `month`: the monthly grant first, then extra credits. */
@@ -279,18 +361,9 @@ export class CreditLedger {
     account: { plan: string; extra_credits: number },
     want: number,
   ): Promise<{ grant: number; extra: number }> {
-    await trx
-      .insertInto('credit_months')
-      .values({ account_id: accountId, month, used_grant: 0, used_extra: 0 })
-      .onConflict((oc) => oc.columns(['account_id', 'month']).doNothing())
-      .execute();
-    const used = await trx
-      .selectFrom('credit_months')
-      .select('used_grant')
-      .where('account_id', '=', accountId)
-      .where('month', '=', month)
-      .executeTakeFirstOrThrow();
-    const grantLeft = Math.max(0, PLAN_QUOTAS[account.plan as PlanId] - Number(used.used_grant));
+    await this.run(trx, 'ensureMonth', [accountId, month]);
+    const used = (await this.run<{ used_grant: number }>(trx, 'usedGrant', [accountId, month])).rows[0];
+    const grantLeft = Math.max(0, PLAN_QUOTAS[account.plan as PlanId] - Number(used?.used_grant ?? 0));
     const extraLeft = Math.max(0, Number(account.extra_credits));
     const total = Math.max(0, Math.min(want, grantLeft + extraLeft));
     const grant = Math.min(total, grantLeft);
@@ -300,8 +373,7 @@ export class CreditLedger {
   }
 
   protected async dropReservation(trx: Trx, id: string): Promise<boolean> {
-    const deleted = await trx.deleteFrom('credit_reservations').where('id', '=', id).executeTakeFirst();
-    return Number(deleted.numDeletedRows) > 0;
+    return (await this.run(trx, 'dropReservation', [id])).changed > 0;
   }
 
   protected async refund(trx: Trx, reservation: Reservation, amount: number): Promise<void> {
@@ -312,22 +384,8 @@ export class CreditLedger {
 
   private async adjust(trx: Trx, accountId: string, month: string, grant: number, extra: number): Promise<void> {
     if (grant === 0 && extra === 0) return;
-    await trx
-      .updateTable('credit_months')
-      .set((eb) => ({
-        used_grant: eb('used_grant', '+', grant),
-        used_extra: eb('used_extra', '+', extra),
-      }))
-      .where('account_id', '=', accountId)
-      .where('month', '=', month)
-      .execute();
-    if (extra !== 0) {
-      await trx
-        .updateTable('accounts')
-        .set((eb) => ({ extra_credits: eb('extra_credits', '-', extra) }))
-        .where('id', '=', accountId)
-        .execute();
-    }
+    await this.run(trx, 'adjustMonth', [grant, extra, accountId, month]);
+    if (extra !== 0) await this.run(trx, 'adjustExtra', [extra, accountId]);
   }
 
   /** The event and its day's totals, in the caller's transaction: the report never counts one without the other. */

@@ -7,6 +7,9 @@ import type { UsageEventInput } from './credit-ledger.js';
 /** Where usage rows are written: a transaction, or (PostgreSQL, free events only) the pool itself. */
 export type UsageWriter = Pick<Kysely<DatabaseSchema>, 'executeQuery'>;
 
+/** Events per statement; more are written in several (so only in a transaction are they atomic). */
+export const EVENTS_PER_STATEMENT = 1000;
+
 /** One usage event and the credits it was charged. */
 export interface UsageRow {
   event: UsageEventInput;
@@ -33,14 +36,47 @@ function values(dialect: Dialect, rows: number, width: number, first = 1): strin
 }
 
 /**
- * Usage events and their days' totals, in the caller's transaction (on PostgreSQL one statement,
- * atomic even outside a transaction), so the report never counts one without the other: one
+ * Usage events and their days' totals, in the caller's transaction (on PostgreSQL one statement per
+ * EVENTS_PER_STATEMENT events, atomic even outside a transaction), so the report never counts one without the other: one
  * multi-row insert for the events, one upsert per (account, day, endpoint, verdict, source) with
  * the batch's sums. Totals are written in key order, so two batches on two instances lock the
  * same rows in the same order and never deadlock.
  */
 export async function insertUsage(db: UsageWriter, dialect: Dialect, rows: readonly UsageRow[], now: number): Promise<void> {
-  if (rows.length === 0) return;
+  // Far below the bound parameters SQLite (32 766) and PostgreSQL (65 535) allow per statement.
+  for (let i = 0; i < rows.length; i += EVENTS_PER_STATEMENT) await insertChunk(db, dialect, rows.slice(i, i + EVENTS_PER_STATEMENT), now);
+}
+
+/** SQLSTATE of addressd_drop_reservations when one of the reservations was released meanwhile. */
+export const RELEASED_MEANWHILE = 'AD001';
+
+/**
+ * PostgreSQL, a settle that charges every reservation in full (no refund, so no credit row to
+ * touch): drops the reservations and writes the events and their daily totals in ONE statement,
+ * atomic on its own (at most EVENTS_PER_STATEMENT events). When one of the reservations is gone
+ * (released meanwhile) the statement fails with RELEASED_MEANWHILE and writes nothing.
+ */
+export async function dropAndInsertUsage(db: UsageWriter, reservationIds: readonly string[], rows: readonly UsageRow[], now: number): Promise<void> {
+  if (rows.length > EVENTS_PER_STATEMENT || rows.length === 0) throw new RangeError(`${rows.length} events for one statement`);
+  const { dailySql, eventsSql, params } = usageSql('postgres', rows, now);
+  const text = `with daily as (${dailySql} returning 1), events as (${eventsSql} returning 1) select addressd_drop_reservations($${params.length + 1}::text[]) as dropped`;
+  await db.executeQuery(CompiledQuery.raw(text, [...params, [...reservationIds]]));
+}
+
+async function insertChunk(db: UsageWriter, dialect: Dialect, rows: readonly UsageRow[], now: number): Promise<void> {
+  const { dailySql, eventsSql, daily, events, params } = usageSql(dialect, rows, now);
+  if (dialect === 'postgres') {
+    // One statement, one round trip (a cache hit's write was four with BEGIN and COMMIT): a
+    // data-modifying WITH always runs to completion, and the statement is atomic on its own.
+    await db.executeQuery(CompiledQuery.raw(`with daily as (${dailySql} returning 1) ${eventsSql}`, params));
+    return;
+  }
+  await db.executeQuery(CompiledQuery.raw(dailySql, daily));
+  await db.executeQuery(CompiledQuery.raw(eventsSql, events));
+}
+
+/** The two inserts of a chunk of events (daily totals first, in key order) and their parameters. */
+function usageSql(dialect: Dialect, rows: readonly UsageRow[], now: number) {
   const day = utcDay(now);
   const month = utcMonth(now);
   const at = utcTimestamp(now);
@@ -76,12 +112,5 @@ export async function insertUsage(db: UsageWriter, dialect: Dialect, rows: reado
     month,
   ]);
   const eventsSql = `insert into usage_events (${EVENT_COLUMNS}) values ${values(dialect, rows.length, 14, daily.length + 1)}`;
-  if (dialect === 'postgres') {
-    // One statement, one round trip (a cache hit's write was four with BEGIN and COMMIT): a
-    // data-modifying WITH always runs to completion, and the statement is atomic on its own.
-    await db.executeQuery(CompiledQuery.raw(`with daily as (${dailySql} returning 1) ${eventsSql}`, [...daily, ...events]));
-    return;
-  }
-  await db.executeQuery(CompiledQuery.raw(dailySql, daily));
-  await db.executeQuery(CompiledQuery.raw(eventsSql, events));
+  return { dailySql, eventsSql, daily, events, params: [...daily, ...events] };
 }

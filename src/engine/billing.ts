@@ -1,4 +1,5 @@
 import type { CreditLedger, UsageEventInput } from '../billing/credit-ledger.js';
+import { ChunkBiller } from './chunk-biller.js';
 import { QuotaGate } from '../billing/quota-gate.js';
 import type { Clock } from '../lib/clock.js';
 import type { Metrics } from '../lib/metrics.js';
@@ -102,6 +103,59 @@ export class Biller implements BillStep {
     else this.gate.spent(ctx.accountId, charged);
     this.counted(ctx, charged, false);
     return result.value;
+  }
+
+  /**
+   * Several calls billed together (POST /v1/validate/batch): ONE reservation of `want` credits (the
+   * worst case of every call) before `run`, whose calls bill a ChunkBiller drawing from it by the
+   * same rules as `billed` and `free` (the gate, a call gets what is left, pays only for providers
+   * that answered), then ONE settle of every call's event and credits. Resolves only once that
+   * settle committed; when `run` throws or the settle fails, the reservation is given back and
+   * nothing is charged, so the caller serves nothing of the calls. `run` calls `keep` after each
+   * call: the reservation is renewed every `renewEveryMs` (a third of RESERVATION_MAX_AGE_MS), so
+   * no sweep takes a long batch's reservation for one a crashed instance left.
+   */
+  async batch<T>(
+    accountId: string,
+    want: number,
+    run: (biller: ChunkBiller, keep: () => Promise<void>) => Promise<T>,
+    renewEveryMs = Number.POSITIVE_INFINITY,
+  ): Promise<T> {
+    const balance = await this.gate.balance(accountId);
+    const reservation = want > 0 && balance.available > 0 ? await this.ledger.reserve(accountId, want) : null;
+    const grant = {
+      reservation,
+      open: balance.available > 0,
+      short: (reservation?.total ?? 0) < want,
+      plan: balance.plan,
+      quota: balance.quota,
+    };
+    const biller = new ChunkBiller(this.clock, grant);
+    // A batch may outlast a single request (the age after which sweepers take a reservation for a
+    // crashed instance's): `keep`, called as its calls finish, renews the lease every renewEveryMs.
+    let renewed = this.clock.now();
+    const keep = async () => {
+      if (!reservation || this.clock.now() - renewed < renewEveryMs) return;
+      renewed = this.clock.now();
+      // A renewal that fails is no reason to fail the calls: the settle bills a swept reservation anyway.
+      await this.ledger.renew(reservation).catch(() => false);
+    };
+    let value: T;
+    try {
+      value = await run(biller, keep);
+    } catch (error) {
+      if (reservation) await this.ledger.release(reservation);
+      this.gate.refunded(accountId);
+      throw error;
+    }
+    await this.ledger.settleCalls(reservation, biller.charges);
+    const charged = biller.charges.reduce((sum, c) => sum + c.credits, 0);
+    if (reservation && charged < reservation.total) this.gate.refunded(accountId);
+    else this.gate.spent(accountId, charged);
+    // The reservation found nothing left: the gate says so at once, as after a refused `billed`.
+    if (reservation === null && want > 0 && balance.available > 0) this.gate.learn(accountId, { ...balance, available: 0 });
+    for (const [ctx, bill] of biller.calls) this.counted(ctx, bill.charge.credits, bill.charge.event.cached);
+    return value;
   }
 
   /** A cache hit: costs nothing, still recorded. */

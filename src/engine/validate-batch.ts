@@ -1,9 +1,12 @@
+import { setMaxListeners } from 'node:events';
 import type { ValidateRequest, ValidateResponse } from '../contract/validate.js';
 import { mapBounded } from '../lib/bounded.js';
-import type { CallContext } from './billing.js';
+import type { ResponseCache } from '../store/cache/response-cache.js';
+import type { Biller, CallContext } from './billing.js';
 import { CreditsExhaustedError } from './errors.js';
+import type { ProviderRunner } from './fan-out.js';
 import type { Thresholds } from './types.js';
-import type { ValidateEngine } from './validate.js';
+import { ValidateEngine } from './validate.js';
 
 /** One item of a batch: answered, or refused because the account ran out of credits (cost nothing). */
 export type BatchOutcome = { ok: true; response: ValidateResponse } | { ok: false; exhausted: CreditsExhaustedError };
@@ -14,27 +17,124 @@ export interface BatchOptions {
   signal?: AbortSignal;
 }
 
+export interface BatchValidatorDeps {
+  runner: ProviderRunner;
+  cache: ResponseCache;
+  biller: Biller;
+  cacheTtlMs: number;
+  /** How often a running batch renews its reservation: a third of RESERVATION_MAX_AGE_MS. */
+  renewEveryMs: number;
+}
+
 /**
- * Validates each request exactly as a single call would (same gate, cache, bill, one usage event
- * each), a few at a time, outcomes in input order. Once one item finds the credits exhausted, the
- * items not yet started are refused without touching the engine; those already running finish.
- * `context(i)` is asked when item i starts, so its latency counts from then.
+ * POST /v1/validate/batch: each item is validated exactly as a single call would be (same engine,
+ * gate, cache, credits per answering provider, one usage event each), but the batch is billed as
+ * one: a single reservation of every item's worst case before the first item starts and a single
+ * settle of all the items' events after the last (Biller.batch), instead of two transactions per
+ * item. Nothing of the batch is served before that settle committed, and nothing it looked up is
+ * cached before then either (a cached answer is served free: one kept from a batch whose settle
+ * failed would be served unbilled from then on), so its cache writes wait in a BatchCache.
+ *
+ * An item asking exactly what an earlier item of the same batch asked waits for that one and then
+ * runs, so it is what a second single call would be: a cache hit (free, `cached: true`) when the
+ * first answer was cached, a fresh look-up when it was not (a provider failed).
  */
-export async function validateEach(
-  engine: ValidateEngine,
-  requests: readonly ValidateRequest[],
-  context: (index: number) => CallContext & { thresholds: Thresholds },
-  options: BatchOptions,
-): Promise<BatchOutcome[]> {
-  let exhausted: CreditsExhaustedError | undefined;
-  return mapBounded(requests, options.concurrency, async (request, index): Promise<BatchOutcome> => {
-    if (exhausted) return { ok: false, exhausted };
-    try {
-      return { ok: true, response: await engine.validate(request, context(index), options.signal) };
-    } catch (error) {
-      if (!(error instanceof CreditsExhaustedError)) throw error;
-      exhausted = error;
-      return { ok: false, exhausted: error };
-    }
-  });
+export class BatchValidator {
+  constructor(private readonly deps: BatchValidatorDeps) {}
+
+  /**
+   * Outcomes in input order. Once one item finds the credits exhausted, the items not yet started
+   * are refused without touching the engine; those already running finish. `context(i)` is asked
+   * when item i starts, so its latency counts from then.
+   */
+  async validate(
+    accountId: string,
+    requests: readonly ValidateRequest[],
+    context: (index: number) => CallContext & { thresholds: Thresholds },
+    options: BatchOptions,
+  ): Promise<BatchOutcome[]> {
+    const { runner, biller, cacheTtlMs } = this.deps;
+    const cache = new BatchCache(this.deps.cache);
+    const firsts = new Map<string, number>();
+    requests.forEach((request, index) => {
+      const identity = sameAsking(request);
+      if (!firsts.has(identity)) firsts.set(identity, index);
+    });
+    // The worst case of every item, a repeat's included (its first may not be cached when a
+    // provider failed): every provider that covers some country. What is not spent goes back.
+    const providers = runner.eligible('geocode', undefined).length;
+    const want = requests.length * providers;
+    // Every provider call of every item in flight listens to the caller's signal: more than the
+    // default ten is expected here, not a leak (node would warn on stderr for each batch).
+    if (options.signal) setMaxListeners(Math.max(10, 2 * options.concurrency * Math.max(1, providers)), options.signal);
+    const outcomes = await biller.batch(accountId, want, (chunk, keep) => {
+      const engine = new ValidateEngine({ runner, cache, biller: chunk, cacheTtlMs });
+      const running = new Map<number, Promise<unknown>>();
+      let exhausted: CreditsExhaustedError | undefined;
+      return mapBounded(requests, options.concurrency, async (request, index): Promise<BatchOutcome> => {
+        const first = firsts.get(sameAsking(request));
+        if (first !== undefined && first !== index) await running.get(first)?.catch(() => undefined);
+        if (exhausted) return { ok: false, exhausted };
+        try {
+          const answer = engine.validate(request, context(index), options.signal);
+          running.set(index, answer);
+          return { ok: true, response: await answer };
+        } catch (error) {
+          if (!(error instanceof CreditsExhaustedError)) throw error;
+          exhausted = error;
+          return { ok: false, exhausted: error };
+        } finally {
+          await keep();
+        }
+      });
+    }, this.deps.renewEveryMs);
+    // Billed: now the answers may be served, and cached.
+    await cache.flush();
+    return outcomes;
+  }
+}
+
+/** What makes two items the same question (the source only tags the usage event). */
+function sameAsking(request: ValidateRequest): string {
+  const components = request.components ? Object.entries(request.components).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : null;
+  return JSON.stringify([request.query ?? null, components, request.country ?? null, request.language ?? null, request.debug === true]);
+}
+
+/**
+ * The response cache as one batch sees it: reads see the batch's own writes at once (a repeat
+ * finds its first's answer), while the shared cache gets them only at `flush`, once the batch is
+ * billed. A batch that fails is dropped with its writes.
+ */
+class BatchCache implements ResponseCache {
+  readonly #pending = new Map<string, { text: string; ttlMs: number }>();
+
+  constructor(private readonly shared: ResponseCache) {}
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const text = await this.getText(key);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  }
+
+  async getText(key: string): Promise<string | undefined> {
+    return this.#pending.get(key)?.text ?? this.shared.getText(key);
+  }
+
+  /** As the shared caches: a non-positive TTL or a value JSON cannot hold (undefined) stores nothing. */
+  async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
+    const text = JSON.stringify(value) as string | undefined;
+    if (text !== undefined) await this.setText(key, text, ttlMs);
+  }
+
+  async setText(key: string, text: string, ttlMs: number): Promise<void> {
+    if (ttlMs > 0) this.#pending.set(key, { text, ttlMs });
+  }
+
+  /** Into the shared cache, as the text it was given (the value as it was then). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.#pending].map(([key, { text, ttlMs }]) => this.shared.setText(key, text, ttlMs)));
+    this.#pending.clear();
+  }
+
+  /** The shared cache belongs to the service. */
+  async close(): Promise<void> {}
 }

@@ -3,7 +3,7 @@ import { CreditLedger } from '../../src/billing/credit-ledger.js';
 import { CommitOutcomeUnknown, GroupCommit } from '../../src/billing/group-commit.js';
 import type { Database } from '../../src/store/db/database.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
-import { event, eventRows, type LedgerFixture, newAccount, openLedgerFixture } from './storage.js';
+import { event, eventRows, heldReservations, type LedgerFixture, newAccount, openLedgerFixture, spend } from './storage.js';
 
 /** A commit function that waits until told, recording each batch it was given. */
 function heldCommits<T>() {
@@ -179,5 +179,62 @@ describe.each(STORAGE_BACKENDS)('usage events by group commit on %s', (backend) 
     expect(results.filter((r) => r === 'ok')).toHaveLength(4);
     expect((await ledger.balance(acc)).usedThisMonth).toBe(8);
     expect(await eventRows(f.database, acc)).toHaveLength(4);
+  });
+
+  it('an uncached call costs PostgreSQL one statement to reserve and one to settle, no transaction around either', async () => {
+    const acc = await newAccount(f, 'starter');
+    const reservation = await ledger.reserve(acc, 3);
+    expect(reservation).toMatchObject({ total: 3 });
+    await ledger.settle(reservation!, 3, event(acc));
+    if (backend === 'postgres') expect(transactions.count).toBe(0);
+    else expect(transactions.count).toBe(2);
+    expect((await eventRows(f.database, acc)).map((e) => Number(e.credits))).toEqual([3]);
+    expect((await ledger.balance(acc)).usedThisMonth).toBe(3);
+    expect(await heldReservations(f.database, acc)).toBe(0);
+  });
+
+  it('settles a batch of calls from one reservation: each its event and credits, the rest refunded', async () => {
+    const acc = await newAccount(f, 'free', 2);
+    expect(await spend(ledger, acc, 497)).toBe(497);
+    // 3 of the grant and 2 extra credits left; the batch's worst case was 9.
+    const reservation = await ledger.reserve(acc, 9);
+    expect(reservation).toMatchObject({ grant: 3, extra: 2, total: 5 });
+    await ledger.settleCalls(reservation, [
+      { event: event(acc, { query: 'a' }), credits: 2 },
+      { event: event(acc, { query: 'b', cached: true }), credits: 0 },
+      { event: event(acc, { query: 'c' }), credits: 1 },
+    ]);
+    const rows = await eventRows(f.database, acc);
+    expect(rows.slice(1).map((r) => [r.query, Number(r.credits)])).toEqual([
+      ['a', 2],
+      ['b', 0],
+      ['c', 1],
+    ]);
+    // 3 charged, 2 refunded: the extra credits first.
+    expect(await ledger.balance(acc)).toMatchObject({ usedThisMonth: 500, extraCredits: 2, available: 2 });
+    expect(await heldReservations(f.database, acc)).toBe(0);
+  });
+
+  it('a batch whose reservation was swept meanwhile is billed what is left, to its calls in order', async () => {
+    const acc = await newAccount(f, 'free');
+    expect(await spend(ledger, acc, 496)).toBe(496);
+    const reservation = await ledger.reserve(acc, 4);
+    expect(reservation).toMatchObject({ total: 4 });
+    // A stall longer than any request: the sweep gives the 4 back, and another call takes 2 of them.
+    f.clock.advance(11 * 60_000);
+    expect(await ledger.releaseStale(10 * 60_000)).toBe(1);
+    expect(await spend(ledger, acc, 2)).toBe(2);
+    await ledger.settleCalls(reservation, [
+      { event: event(acc, { query: 'a' }), credits: 1 },
+      { event: event(acc, { query: 'b' }), credits: 2 },
+      { event: event(acc, { query: 'c' }), credits: 1 },
+    ]);
+    const rows = await eventRows(f.database, acc);
+    expect(rows.slice(2).map((r) => [r.query, Number(r.credits)])).toEqual([
+      ['a', 1],
+      ['b', 1],
+      ['c', 0],
+    ]);
+    expect(await ledger.balance(acc)).toMatchObject({ usedThisMonth: 500, available: 0 });
   });
 });

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PLAN_QUOTAS } from '../../src/billing/plans.js';
 import { ValidateBatchResponse, type BatchItemError } from '../../src/contract/batch.js';
 import type { ValidateResponse } from '../../src/contract/validate.js';
+import { ValidateEngine } from '../../src/engine/validate.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 type Result = ValidateBatchResponse['results'][number];
@@ -114,6 +116,102 @@ describe.each(BACKENDS)('POST /v1/validate/batch on $name', ({ backend, redis })
     ]);
   });
 
+  it('bills the whole batch with one reservation and one settle, and holds nothing afterwards', async () => {
+    const { key, accountId } = await server.createAccount({ plan: 'starter' });
+    const reserve = vi.spyOn(server.services.ledger, 'reserve');
+    const settle = vi.spyOn(server.services.ledger, 'settleCalls');
+    try {
+      const items = ['Stationsplein 1, Utrecht', 'Stationsplein 2, Utrecht', 'Stationsplein 3, Utrecht'].map((query) => ({ query, country: 'NL' }));
+      const results = await batch(key, { items });
+      expect(results.every((r) => !isError(r) && r.cached === false)).toBe(true);
+      expect(reserve).toHaveBeenCalledTimes(1);
+      expect(settle).toHaveBeenCalledTimes(1);
+    } finally {
+      reserve.mockRestore();
+      settle.mockRestore();
+    }
+    // Still one event and 3 credits per item, and the unspent rest of the reservation given back.
+    expect((await events(accountId)).map((e) => Number(e.credits))).toEqual([3, 3, 3]);
+    expect(await used(accountId)).toBe(9);
+    expect(await server.services.ledger.heldReservations()).toBe(0);
+  });
+
+  it('looks a repeated item up once: the repeats are what a second single call is, a free cache hit', async () => {
+    const { key, accountId } = await server.createAccount({ plan: 'starter' });
+    const calls = providerCalls();
+    const item = { query: 'Oudegracht 100, 3511 AT Utrecht', country: 'NL' };
+    const results = await batch(key, { items: [item, { query: 'Neude 11, Utrecht', country: 'NL' }, item, { ...item, source: 'again' }] });
+    expect(results.map((r) => !isError(r) && r.cached)).toEqual([false, false, true, true]);
+    const [first, , second, third] = results as ValidateResponse[];
+    expect({ ...second, cached: false }).toEqual(first);
+    expect({ ...third, cached: false }).toEqual(first);
+    // Two look-ups of three providers each, not four.
+    expect(providerCalls() - calls).toBe(6);
+    const recorded = await events(accountId);
+    expect(recorded).toHaveLength(4);
+    expect(recorded.map((e) => [Number(e.cached), Number(e.credits)]).sort()).toEqual([[0, 3], [0, 3], [1, 0], [1, 0]]);
+    expect(recorded.filter((e) => e.source === 'again').map((e) => Number(e.cached))).toEqual([1]);
+    expect(await used(accountId)).toBe(6);
+  });
+
+  it('serves, bills and caches nothing of a batch whose settle failed, and gives its credits back', async () => {
+    const { key, accountId } = await server.createAccount({ plan: 'starter' });
+    const ledger = server.services.ledger;
+    const settle = vi.spyOn(ledger, 'settleCalls').mockImplementationOnce(async (reservation) => {
+      // As a settle whose transaction failed: the reservation goes back, the error goes up.
+      if (reservation) await ledger.release(reservation);
+      throw new Error('the database went away');
+    });
+    const item = { query: 'Janskerkhof 2, 3512 BK Utrecht', country: 'NL' };
+    try {
+      const res = await server.post('/v1/validate/batch', { items: [item] }, { authorization: `Bearer ${key}` });
+      expect(res.status).toBe(500);
+      expect(Object.keys((await res.json()) as object)).toEqual(['message']);
+    } finally {
+      settle.mockRestore();
+    }
+    expect(await events(accountId)).toHaveLength(0);
+    expect(await used(accountId)).toBe(0);
+    expect(await ledger.heldReservations()).toBe(0);
+    // Its answer was not cached: served free from then on, it would never have been paid for.
+    const single = await server.post('/v1/validate', item, { authorization: `Bearer ${key}` });
+    expect(((await single.json()) as ValidateResponse).cached).toBe(false);
+    expect(await used(accountId)).toBe(3);
+  });
+
+  it('keeps its reservation through a batch longer than the sweepers\' age: renewed as its items finish', async () => {
+    // A clock moved by hand: each item "takes" 40 % of RESERVATION_MAX_AGE_MS, and after each one
+    // another instance sweeps what it takes for a crashed instance's reservations.
+    const clock = new ManualClock(Date.UTC(2026, 10, 21, 12, 0, 0));
+    const slow = await startTestServer({ backend, redis, sandbox: server.sandbox, clock, env: { BATCH_CONCURRENCY: '1', PROVIDER_TIMEOUT_MS: '15000' } });
+    try {
+      const maxAge = slow.services.config.RESERVATION_MAX_AGE_MS;
+      const { key, accountId } = await slow.createAccount({ plan: 'starter' });
+      const swept: number[] = [];
+      const original = ValidateEngine.prototype.validate;
+      const spy = vi.spyOn(ValidateEngine.prototype, 'validate').mockImplementation(async function (this: ValidateEngine, ...args) {
+        const answer = await original.apply(this, args);
+        clock.advance(0.4 * maxAge);
+        swept.push(await slow.services.ledger.releaseStale(maxAge));
+        return answer;
+      });
+      try {
+        const items = ['Lange Nieuwstraat 1, Utrecht', 'Lange Nieuwstraat 2, Utrecht', 'Lange Nieuwstraat 3, Utrecht', 'Lange Nieuwstraat 4, Utrecht'].map((query) => ({ query, country: 'NL' }));
+        const res = await slow.post('/v1/validate/batch', { items }, { authorization: `Bearer ${key}` });
+        expect(res.status).toBe(200);
+        expect(ValidateBatchResponse.parse(await res.json()).results.every((r) => !isError(r))).toBe(true);
+      } finally {
+        spy.mockRestore();
+      }
+      // 1.6 × the age in all, and no sweep ever took the batch's reservation: every item billed once.
+      expect(swept).toEqual([0, 0, 0, 0]);
+      expect((await slow.services.ledger.balance(accountId)).usedThisMonth).toBe(12);
+      expect(await slow.services.ledger.heldReservations()).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('refuses the remaining items with their own 429 when credits run out mid-batch, at no cost', async () => {
     // 6 credits: two uncached look-ups at 3 each. Items run four at a time, so the third and
     // fourth find nothing left to reserve, and the fifth never starts.
@@ -158,12 +256,12 @@ describe.each(BACKENDS)('POST /v1/validate/batch on $name', ({ backend, redis })
     const { key } = await server.createAccount({ plan: 'starter' });
     let running = 0;
     let most = 0;
-    const engine = server.services.validate;
-    const original = engine.validate.bind(engine);
-    const spy = vi.spyOn(engine, 'validate').mockImplementation(async (...args) => {
+    // The batch runs its items through an engine of its own (billed to the batch's reservation).
+    const original = ValidateEngine.prototype.validate;
+    const spy = vi.spyOn(ValidateEngine.prototype, 'validate').mockImplementation(async function (this: ValidateEngine, ...args) {
       most = Math.max(most, ++running);
       try {
-        return await original(...args);
+        return await original.apply(this, args);
       } finally {
         running--;
       }

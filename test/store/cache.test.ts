@@ -58,6 +58,15 @@ describe.each(backends)('response cache (%s)', (_name, make) => {
     expect(await cache.get(key)).toEqual({ list: ['a'] });
   });
 
+  it('stores JSON text as it is given, read back the same as a stored value', async () => {
+    const cache = await make();
+    await cache.setText('k-text', '{"attempts":[{"provider":"local","answered":true}]}', 60_000);
+    expect(await cache.getText('k-text')).toBe('{"attempts":[{"provider":"local","answered":true}]}');
+    expect(await cache.get('k-text')).toEqual({ attempts: [{ provider: 'local', answered: true }] });
+    await cache.setText('k-text-none', '{}', 0);
+    expect(await cache.getText('k-text-none')).toBeUndefined();
+  });
+
   it('stores nothing for a non-positive TTL or an undefined value', async () => {
     const cache = await make();
     const key = `none-${randomUUID()}`;

@@ -3,7 +3,6 @@ import type { BatchItemError, ValidateBatchResponse } from '../../contract/batch
 import { validateBatchRoute } from '../../contract/routes.js';
 import { ValidateRequest } from '../../contract/validate.js';
 import { isUnverified } from '../../engine/unverified.js';
-import { validateEach } from '../../engine/validate-batch.js';
 import { callContext } from '../call-context.js';
 import type { RouteModule } from '../context.js';
 import { creditsExhausted } from '../errors.js';
@@ -11,7 +10,8 @@ import { flagUnverified, UNVERIFIED_ITEMS_HEADER } from '../unverified.js';
 
 /**
  * POST /v1/validate/batch: each item is checked against ValidateRequest on its own (a bad one is
- * its own 400 entry), the good ones go through the engine as single validates would.
+ * its own 400 entry), the good ones go through the engine as single validates would, billed as one
+ * (engine/validate-batch.ts).
  */
 export const validateBatchRoutes: RouteModule = (app, services) => {
   app.openapi(validateBatchRoute, async (c) => {
@@ -25,8 +25,8 @@ export const validateBatchRoutes: RouteModule = (app, services) => {
       else results[index] = invalidItem(parsed.error.issues);
     });
 
-    const outcomes = await validateEach(
-      services.validate,
+    const outcomes = await services.validateBatch.validate(
+      account.id,
       runnable.map((r) => r.request),
       (i) => ({
         ...callContext(c, '/v1/validate/batch', runnable[i]?.request.source ?? body.source),

@@ -20,6 +20,7 @@ export function countedCache(cache: ResponseCache, metrics: Metrics): ResponseCa
       return text;
     },
     set: (key, value, ttlMs) => cache.set(key, value, ttlMs),
+    setText: (key, text, ttlMs) => cache.setText(key, text, ttlMs),
     close: () => cache.close(),
   };
 }

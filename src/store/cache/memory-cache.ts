@@ -47,6 +47,11 @@ export class MemoryResponseCache implements ResponseCache {
     this.#lru.set(key, json, { ttl: Math.ceil(ttlMs) });
   }
 
+  async setText(key: string, text: string, ttlMs: number): Promise<void> {
+    if (!(ttlMs > 0)) return;
+    this.#lru.set(key, text, { ttl: Math.ceil(ttlMs) });
+  }
+
   /** Entries held now (expired ones excluded): for metrics and tests. */
   get size(): number {
     this.#lru.purgeStale();

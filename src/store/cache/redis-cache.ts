@@ -51,11 +51,20 @@ export class RedisResponseCache implements ResponseCache {
 
   /** A non-positive TTL or a value JSON cannot hold (undefined) stores nothing. */
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value) as string | undefined;
+    } catch (error) {
+      safeReport(this.#onError, error, 'set');
+      return;
+    }
+    if (json !== undefined) await this.setText(key, json, ttlMs);
+  }
+
+  async setText(key: string, text: string, ttlMs: number): Promise<void> {
     if (!(ttlMs > 0)) return;
     try {
-      const json = JSON.stringify(value) as string | undefined;
-      if (json === undefined) return;
-      await this.#client.set(this.redisKey(key), json, 'PX', Math.ceil(ttlMs));
+      await this.#client.set(this.redisKey(key), text, 'PX', Math.ceil(ttlMs));
     } catch (error) {
       safeReport(this.#onError, error, 'set');
     }

@@ -7,5 +7,7 @@ export interface ResponseCache {
   /** The entry as stored (JSON text): lets a reader tell an unchanged entry without parsing it. */
   getText(key: string): Promise<string | undefined>;
   set<T>(key: string, value: T, ttlMs: number): Promise<void>;
+  /** An entry already in JSON text (as `getText` gives it back): stored as is. */
+  setText(key: string, text: string, ttlMs: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -235,6 +235,74 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('people').dropColumn('login_notice').execute();
       },
     },
+    // The hot path's reservation and settle in one round trip each (issue 22): on PostgreSQL the ledger's reserve —
+    // lock the account, make the month's row, read it, debit the grant then extra credits, record
+    // the reservation — runs server-side as one function, exactly the steps credit-ledger.ts takes
+    // on SQLite, instead of eight statements with BEGIN and COMMIT. Each statement of a PL/pgSQL
+    // function reads what committed before it (READ COMMITTED), after the account lock is taken.
+    '0008_reserve_function': {
+      async up(db: Kysely<unknown>) {
+        if (dialect !== 'postgres') return;
+        await sql`
+          CREATE OR REPLACE FUNCTION addressd_reserve(p_account text, p_month text, p_want integer, p_quotas jsonb, p_id text, p_at text, p_owner text)
+          RETURNS TABLE (r_grant integer, r_extra integer, r_plan text)
+          LANGUAGE plpgsql AS $fn$
+          DECLARE
+            v_plan text;
+            v_extra_credits integer;
+            v_used integer;
+            v_grant_left integer;
+            v_total integer;
+            v_grant integer;
+            v_extra integer;
+          BEGIN
+            SELECT a.plan, a.extra_credits INTO v_plan, v_extra_credits FROM accounts a WHERE a.id = p_account FOR UPDATE;
+            IF NOT FOUND THEN
+              RAISE EXCEPTION 'no account %', p_account USING ERRCODE = 'P0002';
+            END IF;
+            INSERT INTO credit_months (account_id, month, used_grant, used_extra) VALUES (p_account, p_month, 0, 0)
+              ON CONFLICT (account_id, month) DO NOTHING;
+            SELECT m.used_grant INTO v_used FROM credit_months m WHERE m.account_id = p_account AND m.month = p_month;
+            v_grant_left := greatest(0, coalesce((p_quotas ->> v_plan)::integer, 0) - v_used);
+            v_total := greatest(0, least(p_want, v_grant_left + greatest(0, v_extra_credits)));
+            v_grant := least(v_total, v_grant_left);
+            v_extra := v_total - v_grant;
+            IF v_total > 0 THEN
+              UPDATE credit_months m SET used_grant = m.used_grant + v_grant, used_extra = m.used_extra + v_extra
+                WHERE m.account_id = p_account AND m.month = p_month;
+              IF v_extra <> 0 THEN
+                UPDATE accounts a SET extra_credits = a.extra_credits - v_extra WHERE a.id = p_account;
+              END IF;
+              INSERT INTO credit_reservations (id, account_id, month, grant_amount, extra_amount, created_at, owner)
+                VALUES (p_id, p_account, p_month, v_grant, v_extra, p_at, p_owner);
+            END IF;
+            RETURN QUERY SELECT v_grant, v_extra, v_plan;
+          END
+          $fn$`.execute(db);
+        // A settle that charges its reservations in full drops them: all of them, or it fails
+        // (SQLSTATE AD001, one was released meanwhile) and its statement writes nothing.
+        await sql`
+          CREATE OR REPLACE FUNCTION addressd_drop_reservations(p_ids text[])
+          RETURNS integer
+          LANGUAGE plpgsql AS $fn$
+          DECLARE
+            v_dropped integer;
+          BEGIN
+            DELETE FROM credit_reservations r WHERE r.id = ANY(p_ids);
+            GET DIAGNOSTICS v_dropped = ROW_COUNT;
+            IF v_dropped < coalesce(array_length(p_ids, 1), 0) THEN
+              RAISE EXCEPTION 'a reservation was released meanwhile' USING ERRCODE = 'AD001';
+            END IF;
+            RETURN v_dropped;
+          END
+          $fn$`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        if (dialect !== 'postgres') return;
+        await sql`DROP FUNCTION IF EXISTS addressd_drop_reservations(text[])`.execute(db);
+        await sql`DROP FUNCTION IF EXISTS addressd_reserve(text, text, integer, jsonb, text, text, text)`.execute(db);
+      },
+    },
   };
 }
 
