@@ -49,6 +49,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
     'UPDATE addresses SET street_id = ?, hn = ?, hn_key = ?, hn_base = ?, postcode = ?, pc_key = ?, lat = ?, lng = ?, import_id = ? WHERE id = ?',
   );
   const touch = db.prepare('UPDATE addresses SET import_id = ? WHERE id = ?');
+  const lastStreet = db.prepare('SELECT coalesce(max(id), 0) FROM streets').pluck();
   // An import repeats the same few thousand streets a million times: their ids are kept (bounded).
   const streetIds = new Map<string, number>();
   const streetIdOf = ({ street: s }: AddressInput): number => {
@@ -67,9 +68,13 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
     async write(rows: AddressInput[]) {
       const out: BatchOutcome = { imported: 0, updated: 0, unchanged: 0, duplicates: [] };
       const values: unknown[] = [];
+      // Streets above this id are created by this call: no stored address hangs off them yet, and
+      // the rows of one call cannot match each other, so a row without a source id on one is new
+      // without a look-up (most rows of a first import: a file lists a street's numbers together).
+      const before = lastStreet.get() as number;
       rows.forEach((r, i) => {
         const streetId = streetIdOf(r);
-        const old = (r.sourceId ? bySource.get(r.sourceId) : byAddress.get(streetId, r.hnKey)) as ExistingAddress | undefined;
+        const old = (r.sourceId ? bySource.get(r.sourceId) : streetId > before ? undefined : byAddress.get(streetId, r.hnKey)) as ExistingAddress | undefined;
         if (!old) {
           values.push(r.sourceId, streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId);
           if (values.length === INSERT_ROWS * 10) insertMany.run(values.splice(0));
