@@ -30,8 +30,61 @@ export class AddressKeyer {
     return v;
   }
 
+  /**
+   * The street of a row, memoised on the raw fields that decide it: the rows of one street
+   * (thousands in a big town) then cost one map look-up instead of several normalisations'
+   * look-ups and key strings. Rows naming other places (OSM `is_in`, admin levels) take the
+   * long way: those places are not part of the key.
+   */
+  private readonly rowStreets = new Map<string, StreetInput | 'missing_street'>();
+
   /** Returns the keyed address, or undefined when the street or number has no usable token. */
   key(a: RawAddress, country: string): KeyedAddress | 'missing_street' | 'missing_house_number' {
+    let street: StreetInput | 'missing_street' | undefined;
+    const memo = !a.places?.length;
+    const rowKey = memo ? `${country}\u0000${a.street}\u0000${a.city ?? ''}\u0000${a.municipality ?? ''}` : '';
+    if (memo) street = this.rowStreets.get(rowKey);
+    if (street === undefined) {
+      street = this.street(a, country);
+      if (memo) {
+        if (this.rowStreets.size > 200_000) this.rowStreets.clear();
+        this.rowStreets.set(rowKey, street);
+      }
+    }
+    if (street === 'missing_street') return street;
+    let hn = this.numbers.get(a.houseNumber);
+    if (hn === undefined) {
+      if (this.numbers.size > 200_000) this.numbers.clear();
+      this.numbers.set(a.houseNumber, (hn = { key: houseNumberKey(a.houseNumber), base: houseNumberBase(a.houseNumber) }));
+    }
+    const hnKey = hn.key;
+    if (!hnKey) return 'missing_house_number';
+    let pc: { display: string; key: string | null } | undefined;
+    if (a.postcode) {
+      const pcRaw = `${country}|${a.postcode}`;
+      pc = this.postcodes.get(pcRaw);
+      if (pc === undefined) {
+        if (this.postcodes.size > 200_000) this.postcodes.clear();
+        const display = displayPostcode(a.postcode, country);
+        this.postcodes.set(pcRaw, (pc = { display, key: postcodeKey(display) || null }));
+      }
+    }
+    return {
+      identity: a.sourceId ?? `${street.key}|${hnKey}`,
+      sourceId: a.sourceId ?? null,
+      street,
+      hn: a.houseNumber,
+      hnKey,
+      hnBase: hn.base,
+      postcode: pc?.display ?? null,
+      pcKey: pc?.key ?? null,
+      lat: a.lat,
+      lng: a.lng,
+    };
+  }
+
+  /** The street input of a row (normalised names, index words, places), shared by every row that yields the same key. */
+  private street(a: RawAddress, country: string): StreetInput | 'missing_street' {
     const s = this.cached(this.streets, `${country}|${a.street}`, () => ({
       key: tokens(normalizeStreet(a.street, country)).join(' '),
       words: streetTokens(a.street, country).join(' '),
@@ -48,16 +101,7 @@ export class AddressKeyer {
     // The other places around it (parish, quarter, `is_in`): searchable and named, not part of the identity.
     const seen = new Set([a.city, municipality].filter(Boolean).map((p) => p!.toLowerCase()));
     const others = (a.places ?? []).filter((p) => !seen.has(p.toLowerCase()) && !p.includes(PLACES_SEPARATOR) && Boolean(seen.add(p.toLowerCase())));
-    const hn = this.cached(this.numbers, a.houseNumber, () => ({ key: houseNumberKey(a.houseNumber), base: houseNumberBase(a.houseNumber) }));
-    const hnKey = hn.key;
-    if (!hnKey) return 'missing_house_number';
     const streetKey = `${country}|${s.key || s.words}|${c.key}${m ? `|${m.key}` : ''}`;
-    const pc = a.postcode
-      ? this.cached(this.postcodes, `${country}|${a.postcode}`, () => {
-          const display = displayPostcode(a.postcode!, country);
-          return { display, key: postcodeKey(display) || null };
-        })
-      : undefined;
     let street = this.streetInputs.get(streetKey);
     if (!street) {
       if (this.streetInputs.size > 200_000) this.streetInputs.clear();
@@ -67,17 +111,6 @@ export class AddressKeyer {
       street = { key: streetKey, country, street: a.street, city: a.city ?? null, municipality: places, state: a.state ?? null, streetWords: s.words, cityWords };
       this.streetInputs.set(streetKey, street);
     }
-    return {
-      identity: a.sourceId ?? `${streetKey}|${hnKey}`,
-      sourceId: a.sourceId ?? null,
-      street,
-      hn: a.houseNumber,
-      hnKey,
-      hnBase: hn.base,
-      postcode: pc?.display ?? null,
-      pcKey: pc?.key ?? null,
-      lat: a.lat,
-      lng: a.lng,
-    };
+    return street;
   }
 }

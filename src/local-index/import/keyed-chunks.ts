@@ -53,14 +53,20 @@ export async function* keyedChunks(path: string, opts: ReadOptions): AsyncGenera
   }
 }
 
-/** Country check and index keys for one row; a row that cannot be used is listed with its reason. */
+const COUNTRY = /^[A-Z]{2}$/;
+
+function skip(skips: RowProblem[], row: number | string, reason: RowProblem['reason'], detail?: string): undefined {
+  skips.push(detail ? { row, reason, detail } : { row, reason });
+  return undefined;
+}
+
+/** Country check and index keys for one row; a row that cannot be used is listed with its reason. No closure per row: this runs for every row. */
 function accept(item: ReaderItem, keyer: AddressKeyer, skips: RowProblem[]): KeyedAddress | undefined {
-  const skip = (reason: RowProblem['reason'], detail?: string) => void skips.push(detail ? { row: item.row, reason, detail } : { row: item.row, reason });
-  if (item.kind === 'bad') return skip(item.reason, item.detail);
+  if (item.kind === 'bad') return skip(skips, item.row, item.reason, item.detail);
   const code = item.address.country?.toUpperCase();
-  if (!code) return skip('missing_country', 'no country in the row and no --country');
-  if (!/^[A-Z]{2}$/.test(code)) return skip('invalid_country', item.address.country);
+  if (!code) return skip(skips, item.row, 'missing_country', 'no country in the row and no --country');
+  if (!COUNTRY.test(code)) return skip(skips, item.row, 'invalid_country', item.address.country);
   const keyed = keyer.key(item.address, code);
-  if (typeof keyed === 'string') return skip(keyed);
+  if (typeof keyed === 'string') return skip(skips, item.row, keyed);
   return keyed;
 }

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ImportFormatError } from '../types.js';
 import { keyedChunks, type ReadOptions } from './keyed-chunks.js';
+import { packChunk } from './packed-chunk.js';
 import type { FromReader } from './worker-chunks.js';
 
 /** Chunks posted but not yet taken by the writer: bounds memory when the store is the slower side. */
@@ -19,7 +20,7 @@ const post = (message: FromReader) => port.postMessage(message);
 
 try {
   for await (const chunk of keyedChunks(path, opts)) {
-    post({ type: 'chunk', chunk });
+    post({ type: 'chunk', chunk: packChunk(chunk) });
     ahead++;
     while (ahead >= MAX_AHEAD) await new Promise<void>((r) => (resume = r));
   }

@@ -25,16 +25,24 @@ function coordinate(value: string | number | undefined, max: number): Coordinate
   if (value === undefined) return 'missing';
   if (typeof value === 'string') {
     if (value.trim() === '') return 'missing';
-    if (!/^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)) return 'invalid';
+    if (!NUMBER.test(value)) return 'invalid';
   }
   const n = Number(value);
   return Number.isFinite(n) && Math.abs(n) <= max ? n : 'invalid';
 }
 
+/** Whitespace that collapseSpaces would change: most fields have none, and skip its two new strings. */
+const UNTIDY = /^\s|\s$|\s\s|[^\S ]/;
+
 const optional = (s: string | undefined): string | undefined => {
-  const v = s === undefined ? '' : collapseSpaces(s);
+  const v = s === undefined ? '' : UNTIDY.test(s) ? collapseSpaces(s) : s;
   return v === '' ? undefined : v;
 };
+
+const bad = (row: number | string, reason: SkipReason, detail?: string): ReaderItem => ({ kind: 'bad', row, reason, detail });
+const NUMBER = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+const WORD = /[\p{L}\p{N}]/u;
+const SHORT_UNIT = /^[\p{L}\p{N}]{1,4}$/u;
 
 /**
  * Checks one row and builds the address, or names why it cannot be used. A short unit
@@ -42,18 +50,17 @@ const optional = (s: string | undefined): string | undefined => {
  * data write additions; a long one (`APT 5`) is not part of the house number and is dropped.
  */
 export function buildAddress(row: number | string, f: RawFields): ReaderItem {
-  const bad = (reason: SkipReason, detail?: string): ReaderItem => ({ kind: 'bad', row, reason, detail });
   const lat = coordinate(f.lat, 90);
   const lng = coordinate(f.lng, 180);
-  if (lat === 'missing' || lng === 'missing') return bad('missing_coordinates');
-  if (lat === 'invalid' || lng === 'invalid') return bad('invalid_coordinates', `lat ${String(f.lat)}, lng ${String(f.lng)}`);
-  if (lat === 0 && lng === 0) return bad('invalid_coordinates', 'lat 0, lng 0');
+  if (lat === 'missing' || lng === 'missing') return bad(row, 'missing_coordinates');
+  if (lat === 'invalid' || lng === 'invalid') return bad(row, 'invalid_coordinates', `lat ${String(f.lat)}, lng ${String(f.lng)}`);
+  if (lat === 0 && lng === 0) return bad(row, 'invalid_coordinates', 'lat 0, lng 0');
   const street = optional(f.street);
-  if (!street || !/[\p{L}\p{N}]/u.test(street)) return bad('missing_street');
+  if (!street || !WORD.test(street)) return bad(row, 'missing_street');
   let houseNumber = optional(f.houseNumber);
-  if (!houseNumber || !/[\p{L}\p{N}]/u.test(houseNumber)) return bad('missing_house_number');
+  if (!houseNumber || !WORD.test(houseNumber)) return bad(row, 'missing_house_number');
   const unit = optional(f.unit);
-  if (unit && /^[\p{L}\p{N}]{1,4}$/u.test(unit)) houseNumber = `${houseNumber}-${unit}`;
+  if (unit && SHORT_UNIT.test(unit)) houseNumber = `${houseNumber}-${unit}`;
   const address: RawAddress = {
     street,
     houseNumber,

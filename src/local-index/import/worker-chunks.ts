@@ -1,10 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { ImportFormatError } from '../types.js';
 import type { KeyedChunk, ReadOptions } from './keyed-chunks.js';
+import { type PackedChunk, unpackChunk } from './packed-chunk.js';
 
 /** Messages of the reader thread. */
 export type FromReader =
-  | { type: 'chunk'; chunk: KeyedChunk }
+  | { type: 'chunk'; chunk: PackedChunk }
   | { type: 'done' }
   | { type: 'error'; format: boolean; message: string };
 
@@ -34,7 +35,7 @@ export async function* keyedChunksInWorker(path: string, opts: ReadOptions): Asy
       switch (event.type) {
         case 'chunk':
           worker.postMessage('taken');
-          yield event.chunk;
+          yield unpackChunk(event.chunk);
           break;
         case 'done':
           return;

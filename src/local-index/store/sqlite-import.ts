@@ -2,6 +2,9 @@ import type Database from 'better-sqlite3';
 import { streetStatsSql } from './queries.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type ImportSession } from './store.js';
 
+/** New addresses per INSERT statement (10 parameters each, far below SQLite's limit of 32,766). */
+const INSERT_ROWS = 64;
+
 /** A stored address with the same identity as an imported row. */
 interface ExistingAddress {
   id: number;
@@ -35,13 +38,18 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
   const columns = 'id, import_id AS importId, street_id AS streetId, hn, postcode, lat, lng';
   const bySource = db.prepare(`SELECT ${columns} FROM addresses WHERE source_id = ?`);
   const byAddress = db.prepare(`SELECT ${columns} FROM addresses WHERE street_id = ? AND hn_key = ? AND source_id IS NULL LIMIT 1`);
-  const insert = db.prepare(
-    'INSERT INTO addresses (source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
+  // New rows go in several to a statement: one call into SQLite instead of one per row. Rows of
+  // one write() cannot match each other (the caller dropped repeated identities), so the look-ups
+  // can all run before the inserts.
+  const insertSql = (n: number) =>
+    `INSERT INTO addresses (source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+  const insert = db.prepare(insertSql(1));
+  const insertMany = db.prepare(insertSql(INSERT_ROWS));
   const update = db.prepare(
     'UPDATE addresses SET street_id = ?, hn = ?, hn_key = ?, hn_base = ?, postcode = ?, pc_key = ?, lat = ?, lng = ?, import_id = ? WHERE id = ?',
   );
   const touch = db.prepare('UPDATE addresses SET import_id = ? WHERE id = ?');
+  const lastStreet = db.prepare('SELECT coalesce(max(id), 0) FROM streets').pluck();
   // An import repeats the same few thousand streets a million times: their ids are kept (bounded).
   const streetIds = new Map<string, number>();
   const streetIdOf = ({ street: s }: AddressInput): number => {
@@ -59,11 +67,17 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
     importId,
     async write(rows: AddressInput[]) {
       const out: BatchOutcome = { imported: 0, updated: 0, unchanged: 0, duplicates: [] };
+      const values: unknown[] = [];
+      // Streets above this id are created by this call: no stored address hangs off them yet, and
+      // the rows of one call cannot match each other, so a row without a source id on one is new
+      // without a look-up (most rows of a first import: a file lists a street's numbers together).
+      const before = lastStreet.get() as number;
       rows.forEach((r, i) => {
         const streetId = streetIdOf(r);
-        const old = (r.sourceId ? bySource.get(r.sourceId) : byAddress.get(streetId, r.hnKey)) as ExistingAddress | undefined;
+        const old = (r.sourceId ? bySource.get(r.sourceId) : streetId > before ? undefined : byAddress.get(streetId, r.hnKey)) as ExistingAddress | undefined;
         if (!old) {
-          insert.run(r.sourceId, streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId);
+          values.push(r.sourceId, streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId);
+          if (values.length === INSERT_ROWS * 10) insertMany.run(values.splice(0));
           out.imported++;
         } else if (old.importId === importId) out.duplicates.push(i);
         else if (changed(old, r, streetId)) {
@@ -74,6 +88,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
           out.unchanged++;
         }
       });
+      for (let i = 0; i < values.length; i += 10) insert.run(values.slice(i, i + 10));
       return out;
     },
     async remove(sourceIds: string[]) {

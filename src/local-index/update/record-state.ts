@@ -1,7 +1,7 @@
 import { assembleRings, makeArea } from '../import/osm-areas.js';
 import { NodeFilter } from '../import/osm-pbf.js';
 import { boundaryOf, type Boundary } from '../import/osm-places.js';
-import { checkPbfHeader, pbfBlocks, PbfDecoder, type PbfBlock } from '../import/pbf-blocks.js';
+import { checkPbfHeader, pbfBlocks, PbfDecoder } from '../import/pbf-blocks.js';
 import { holdsOnlyNodes, readDenseBlock } from '../import/pbf-dense.js';
 import type { OsmItem } from 'osm-pbf-parser';
 import { stateTags, tracked, type OsmStateStore, type StoredArea } from './osm-state.js';
@@ -17,19 +17,20 @@ async function* waysAndRelations(path: string): AsyncGenerator<OsmItem[]> {
   }
 }
 
-/** Calls `visit` for every node (dense node blocks read without an object per node); stops at the ways. */
-async function eachNode(path: string, visit: (id: number, lat: number, lon: number) => void | Promise<void>): Promise<void> {
+/**
+ * Calls `visit` for every node (dense node blocks read without an object per node), then
+ * `afterBlock` once per block; stops at the ways. `visit` is synchronous: a country has tens of
+ * millions of nodes, and an awaited call (or an array) per node cost more than reading them.
+ */
+async function eachNode(path: string, visit: (id: number, lat: number, lon: number) => void, afterBlock: () => Promise<void>): Promise<void> {
   const decoder = new PbfDecoder();
-  const pending: [number, number, number][] = [];
-  const dense = (block: PbfBlock) => block.type === 'OSMData' && readDenseBlock(block.data, (id, lat, lon) => void pending.push([id, lat, lon]));
   for await (const block of pbfBlocks(path)) {
-    if (!dense(block)) {
+    if (!(block.type === 'OSMData' && readDenseBlock(block.data, visit))) {
       const items = decoder.decode(block);
       if (items.length > 0 && items[0]!.type !== 'node') break;
-      for (const item of items) if (item.type === 'node') pending.push([item.id, item.lat, item.lon]);
+      for (const item of items) if (item.type === 'node') visit(item.id, item.lat, item.lon);
     }
-    for (const [id, lat, lon] of pending) await visit(id, lat, lon);
-    pending.length = 0;
+    await afterBlock();
   }
 }
 
@@ -86,16 +87,19 @@ export async function recordOsmState(state: OsmStateStore, path: string): Promis
     const coords = new Map<number, [number, number]>();
     if (wayCount > 0 || boundaries.length > 0) {
       let nodes: [number, number, number][] = [];
-      await eachNode(path, async (id, lat, lon) => {
-        if (boundaryNodes.has(id)) coords.set(id, [lat, lon]);
-        if (!filter.has(id)) return;
-        // As the import keeps a way's nodes (osm-node-locations.ts): a moved way is placed to the bit.
-        nodes.push([id, Math.round(lat * 1e7) / 1e7, Math.round(lon * 1e7) / 1e7]);
-        if (nodes.length >= BATCH) {
+      await eachNode(
+        path,
+        (id, lat, lon) => {
+          if (boundaryNodes.has(id)) coords.set(id, [lat, lon]);
+          // As the import keeps a way's nodes (osm-node-locations.ts): a moved way is placed to the bit.
+          if (filter.has(id)) nodes.push([id, Math.round(lat * 1e7) / 1e7, Math.round(lon * 1e7) / 1e7]);
+        },
+        async () => {
+          if (nodes.length < BATCH) return;
           await recorder.nodes(nodes);
           nodes = [];
-        }
-      });
+        },
+      );
       await recorder.nodes(nodes);
     }
 
