@@ -4,10 +4,10 @@ import { createPgPool, type PoolErrorHandler } from '../../store/db/pg-pool.js';
 import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
 import { applyPgSchema, ensurePartitions, ident } from './pg-schema.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
+import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
-import { NUMBERED_PER_STREET, PREFIX_END, type IndexStore, type WordQuery, type WordResolution } from './store.js';
+import { NUMBERED_PER_STREET, PREFIX_END, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
 
 /** `?` placeholders (shared SQL) → `$1, $2, …`. */
 function numbered(sql: string): string {
@@ -96,38 +96,61 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     words.clear();
     postcodes.clear();
   };
-  const postcodeExists = (key: string, prefix: boolean, country: string | undefined) =>
-    postcodes.exists(key, prefix, country, async () => (await all(postcodeExistsQuery('local_', key, prefix, country))).length > 0);
+  const wordId = (q: WordQuery) => `${q.prefix ? 'p' : 'e'}|${q.word}`;
 
-  /** Exact or prefix existence in one query; typo candidates (pg_trgm) in a second one, only for the misses. */
-  const lookUpWords = async (words: WordQuery[]): Promise<WordResolution[]> => {
-    const known = await run<{ i: number }>(
-      `SELECT q.i FROM unnest($1::text[], $2::bool[]) WITH ORDINALITY AS q (word, prefix, i)
-       WHERE (NOT q.prefix AND EXISTS (SELECT 1 FROM local_words w WHERE w.word = q.word))
-          OR (q.prefix AND EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $3))`,
-      [words.map((w) => w.word), words.map((w) => w.prefix), PREFIX_END],
-    );
-    const found = new Set(known.rows.map((r) => Number(r.i) - 1));
-    const missing = words.map((w, i) => ({ ...w, i })).filter((w) => !found.has(w.i) && mayHaveTypo(w.word));
-    const fuzzy = new Map<number, string[]>();
-    if (missing.length > 0) {
-      const res = await run<{ i: number; word: string }>(
-        `SELECT q.i, c.word FROM unnest($1::text[], $2::bool[], $3::int[]) AS q (word, prefix, i),
-         LATERAL (
+  /**
+   * Words and postcode candidates in one statement: each word's existence (exact, or as a prefix),
+   * typo candidates (pg_trgm) for the words that do not exist and may be typos (the LATERAL runs
+   * only for them), and each postcode candidate's existence. Before, three round trips.
+   */
+  const lookUpFresh = async (words: WordQuery[], keys: string[], prefixes: string[], country: string | undefined) => {
+    const countryClause = country === undefined ? '' : ' AND a.country = $7';
+    const res = await run<{ kind: 'w' | 'f' | 'p'; i: string; word: string | null }>(
+      `WITH q AS MATERIALIZED (
+         SELECT q.i, q.word, q.prefix, q.typo,
+                CASE WHEN q.prefix THEN EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $4)
+                     ELSE EXISTS (SELECT 1 FROM local_words w WHERE w.word = q.word) END AS known
+         FROM unnest($1::text[], $2::bool[], $3::bool[]) WITH ORDINALITY AS q (word, prefix, typo, i))
+       SELECT 'w' AS kind, q.i, NULL::text AS word FROM q WHERE q.known
+       UNION ALL
+       SELECT 'f', q.i, c.word FROM q CROSS JOIN LATERAL (
            (SELECT w.word FROM local_words w WHERE NOT q.prefix AND w.word OPERATOR(public.%) q.word
             ORDER BY public.similarity(w.word, q.word) DESC LIMIT 40)
            UNION ALL
            (SELECT w.word FROM local_words w WHERE q.prefix AND q.word OPERATOR(public.<%) w.word
             ORDER BY public.word_similarity(q.word, w.word) DESC LIMIT 40)
-         ) c`,
-        [missing.map((w) => w.word), missing.map((w) => w.prefix), missing.map((w) => w.i)],
-      );
-      for (const r of res.rows) {
-        const w = words[r.i]!;
-        if (isTypoOf(w.word, r.word, w.prefix)) fuzzy.set(r.i, [...(fuzzy.get(r.i) ?? []), r.word].slice(0, 8));
+         ) c WHERE NOT q.known AND q.typo
+       UNION ALL
+       SELECT 'p', p.i, NULL FROM unnest($5::text[], $6::bool[]) WITH ORDINALITY AS p (key, prefix, i)
+       WHERE CASE WHEN p.prefix
+         THEN EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $4${countryClause})
+         ELSE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key = p.key${countryClause}) END`,
+      [
+        words.map((w) => w.word),
+        words.map((w) => w.prefix),
+        words.map((w) => mayHaveTypo(w.word)),
+        PREFIX_END,
+        [...keys, ...prefixes],
+        [...keys.map(() => false), ...prefixes.map(() => true)],
+        ...(country === undefined ? [] : [country]),
+      ],
+    );
+    const known = new Set<number>();
+    const fuzzy = new Map<number, string[]>();
+    const postcodes = new Set<number>();
+    for (const r of res.rows) {
+      const i = Number(r.i) - 1;
+      if (r.kind === 'w') known.add(i);
+      else if (r.kind === 'p') postcodes.add(i);
+      else {
+        const w = words[i]!;
+        if (isTypoOf(w.word, r.word!, w.prefix)) fuzzy.set(i, [...(fuzzy.get(i) ?? []), r.word!].slice(0, 8));
       }
     }
-    return words.map((_, i) => ({ known: found.has(i), fuzzy: fuzzy.get(i) ?? [] }));
+    return {
+      words: words.map((_, i): WordResolution => ({ known: known.has(i), fuzzy: fuzzy.get(i) ?? [] })),
+      exists: [...keys, ...prefixes].map((_, i) => postcodes.has(i)),
+    };
   };
 
   return {
@@ -168,14 +191,22 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         throw err;
       }
     },
-    async resolveWords(queries: WordQuery[]): Promise<WordResolution[]> {
-      const id = (q: WordQuery) => `${q.prefix ? 'p' : 'e'}|${q.word}`;
-      const todo = queries.filter((q) => !words.has(id(q)));
-      if (todo.length > 0) {
-        const fresh = await lookUpWords(todo);
-        todo.forEach((q, i) => words.set(id(q), fresh[i]!));
+    async lookUp({ words: queries, postcodes: keys, postcodePrefixes, country }) {
+      // Only what the caches do not answer goes to the database (nothing at all, mostly, while typing).
+      const todo = [...new Map(queries.filter((q) => !words.has(wordId(q))).map((q) => [wordId(q), q])).values()];
+      const pcTodo = keys.filter((k) => postcodes.get(k, false, country) === undefined);
+      const prefixTodo = postcodePrefixes.filter((k) => postcodes.get(k, true, country) === undefined);
+      if (todo.length + pcTodo.length + prefixTodo.length > 0) {
+        const fresh = await lookUpFresh(todo, pcTodo, prefixTodo, country);
+        todo.forEach((q, i) => words.set(wordId(q), fresh.words[i]!));
+        pcTodo.forEach((k, i) => postcodes.set(k, false, country, fresh.exists[i]!));
+        prefixTodo.forEach((k, i) => postcodes.set(k, true, country, fresh.exists[pcTodo.length + i]!));
       }
-      return queries.map((q) => words.get(id(q)) ?? { known: false, fuzzy: [] });
+      return {
+        words: queries.map((q) => words.get(wordId(q)) ?? { known: false, fuzzy: [] }),
+        postcodes: new Set(keys.filter((k) => postcodes.get(k, false, country))),
+        postcodePrefixes: postcodePrefixes.map((k) => postcodes.get(k, true, country) ?? false),
+      };
     },
 
     async findStreets(terms, country, limit, hnKey, inPostcode) {
@@ -212,19 +243,41 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       });
       return withNumbers(res.rows);
     },
+    async findStreetsEach(variants, country, limit) {
+      if (variants.length === 0) return [];
+      const live = variants.filter((terms) => terms.length > 0);
+      if (live.length === 0) return variants.map(() => []);
+      // One statement, one branch per search, each planned for its own tsquery (unnamed, as in
+      // findStreets) and cut at its own LIMIT; the branch number and each row's position within
+      // its branch (row_number over the branch as it came) order the result, so every list is
+      // exactly what findStreets returns alone, whatever order the Append runs its branches in.
+      const args: unknown[] = [];
+      const branches = variants.map((terms, v) => {
+        if (terms.length === 0) return undefined;
+        args.push(tsQuery(terms));
+        const q = `$${args.length}`;
+        let countryClause = '';
+        if (country !== undefined) {
+          args.push(country);
+          countryClause = ` AND s.country = $${args.length}`;
+        }
+        return `(SELECT ${v} AS v, row_number() OVER () AS k, m.* FROM (SELECT ${streetColumns} FROM local_streets s
+                 WHERE s.tsv @@ CAST(${q} AS tsquery) AND s.n > 0${countryClause} LIMIT ${sqlLimit(limit)}) m)`;
+      });
+      const res = await pool.query<StreetRow & { v: number; k: string }>({
+        text: `${branches.filter((b) => b !== undefined).join(' UNION ALL ')} ORDER BY v, k`,
+        values: args,
+      });
+      const out: StreetHit[][] = variants.map(() => []);
+      for (const r of res.rows) out[r.v]!.push(toStreetHit(r));
+      return out;
+    },
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
       return (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit))).map(toAddressHit);
     },
     async addressesByPostcode(pc, hn, country, limit) {
       return (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit))).map(toAddressHit);
-    },
-    async knownPostcodes(keys, country) {
-      const hits = await Promise.all(keys.map(async (k) => ((await postcodeExists(k, false, country)) ? k : undefined)));
-      return new Set(hits.filter((k): k is string => k !== undefined));
-    },
-    async hasPostcodePrefix(prefix, country) {
-      return postcodeExists(prefix, true, country);
     },
     async close() {
       await Promise.all([pool.end(), pool === primary ? undefined : primary.end()]);
