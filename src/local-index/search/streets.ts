@@ -53,6 +53,13 @@ export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string)
     if (cities.length > 0) streets = await run([...terms, ...cities], narrow);
     if (streets.length === 0) streets = await run(terms, narrow);
   }
+  // A known postcode without a number it has (none typed, or one that does not exist there): the
+  // streets of those words in that postcode. With a town given apart (components), they must agree
+  // with it; where they do not, the wide search below lets the ranking weigh town against postcode.
+  const pc = plan.postcode?.known && !plan.postcode.prefix ? plan.postcode.key : undefined;
+  if (streets.length === 0 && pc !== undefined) {
+    streets = await store.findStreetsInPostcode(cities.length > 0 ? [...terms, ...cities] : terms, plan.country, POOL, pc, hnKey);
+  }
   if (streets.length === 0 && cities.length > 0) streets = await run([...terms, ...cities]);
   if (streets.length === 0) streets = await run(terms);
   if (streets.length === 0 && terms.length > 1 && !plan.structured) {

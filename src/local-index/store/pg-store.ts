@@ -272,6 +272,24 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       for (const r of res.rows) out[r.v]!.push(toStreetHit(r));
       return out;
     },
+    async findStreetsInPostcode(terms, country, limit, pcKey, hnKey) {
+      if (terms.length === 0) return [];
+      // The postcode's streets (tens) checked against the words; the country as plain equalities
+      // (pruning). Unnamed: planned for its own tsquery and postcode, as the wide match is.
+      const match = `SELECT ${streetColumns} FROM local_street_postcodes sp JOIN local_streets s ON s.id = sp.street_id AND s.country = sp.country
+              WHERE sp.pc_key = ? AND s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND sp.country = ? AND s.country = ?'}
+              ORDER BY s.id LIMIT ${sqlLimit(limit)}`;
+      const args = [pcKey, tsQuery(terms), ...(country === undefined ? [] : [country, country])];
+      if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(match), values: args })).rows.map(toStreetHit);
+      const res = await pool.query<NumberedRow>({
+        text: numbered(`WITH m AS MATERIALIZED (${match})
+              SELECT m.*, ${numberedColumns} FROM m
+              LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.country = m.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true
+              ORDER BY m.id, a.id`),
+        values: [...args, hnKey],
+      });
+      return withNumbers(res.rows);
+    },
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
       return (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit))).map(toAddressHit);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { preparePrivateSqliteFile } from '../../store/db/private-file.js';
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, numberedColumns, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { applySqliteSchema } from './sqlite-schema.js';
+import { applySqliteStreetPostcodes } from './street-postcodes.js';
 import { beginSqliteImport } from './sqlite-import.js';
 import { ftsQuery, toAddressHit, toStreetHit, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { NUMBERED_PER_STREET, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
@@ -26,6 +27,7 @@ export function openSqliteStore(dataDir: string): IndexStore {
   preparePrivateSqliteFile(file);
   const db = new Database(file);
   applySqliteSchema(db);
+  applySqliteStreetPostcodes(db);
   // Statements vary only by the number of ids and the filters used, so a small cache covers them all.
   const statements = new Map<string, Database.Statement>();
   const stmt = (sql: string): Database.Statement => {
@@ -144,6 +146,32 @@ export function openSqliteStore(dataDir: string): IndexStore {
       const out: StreetHit[][] = [];
       for (const terms of variants) out.push(await findStreets(terms, country, limit));
       return out;
+    },
+    async findStreetsInPostcode(terms, country, limit, pcKey) {
+      if (terms.length === 0) return [];
+      const match = ftsQuery(bounded(terms));
+      const v = vocabulary();
+      const fewest = Math.min(...terms.map((alts) => alts.reduce((sum, a) => sum + v.streetsWith(a.word, a.prefix), 0)));
+      // As in findStreets narrowed by number: the match drives when one word is in few streets,
+      // else the postcode's streets (tens) are each checked against it.
+      const rows = all<StreetRow>(
+        fewest <= MATCH_DRIVES
+          ? {
+              sql: `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
+                    WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter}
+                      AND EXISTS (SELECT 1 FROM street_postcodes sp WHERE sp.pc_key = ? AND sp.street_id = s.id)
+                    ORDER BY s.id LIMIT ${sqlLimit(limit)}`,
+              args: [match, country ?? null, country ?? null, pcKey],
+            }
+          : {
+              sql: `SELECT ${streetColumns} FROM street_postcodes sp JOIN streets s ON s.id = sp.street_id
+                    WHERE sp.pc_key = ? AND s.n > 0 AND ${countryFilter}
+                      AND EXISTS (SELECT 1 FROM streets_fts f WHERE streets_fts MATCH ? AND f.rowid = s.id)
+                    ORDER BY s.id LIMIT ${sqlLimit(limit)}`,
+              args: [pcKey, country ?? null, country ?? null, match],
+            },
+      );
+      return rows.map(toStreetHit);
     },
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];

@@ -180,6 +180,13 @@ export interface IndexStore {
    * in one round trip on PostgreSQL.
    */
   findStreetsEach(variants: WordQuery[][][], country: string | undefined, limit: number): Promise<StreetHit[][]>;
+  /**
+   * Streets matching every term that have an address in this postcode (an exact key), ascending
+   * id: the postcode alone narrows a name in thousands of towns where no house number can (none
+   * given, or one the postcode does not have). With `hnKey`, as `findStreets` with it (`numbered`
+   * where the store fetches them together).
+   */
+  findStreetsInPostcode(terms: WordQuery[][], country: string | undefined, limit: number, pcKey: string, hnKey?: string): Promise<StreetHit[]>;
   addressesOnStreets(streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Promise<AddressHit[]>;
   addressesByPostcode(pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number): Promise<AddressHit[]>;
   close(): Promise<void>;
