@@ -150,4 +150,21 @@ describe('round trips to PostgreSQL per search', () => {
     // postcode; then, side by side, the number's leading integer on those streets and the number in the postcode.
     expect(await count(() => geocode(store, { query: `Hauptstraße 9, ${postcode(120)}`, country: 'DE' }))).toBe(5);
   });
+
+  it('a long prefix, once looked up, is searched as the OR of its few words: the same streets, no prefix scan', async () => {
+    const fresh = await openStore(box.sandbox);
+    try {
+      const terms = [[{ word: 'hauptstr', prefix: true }], nameTerm(town(42))];
+      const asPrefix = await fresh.findStreets(terms, 'DE', 60);
+      expect(asPrefix.map((s) => [s.street, s.city])).toEqual([['Hauptstraße', town(42)]]);
+      await fresh.lookUp({ words: [{ word: 'hauptstr', prefix: true }], postcodes: [], postcodePrefixes: [], country: 'DE' });
+      query.mockClear();
+      expect(await fresh.findStreets(terms, 'DE', 60)).toEqual(asPrefix);
+      const sent = JSON.stringify(query.mock.calls);
+      expect(sent).toContain("'hauptstrasse'");
+      expect(sent).not.toContain(':*');
+    } finally {
+      await fresh.close();
+    }
+  });
 });

@@ -9,6 +9,9 @@ import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type 
 import { PostcodeCache } from './postcode-cache.js';
 import { NUMBERED_PER_STREET, PREFIX_END, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
 
+/** A longer prefix is searched as the OR of its words when it has at most this many (as on SQLite). */
+const MAX_COMPLETIONS = 16;
+
 /** `?` placeholders (shared SQL) → `$1, $2, …`. */
 function numbered(sql: string): string {
   let i = 0;
@@ -91,11 +94,29 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   // The index polls version() every few seconds, which clears them after another process imported.
   const words = new LRUCache<string, WordResolution>({ max: 50_000 });
   const postcodes = new PostcodeCache();
+  // A prefix's words (at most MAX_COMPLETIONS), or false for more: see `bounded`.
+  const completions = new LRUCache<string, string[] | false>({ max: 50_000 });
   let seenVersion = -1;
   const invalidate = () => {
     words.clear();
     postcodes.clear();
+    completions.clear();
   };
+  /**
+   * A prefix as the OR of the words it completes to, when they are few (learnt by lookUp, in the
+   * same statement). GIN answers a prefix (`hauptstr:*`) by reading the whole posting list of every
+   * completion into a bitmap, with no skipping; an OR of whole words is read with GIN's fast scan,
+   * which skips through a long posting list (a name in thousands of towns) to the entries of the
+   * rare word beside it (the town's). The vocabulary holds every word of every street, so the
+   * meaning is the same.
+   */
+  const bounded = (terms: WordQuery[][]): WordQuery[][] =>
+    terms.map((alts) =>
+      alts.flatMap((a) => {
+        const words = a.prefix ? completions.get(a.word) : undefined;
+        return words && words.length > 0 ? words.map((word) => ({ word, prefix: false })) : [a];
+      }),
+    );
   const wordId = (q: WordQuery) => `${q.prefix ? 'p' : 'e'}|${q.word}`;
 
   /**
@@ -105,7 +126,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
    */
   const lookUpFresh = async (words: WordQuery[], keys: string[], prefixes: string[], country: string | undefined) => {
     const countryClause = country === undefined ? '' : ' AND a.country = $7';
-    const res = await run<{ kind: 'w' | 'f' | 'p'; i: string; word: string | null }>(
+    const res = await run<{ kind: 'w' | 'f' | 'c' | 'p'; i: string; word: string | null }>(
       `WITH q AS MATERIALIZED (
          SELECT q.i, q.word, q.prefix, q.typo,
                 CASE WHEN q.prefix THEN EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $4)
@@ -120,6 +141,10 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
            (SELECT w.word FROM local_words w WHERE q.prefix AND q.word OPERATOR(public.<%) w.word
             ORDER BY public.word_similarity(q.word, w.word) DESC LIMIT 40)
          ) c WHERE NOT q.known AND q.typo
+       UNION ALL
+       SELECT 'c', q.i, c.word FROM q CROSS JOIN LATERAL (
+           SELECT w.word FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $4 ORDER BY w.word LIMIT ${MAX_COMPLETIONS + 1}
+         ) c WHERE q.prefix AND q.known
        UNION ALL
        SELECT 'p', p.i, NULL FROM unnest($5::text[], $6::bool[]) WITH ORDINALITY AS p (key, prefix, i)
        WHERE CASE WHEN p.prefix
@@ -138,15 +163,18 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     const known = new Set<number>();
     const fuzzy = new Map<number, string[]>();
     const postcodes = new Set<number>();
+    const completed = new Map<number, string[]>();
     for (const r of res.rows) {
       const i = Number(r.i) - 1;
       if (r.kind === 'w') known.add(i);
       else if (r.kind === 'p') postcodes.add(i);
+      else if (r.kind === 'c') completed.set(i, [...(completed.get(i) ?? []), r.word!]);
       else {
         const w = words[i]!;
         if (isTypoOf(w.word, r.word!, w.prefix)) fuzzy.set(i, [...(fuzzy.get(i) ?? []), r.word!].slice(0, 8));
       }
     }
+    for (const [i, list] of completed) completions.set(words[i]!.word, list.length <= MAX_COMPLETIONS && list);
     return {
       words: words.map((_, i): WordResolution => ({ known: known.has(i), fuzzy: fuzzy.get(i) ?? [] })),
       exists: [...keys, ...prefixes].map((_, i) => postcodes.has(i)),
@@ -220,7 +248,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
                 CROSS JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = s.id AND a.country = s.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a
                 WHERE p.pc_key = ? AND p.hn_key = ? AND s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND p.country = ? AND s.country = ?'}
                 ORDER BY s.id, a.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`),
-          values: [hnKey, inPostcode, hnKey, tsQuery(terms), ...(country === undefined ? [] : [country, country])],
+          values: [hnKey, inPostcode, hnKey, tsQuery(bounded(terms)), ...(country === undefined ? [] : [country, country])],
         });
         return withNumbers(res.rows, NUMBERED_PER_STREET).slice(0, limit);
       }
@@ -231,7 +259,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       // The country as a plain equality (not `? IS NULL OR …`), so the plan reads its partition only.
       const match = `SELECT ${streetColumns} FROM local_streets s
               WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND s.country = ?'} LIMIT ${sqlLimit(limit)}`;
-      const args = country === undefined ? [tsQuery(terms)] : [tsQuery(terms), country];
+      const args = country === undefined ? [tsQuery(bounded(terms))] : [tsQuery(bounded(terms)), country];
       if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(match), values: args })).rows.map(toStreetHit);
       // With the house number: each matched street's addresses of that number in the same round
       // trip (the street match stays materialized, planned as it is alone).
@@ -254,7 +282,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       const args: unknown[] = [];
       const branches = variants.map((terms, v) => {
         if (terms.length === 0) return undefined;
-        args.push(tsQuery(terms));
+        args.push(tsQuery(bounded(terms)));
         const q = `$${args.length}`;
         let countryClause = '';
         if (country !== undefined) {
@@ -279,7 +307,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       const match = `SELECT ${streetColumns} FROM local_street_postcodes sp JOIN local_streets s ON s.id = sp.street_id AND s.country = sp.country
               WHERE sp.pc_key = ? AND s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND sp.country = ? AND s.country = ?'}
               ORDER BY s.id LIMIT ${sqlLimit(limit)}`;
-      const args = [pcKey, tsQuery(terms), ...(country === undefined ? [] : [country, country])];
+      const args = [pcKey, tsQuery(bounded(terms)), ...(country === undefined ? [] : [country, country])];
       if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(match), values: args })).rows.map(toStreetHit);
       const res = await pool.query<NumberedRow>({
         text: numbered(`WITH m AS MATERIALIZED (${match})
