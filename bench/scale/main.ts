@@ -29,7 +29,7 @@ interface Run {
   peakRssBytes: number;
   diskBytes: number;
   /** In-process geocode per call (ms), by street-name frequency: mean CPU, p50/p99 wall (cpu-process.ts). */
-  geocodeCpu?: { [F in Frequency]: { p50: number; p99: number; mean: number } };
+  geocodeCpu?: { [F in Frequency]: { p50: number; p99: number; mean: number } } & { noTown?: { [F in Frequency]: { p50: number; p99: number; mean: number } } };
   queries: QueryFigures;
 }
 
@@ -125,10 +125,18 @@ function lines(r: Run, before?: Run): string[] {
     out.push(`  ${kind} (over HTTP, one at a time, uncached), by street-name frequency:`);
     for (const f of FREQUENCIES) out.push(row(f, r.queries[kind][f], before?.queries[kind][f], kind === 'validate' ? TARGETS.validateP99 : TARGETS.autocompleteP99));
   }
+  const noTown = r.queries.noTown;
+  if (noTown) {
+    out.push('  validate `street number, postcode` (no town: narrowed by the postcode), by street-name frequency:');
+    for (const f of FREQUENCIES) out.push(row(f, noTown[f], before?.queries.noTown?.[f], TARGETS.validateP99));
+  }
   if (r.geocodeCpu) {
     const g = r.geocodeCpu;
     const b = before?.geocodeCpu;
     out.push(`  geocode in-process, CPU per call (${r.store === 'sqlite' ? 'all of it' : 'the Node side'}) / wall p99: ${FREQUENCIES.map((f) => `${f} ${was(b?.[f].mean, ms)}${ms(g[f].mean)} / ${was(b?.[f].p99, ms)}${ms(g[f].p99)} ms`).join('; ')}`);
+    const n = g.noTown;
+    const bn = b?.noTown;
+    if (n) out.push(`  the same without the town: ${FREQUENCIES.map((f) => `${f} ${was(bn?.[f].mean, ms)}${ms(n[f].mean)} / ${was(bn?.[f].p99, ms)}${ms(n[f].p99)} ms`).join('; ')}`);
   }
   const m = r.queries.municipality;
   if (m) out.push(`  municipality from boundaries (no addr:city): ${was(before?.queries.municipality?.right, (x) => `${(x * 100).toFixed(1)} %`)}${(m.right * 100).toFixed(1)} % of ${m.n} [${ok(m.right >= TARGETS.municipality)}]`);

@@ -15,6 +15,11 @@ export interface Latency {
 export interface QueryFigures {
   validate: Record<Frequency, Latency>;
   autocomplete: Record<Frequency, Latency>;
+  /**
+   * Validate `street number, postcode` with no town: a name in thousands of towns is then told
+   * apart by the postcode alone (the store's postcode narrowing); absent in records from before it.
+   */
+  noTown?: Record<Frequency, Latency>;
   /** Validate of addresses the file gave no town: the municipality came from the boundaries (OSM only). */
   municipality?: { n: number; right: number };
 }
@@ -59,7 +64,7 @@ async function timed(calls: (() => Promise<boolean>)[]): Promise<Latency> {
 
 /**
  * The workload, per street-name frequency class: validate `street number, postcode town` (the
- * way a checkout form sends it), and autocomplete a prefix of it cut at a random length past
+ * way a checkout form sends it), the same without the town (`noTown`), and autocomplete a prefix of it cut at a random length past
  * the first three letters. Every text is asked once, so no cache answers it.
  */
 export async function runQueries(url: string, key: string, generated: Generated, osm: boolean): Promise<QueryFigures> {
@@ -77,9 +82,11 @@ export async function runQueries(url: string, key: string, generated: Generated,
   await timed(warm.map((a) => async () => (await post(url, key, '/v1/autocomplete', { query: `${a.city} ${a.street}`, country: 'DE' })).status === 200));
   const validate = {} as QueryFigures['validate'];
   const autocomplete = {} as QueryFigures['autocomplete'];
+  const noTown = {} as NonNullable<QueryFigures['noTown']>;
   for (const f of FREQUENCIES) {
     const sample = generated.samples[f];
     validate[f] = await timed(sample.map((a) => validateOne(a, full(a))));
+    noTown[f] = await timed(sample.map((a) => validateOne(a, `${a.street} ${a.number}, ${a.postcode}`)));
     autocomplete[f] = await timed(
       sample.map((a) => {
         const text = full(a);
@@ -95,9 +102,9 @@ export async function runQueries(url: string, key: string, generated: Generated,
       }),
     );
   }
-  if (!osm) return { validate, autocomplete };
+  if (!osm) return { validate, autocomplete, noTown };
   // Addresses without addr:city, asked with their municipality: right only if the boundaries gave it.
   const untagged = FREQUENCIES.flatMap((f) => generated.samples[f]).filter((a) => !a.tagged);
   const m = await timed(untagged.map((a) => validateOne(a, `${a.street} ${a.number}, ${a.city}`)));
-  return { validate, autocomplete, municipality: { n: m.n, right: m.right } };
+  return { validate, autocomplete, noTown, municipality: { n: m.n, right: m.right } };
 }

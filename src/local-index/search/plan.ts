@@ -1,5 +1,5 @@
 import type { AddressComponents } from '../../contract/address.js';
-import type { IndexStore, WordQuery, WordResolution } from '../store/store.js';
+import type { IndexStore, LookUpResult, WordQuery, WordResolution } from '../store/store.js';
 import { houseNumberBase, houseNumberKey, postcodeKey, tokens, wordForms } from '../text.js';
 
 /** One typed word and the index words it may stand for. */
@@ -36,12 +36,18 @@ const HN_TOKEN = /^\d{1,6}[a-z]?(?:[-/][\p{L}\p{N}]{0,4})*$/iu;
 /** A word that may follow the number and belongs to it: `12 B`, `12 bis`, `12 hs`. */
 const HN_SUFFIX = /^(?:[a-z]|bis|ter|hs|huis|bg)$/i;
 
+interface TermQuery {
+  term: number;
+  abbrev: boolean;
+  q: WordQuery;
+}
+
 /**
- * Looks up every typed word: as itself (or as a prefix, while typing it), else through a
- * typo or as an abbreviation without its dot (`Landstr` → `landstrasse`).
+ * What to look up for every typed word: itself (or as a prefix, while typing it), and, for a
+ * longer word, as an abbreviation without its dot (`Landstr` → `landstrasse`); typos come with the answer.
  */
-async function resolveTerms(store: IndexStore, words: string[], lastIsPrefix: boolean, country?: string): Promise<Term[]> {
-  const queries: { term: number; abbrev: boolean; q: WordQuery }[] = [];
+function termQueries(words: string[], lastIsPrefix: boolean, country?: string): TermQuery[] {
+  const queries: TermQuery[] = [];
   words.forEach((typed, i) => {
     const prefix = lastIsPrefix && i === words.length - 1;
     // A number is only ever itself (the street normalizer would spell `17` as `seventeen`).
@@ -50,9 +56,13 @@ async function resolveTerms(store: IndexStore, words: string[], lastIsPrefix: bo
       if (!prefix && word.length >= 4 && /\p{L}/u.test(word)) queries.push({ term: i, abbrev: true, q: { word, prefix: true } });
     }
   });
-  const resolved = await store.resolveWords(queries.map((q) => q.q));
+  return queries;
+}
+
+/** Each typed word's alternatives from the answers to its `termQueries` (`resolved[j]` answers `queries[j]`). */
+function termsFrom(words: string[], queries: TermQuery[], resolved: WordResolution[]): Term[] {
   // Each word's queries with their answers, in one pass (not one pass over all of them per word).
-  const byTerm = words.map(() => [] as ((typeof queries)[number] & { r: WordResolution })[]);
+  const byTerm = words.map(() => [] as (TermQuery & { r: WordResolution })[]);
   queries.forEach((q, j) => byTerm[q.term]!.push({ ...q, r: resolved[j]! }));
   return words.map((typed, i) => {
     const mine = byTerm[i]!;
@@ -75,11 +85,18 @@ export async function planText(store: IndexStore, text: string, typing: boolean,
   const raw = text.split(/[\s,;]+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
   const lastIndex = raw.length - 1;
   const all = raw.flatMap((t, i) => (HN_TOKEN.test(t) ? [{ t: tokens(t).join(''), i, num: true }] : tokens(t).map((w) => ({ t: w, i, num: false }))));
-  // Postcode and words are looked up at once (one wait, not two); postcode tokens are then dropped.
-  const [postcode, allTerms] = await Promise.all([
-    findPostcode(store, raw, typing && !ends, country),
-    resolveTerms(store, all.map((w) => w.t), typing && !ends && all.at(-1)?.i === lastIndex, country),
-  ]);
+  // Postcode candidates and words in one store call (one round trip); postcode tokens are then dropped.
+  const typedWords = all.map((w) => w.t);
+  const queries = termQueries(typedWords, typing && !ends && all.at(-1)?.i === lastIndex, country);
+  const candidates = postcodeCandidates(raw, typing && !ends);
+  const found = await store.lookUp({
+    words: queries.map((q) => q.q),
+    postcodes: candidates.keys,
+    postcodePrefixes: candidates.typed.map((t) => t.key),
+    country,
+  });
+  const postcode = pickPostcode(candidates, found);
+  const allTerms = termsFrom(typedWords, queries, found.words);
   const used = new Set<number>(postcode?.at ?? []);
   const kept = all.map((w, k) => ({ w, term: allTerms[k]! })).filter(({ w }) => !used.has(w.i));
   const wordish = kept.map((k) => k.w);
@@ -109,12 +126,16 @@ export async function planText(store: IndexStore, text: string, typing: boolean,
   return { words, cityWords: [], hn, postcode: postcode?.part, country, drill: typing && ends, structured: false };
 }
 
-async function findPostcode(
-  store: IndexStore,
-  raw: string[],
-  typingLast: boolean,
-  country?: string,
-): Promise<{ at: number[]; part: { key: string; prefix: boolean; known: boolean } } | undefined> {
+interface PostcodeCandidates {
+  candidates: { at: number[]; key: string }[];
+  /** Exact keys to look up. */
+  keys: string[];
+  /** A postcode being typed at the end: `1012 L`, `1012`, `SW1A 1` (prefix keys to look up). */
+  typed: { at: number[]; key: string }[];
+  allowed: (at: number[], key: string) => boolean;
+}
+
+function postcodeCandidates(raw: string[], typingLast: boolean): PostcodeCandidates {
   const hasWords = raw.some((t) => !/\d/.test(t) && !HN_SUFFIX.test(t));
   // With street words around, a number is the house number unless another number can be.
   const allowed = (at: number[], key: string) =>
@@ -128,19 +149,22 @@ async function findPostcode(
     if (/\d/.test(t) && postcodeKey(t).length >= 3) candidates.push({ at: [i], key: postcodeKey(t) });
   });
   const keys = [...new Set(candidates.filter((c) => allowed(c.at, c.key)).map((c) => c.key))];
-  // A postcode being typed at the end: `1012 L`, `1012`, `SW1A 1`. Checked alongside the exact ones.
   const n = raw.length;
   const typed = (!typingLast || n === 0 ? [] : n >= 2 ? [[n - 2, n - 1], [n - 1]] : [[n - 1]])
     .map((at) => ({ at, key: postcodeKey(at.map((i) => raw[i]).join('')) }))
     .filter(({ at, key }) => /^\d|^\p{L}{1,2}\d/u.test(raw[at[0]!]!) && allowed(at, key) && key.length >= 2)
     .filter(({ at }) => at.length === 1 || /^[\p{L}\p{N}]{1,4}$/u.test(raw[n - 1]!));
-  const [known, ...prefixes] = await Promise.all([
-    keys.length > 0 ? store.knownPostcodes(keys, country) : new Set<string>(),
-    ...typed.map(({ key }) => store.hasPostcodePrefix(key, country)),
-  ]);
-  const exact = candidates.find((c) => known.has(c.key) && allowed(c.at, c.key));
+  return { candidates, keys, typed, allowed };
+}
+
+/** The postcode the text names, from the index's answers: a whole one first, else one being typed. */
+function pickPostcode(
+  c: PostcodeCandidates,
+  found: LookUpResult,
+): { at: number[]; part: { key: string; prefix: boolean; known: boolean } } | undefined {
+  const exact = c.candidates.find((x) => found.postcodes.has(x.key) && c.allowed(x.at, x.key));
   if (exact) return { at: exact.at, part: { key: exact.key, prefix: false, known: true } };
-  const partial = typed.find((_, i) => prefixes[i]);
+  const partial = c.typed.find((_, i) => found.postcodePrefixes[i]);
   return partial ? { at: partial.at, part: { key: partial.key, prefix: true, known: true } } : undefined;
 }
 
@@ -150,12 +174,17 @@ export async function planComponents(store: IndexStore, c: AddressComponents, co
   const streetWords = tokens(c.street);
   const cityWords = tokens(c.city);
   const pcKey = c.postcode ? postcodeKey(c.postcode) : '';
-  const [words, cities, postcodes] = await Promise.all([
-    resolveTerms(store, streetWords, false, cc),
-    resolveTerms(store, cityWords, false, cc),
-    pcKey ? store.knownPostcodes([pcKey], cc) : new Set<string>(),
-  ]);
-  const known = postcodes.has(pcKey);
+  const streetQueries = termQueries(streetWords, false, cc);
+  const cityQueries = termQueries(cityWords, false, cc);
+  const found = await store.lookUp({
+    words: [...streetQueries, ...cityQueries].map((q) => q.q),
+    postcodes: pcKey ? [pcKey] : [],
+    postcodePrefixes: [],
+    country: cc,
+  });
+  const words = termsFrom(streetWords, streetQueries, found.words.slice(0, streetQueries.length));
+  const cities = termsFrom(cityWords, cityQueries, found.words.slice(streetQueries.length));
+  const known = found.postcodes.has(pcKey);
   return {
     words: words.filter((t) => t.alts.length > 0),
     cityWords: cities.filter((t) => t.alts.length > 0),

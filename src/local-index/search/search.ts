@@ -49,14 +49,20 @@ async function geocodePlan(store: IndexStore, plan: Plan, limit: number): Promis
   const ids = streets.map((s) => s.street.id);
   const hits: AddressHit[] = [];
   if (plan.hn) {
-    hits.push(...(await exactOnStreets(store, streets.map((s) => s.street), plan.hn.key)));
-    if (hits.length === 0 && plan.hn.base !== null) hits.push(...(await store.addressesOnStreets(ids, { base: plan.hn.base }, 10)));
+    const hn = plan.hn;
+    hits.push(...(await exactOnStreets(store, streets.map((s) => s.street), hn.key)));
     // The postcode finds the number on a same-named street beyond the top ten (a name in thousands
-    // of towns); when a top street already has it in that postcode, the look-up would only repeat it.
+    // of towns), or on the street a misspelt name did not reach; when a top street already has it
+    // in that postcode, the look-up would only repeat it. It depends on the exact hits only, so it
+    // runs beside the leading-integer look-up (`9` finding `9a`), not after it.
     const pc = plan.postcode;
-    if (pc?.known && !hits.some((h) => h.hnKey === plan.hn!.key && postcodeKey(h.postcode ?? h.street.postcode ?? '') === pc.key)) {
-      hits.push(...(await store.addressesByPostcode({ key: pc.key, prefix: false }, { key: plan.hn.key, prefix: false }, plan.country, 5)));
-    }
+    const byBase = hits.length === 0 && hn.base !== null;
+    const byPostcode = pc?.known && !hits.some((h) => h.hnKey === hn.key && postcodeKey(h.postcode ?? h.street.postcode ?? '') === pc.key);
+    const [onBase, inPostcode] = await Promise.all([
+      byBase ? store.addressesOnStreets(ids, { base: hn.base! }, 10) : [],
+      byPostcode ? store.addressesByPostcode({ key: pc.key, prefix: false }, { key: hn.key, prefix: false }, plan.country, 5) : [],
+    ]);
+    hits.push(...onBase, ...inPostcode);
   }
   const out = scoredAddresses(plan, hits, streets);
   // The street itself, where the house number was not found on it (or none was asked for).

@@ -26,13 +26,23 @@ export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string)
   const terms = plan.words.filter((t) => t.alts.length > 0).map((t) => t.alts);
   if (terms.length === 0) return [];
   const cities = plan.cityWords.map((t) => t.alts);
-  const run = async (ts: WordQuery[][], narrow?: { hnKey: string; inPostcode: string }): Promise<StreetHit[]> => {
+  /** A word still being typed is also searched whole, first: `[exact-last, as typed]` or `[as typed]`. */
+  const forms = (ts: WordQuery[][]): WordQuery[][][] => {
     const last = ts.at(-1)!;
-    const find = (words: WordQuery[][]) => (narrow ? store.findStreets(words, plan.country, POOL, narrow.hnKey, narrow.inPostcode) : store.findStreets(words, plan.country, POOL, hnKey));
-    const searches = [find(ts)];
-    if (last.some((a) => a.prefix)) searches.unshift(find([...ts.slice(0, -1), last.map((a) => ({ ...a, prefix: false }))]));
-    return merge(await Promise.all(searches));
+    return last.some((a) => a.prefix) ? [[...ts.slice(0, -1), last.map((a) => ({ ...a, prefix: false }))], ts] : [ts];
   };
+  /** Several searches, each merged from its forms; without a house number, all in one store call (one round trip). */
+  const runAll = async (list: WordQuery[][][], narrow?: { hnKey: string; inPostcode: string }): Promise<StreetHit[][]> => {
+    const each = list.map(forms);
+    if (narrow || hnKey !== undefined) {
+      const find = (words: WordQuery[][]) => (narrow ? store.findStreets(words, plan.country, POOL, narrow.hnKey, narrow.inPostcode) : store.findStreets(words, plan.country, POOL, hnKey));
+      return Promise.all(each.map(async (variants) => merge(await Promise.all(variants.map(find)))));
+    }
+    const found = await store.findStreetsEach(each.flat(), plan.country, POOL);
+    let at = 0;
+    return each.map((variants) => merge(variants.map(() => found[at++]!)));
+  };
+  const run = async (ts: WordQuery[][], narrow?: { hnKey: string; inPostcode: string }) => (await runAll([ts], narrow))[0]!;
   let streets: StreetHit[] = [];
   // A number in a known postcode: the streets of those words that have it there, found by the index,
   // are the ones the ranking below would put first; a name in thousands of towns (Hauptstraße) then
@@ -43,11 +53,17 @@ export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string)
     if (cities.length > 0) streets = await run([...terms, ...cities], narrow);
     if (streets.length === 0) streets = await run(terms, narrow);
   }
+  // A known postcode without a number it has (none typed, or one that does not exist there): the
+  // streets of those words in that postcode. With a town given apart (components), they must agree
+  // with it; where they do not, the wide search below lets the ranking weigh town against postcode.
+  const pc = plan.postcode?.known && !plan.postcode.prefix ? plan.postcode.key : undefined;
+  if (streets.length === 0 && pc !== undefined) {
+    streets = await store.findStreetsInPostcode(cities.length > 0 ? [...terms, ...cities] : terms, plan.country, POOL, pc, hnKey);
+  }
   if (streets.length === 0 && cities.length > 0) streets = await run([...terms, ...cities]);
   if (streets.length === 0) streets = await run(terms);
   if (streets.length === 0 && terms.length > 1 && !plan.structured) {
-    const without = terms.slice(0, 4).map((_, skip) => run(terms.filter((__, i) => i !== skip)));
-    streets = merge(await Promise.all(without));
+    streets = merge(await runAll(terms.slice(0, 4).map((_, skip) => terms.filter((__, i) => i !== skip))));
   }
   return streets
     .map((street) => ({ street, ...scoreStreet(plan, street) }))

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { partitionPrefix } from './pg-schema.js';
 import { streetStatsSql } from './queries.js';
+import { refreshPgStreetPostcodes } from './street-postcodes.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type ImportSession } from './store.js';
 
 /**
@@ -217,6 +218,7 @@ export async function beginPgImport(
           removed += res.rowCount ?? 0;
         }
         await client.query(streetStatsSql(t, '$1'), [country]);
+        await refreshPgStreetPostcodes(client, t);
         // A street left without addresses goes; its words may go with it (below).
         const gone = await client.query<{ w: string }>(
           `WITH gone AS (DELETE FROM ${t}streets WHERE n = 0 RETURNING street_words || ' ' || city_words AS words)

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { PG_STREET_POSTCODES, refreshPgStreetPostcodes } from './street-postcodes.js';
 
 /** Quotes an identifier (schema names come from configuration and tests). */
 export function ident(name: string): string {
@@ -69,7 +70,8 @@ const PARTITIONED = `
   ALTER SEQUENCE local_addresses_id_seq OWNED BY local_addresses.id;
   CREATE INDEX IF NOT EXISTS local_addresses_street ON local_addresses (street_id, hn_key);
   CREATE UNIQUE INDEX IF NOT EXISTS local_addresses_source ON local_addresses (source_id, country) WHERE source_id IS NOT NULL;
-  CREATE INDEX IF NOT EXISTS local_addresses_postcode ON local_addresses (pc_key, hn_key) WHERE pc_key IS NOT NULL;`;
+  CREATE INDEX IF NOT EXISTS local_addresses_postcode ON local_addresses (pc_key, hn_key) WHERE pc_key IS NOT NULL;
+  ${PG_STREET_POSTCODES}`;
 
 /**
  * Schema of the PostgreSQL index, tables prefixed `local_`. Streets carry a tsvector built
@@ -106,11 +108,14 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
       CREATE INDEX IF NOT EXISTS local_words_trgm ON local_words USING gin (word public.gin_trgm_ops) WITH (fastupdate = off);
     `);
     const unpartitioned = await tableKind(client, 'local_streets');
+    // Looked at before the DDL below creates the table (empty, without partitions).
+    const hadStreetPostcodes = (await tableKind(client, 'local_street_postcodes')) !== undefined;
     if (unpartitioned === 'r') await setAsideUnpartitioned(client);
     await client.query(PARTITIONED);
     if (unpartitioned === 'r') await copyUnpartitioned(client);
     // Indexes created before streets knew their municipality gain the column (null until re-imported).
     await client.query('ALTER TABLE local_streets ADD COLUMN IF NOT EXISTS municipality TEXT');
+    if (!hadStreetPostcodes) await addStreetPostcodes(client);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK');
@@ -125,6 +130,7 @@ async function isCurrent(client: pg.PoolClient): Promise<boolean> {
       AND EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
                   WHERE c.relname = 'local_streets' AND c.relnamespace = current_schema()::regnamespace AND a.attname = 'municipality' AND NOT a.attisdropped)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_words_trgm' AND c.relnamespace = current_schema()::regnamespace)
+      AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_street_postcodes' AND c.relnamespace = current_schema()::regnamespace)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_meta' AND c.relnamespace = current_schema()::regnamespace) AS current`);
   return res.rows[0]!.current;
 }
@@ -176,7 +182,22 @@ async function copyUnpartitioned(client: pg.PoolClient): Promise<void> {
 }
 
 /**
- * Creates and attaches one country's two partitions, unless they exist. A partition is built
+ * An index from before streets' postcodes (street-postcodes.ts): the table, each country's
+ * partition, filled from its addresses. Runs once, in the schema transaction.
+ */
+async function addStreetPostcodes(client: pg.PoolClient): Promise<void> {
+  await client.query(PG_STREET_POSTCODES);
+  const countries = await client.query<{ country: string }>('SELECT DISTINCT country FROM local_streets');
+  for (const { country } of countries.rows) {
+    await createPartitions(client, country);
+    const t = partitionPrefix(country);
+    await refreshPgStreetPostcodes(client, t);
+    await client.query(`ANALYZE ${t}street_postcodes`);
+  }
+}
+
+/**
+ * Creates and attaches one country's partitions, unless they exist. A partition is built
  * as a table of its own, then attached: ATTACH PARTITION locks the parent only against other
  * schema changes (SHARE UPDATE EXCLUSIVE), so queries and an import's open transaction go on;
  * CREATE TABLE … PARTITION OF would take ACCESS EXCLUSIVE and wait for (and block) them all.
@@ -188,8 +209,19 @@ async function createPartitions(client: pg.PoolClient, country: string): Promise
      WHERE i.inhparent = 'local_streets'::regclass AND c.relname = $1`,
     [`${t}streets`],
   );
-  if (attached.rowCount) return;
   const bound = `FOR VALUES IN (${literal(country)})`;
+  // Checked on its own: partitions of streets and addresses made before this table existed have none.
+  const pairs = await client.query(
+    `SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+     WHERE i.inhparent = 'local_street_postcodes'::regclass AND c.relname = $1`,
+    [`${t}street_postcodes`],
+  );
+  if (!pairs.rowCount) {
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS ${t}street_postcodes (LIKE local_street_postcodes INCLUDING ALL);
+      ALTER TABLE local_street_postcodes ATTACH PARTITION ${t}street_postcodes ${bound};`);
+  }
+  if (attached.rowCount) return;
   await client.query(`
     CREATE TABLE IF NOT EXISTS ${t}streets (LIKE local_streets INCLUDING ALL) WITH (fillfactor = 50);
     ALTER TABLE local_streets ATTACH PARTITION ${t}streets ${bound};

@@ -4,10 +4,13 @@ import { createPgPool, type PoolErrorHandler } from '../../store/db/pg-pool.js';
 import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
 import { applyPgSchema, ensurePartitions, ident } from './pg-schema.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
+import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
-import { NUMBERED_PER_STREET, PREFIX_END, type IndexStore, type WordQuery, type WordResolution } from './store.js';
+import { NUMBERED_PER_STREET, PREFIX_END, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
+
+/** A longer prefix is searched as the OR of its words when it has at most this many (as on SQLite). */
+const MAX_COMPLETIONS = 16;
 
 /** `?` placeholders (shared SQL) → `$1, $2, …`. */
 function numbered(sql: string): string {
@@ -91,43 +94,91 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   // The index polls version() every few seconds, which clears them after another process imported.
   const words = new LRUCache<string, WordResolution>({ max: 50_000 });
   const postcodes = new PostcodeCache();
+  // A prefix's words (at most MAX_COMPLETIONS), or false for more: see `bounded`.
+  const completions = new LRUCache<string, string[] | false>({ max: 50_000 });
   let seenVersion = -1;
   const invalidate = () => {
     words.clear();
     postcodes.clear();
+    completions.clear();
   };
-  const postcodeExists = (key: string, prefix: boolean, country: string | undefined) =>
-    postcodes.exists(key, prefix, country, async () => (await all(postcodeExistsQuery('local_', key, prefix, country))).length > 0);
-
-  /** Exact or prefix existence in one query; typo candidates (pg_trgm) in a second one, only for the misses. */
-  const lookUpWords = async (words: WordQuery[]): Promise<WordResolution[]> => {
-    const known = await run<{ i: number }>(
-      `SELECT q.i FROM unnest($1::text[], $2::bool[]) WITH ORDINALITY AS q (word, prefix, i)
-       WHERE (NOT q.prefix AND EXISTS (SELECT 1 FROM local_words w WHERE w.word = q.word))
-          OR (q.prefix AND EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $3))`,
-      [words.map((w) => w.word), words.map((w) => w.prefix), PREFIX_END],
+  /**
+   * A prefix as the OR of the words it completes to, when they are few (learnt by lookUp, in the
+   * same statement). GIN answers a prefix (`hauptstr:*`) by reading the whole posting list of every
+   * completion into a bitmap, with no skipping; an OR of whole words is read with GIN's fast scan,
+   * which skips through a long posting list (a name in thousands of towns) to the entries of the
+   * rare word beside it (the town's). The vocabulary holds every word of every street, so the
+   * meaning is the same.
+   */
+  const bounded = (terms: WordQuery[][]): WordQuery[][] =>
+    terms.map((alts) =>
+      alts.flatMap((a) => {
+        const words = a.prefix ? completions.get(a.word) : undefined;
+        return words && words.length > 0 ? words.map((word) => ({ word, prefix: false })) : [a];
+      }),
     );
-    const found = new Set(known.rows.map((r) => Number(r.i) - 1));
-    const missing = words.map((w, i) => ({ ...w, i })).filter((w) => !found.has(w.i) && mayHaveTypo(w.word));
-    const fuzzy = new Map<number, string[]>();
-    if (missing.length > 0) {
-      const res = await run<{ i: number; word: string }>(
-        `SELECT q.i, c.word FROM unnest($1::text[], $2::bool[], $3::int[]) AS q (word, prefix, i),
-         LATERAL (
+  const wordId = (q: WordQuery) => `${q.prefix ? 'p' : 'e'}|${q.word}`;
+
+  /**
+   * Words and postcode candidates in one statement: each word's existence (exact, or as a prefix),
+   * typo candidates (pg_trgm) for the words that do not exist and may be typos (the LATERAL runs
+   * only for them), and each postcode candidate's existence. Before, three round trips.
+   */
+  const lookUpFresh = async (words: WordQuery[], keys: string[], prefixes: string[], country: string | undefined) => {
+    const countryClause = country === undefined ? '' : ' AND a.country = $7';
+    const res = await run<{ kind: 'w' | 'f' | 'c' | 'p'; i: string; word: string | null }>(
+      `WITH q AS MATERIALIZED (
+         SELECT q.i, q.word, q.prefix, q.typo,
+                CASE WHEN q.prefix THEN EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $4)
+                     ELSE EXISTS (SELECT 1 FROM local_words w WHERE w.word = q.word) END AS known
+         FROM unnest($1::text[], $2::bool[], $3::bool[]) WITH ORDINALITY AS q (word, prefix, typo, i))
+       SELECT 'w' AS kind, q.i, NULL::text AS word FROM q WHERE q.known
+       UNION ALL
+       SELECT 'f', q.i, c.word FROM q CROSS JOIN LATERAL (
            (SELECT w.word FROM local_words w WHERE NOT q.prefix AND w.word OPERATOR(public.%) q.word
             ORDER BY public.similarity(w.word, q.word) DESC LIMIT 40)
            UNION ALL
            (SELECT w.word FROM local_words w WHERE q.prefix AND q.word OPERATOR(public.<%) w.word
             ORDER BY public.word_similarity(q.word, w.word) DESC LIMIT 40)
-         ) c`,
-        [missing.map((w) => w.word), missing.map((w) => w.prefix), missing.map((w) => w.i)],
-      );
-      for (const r of res.rows) {
-        const w = words[r.i]!;
-        if (isTypoOf(w.word, r.word, w.prefix)) fuzzy.set(r.i, [...(fuzzy.get(r.i) ?? []), r.word].slice(0, 8));
+         ) c WHERE NOT q.known AND q.typo
+       UNION ALL
+       SELECT 'c', q.i, c.word FROM q CROSS JOIN LATERAL (
+           SELECT w.word FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $4 ORDER BY w.word LIMIT ${MAX_COMPLETIONS + 1}
+         ) c WHERE q.prefix AND q.known
+       UNION ALL
+       SELECT 'p', p.i, NULL FROM unnest($5::text[], $6::bool[]) WITH ORDINALITY AS p (key, prefix, i)
+       WHERE CASE WHEN p.prefix
+         THEN EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $4${countryClause})
+         ELSE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key = p.key${countryClause}) END`,
+      [
+        words.map((w) => w.word),
+        words.map((w) => w.prefix),
+        words.map((w) => mayHaveTypo(w.word)),
+        PREFIX_END,
+        [...keys, ...prefixes],
+        [...keys.map(() => false), ...prefixes.map(() => true)],
+        ...(country === undefined ? [] : [country]),
+      ],
+    );
+    const known = new Set<number>();
+    const fuzzy = new Map<number, string[]>();
+    const postcodes = new Set<number>();
+    const completed = new Map<number, string[]>();
+    for (const r of res.rows) {
+      const i = Number(r.i) - 1;
+      if (r.kind === 'w') known.add(i);
+      else if (r.kind === 'p') postcodes.add(i);
+      else if (r.kind === 'c') completed.set(i, [...(completed.get(i) ?? []), r.word!]);
+      else {
+        const w = words[i]!;
+        if (isTypoOf(w.word, r.word!, w.prefix)) fuzzy.set(i, [...(fuzzy.get(i) ?? []), r.word!].slice(0, 8));
       }
     }
-    return words.map((_, i) => ({ known: found.has(i), fuzzy: fuzzy.get(i) ?? [] }));
+    for (const [i, list] of completed) completions.set(words[i]!.word, list.length <= MAX_COMPLETIONS && list);
+    return {
+      words: words.map((_, i): WordResolution => ({ known: known.has(i), fuzzy: fuzzy.get(i) ?? [] })),
+      exists: [...keys, ...prefixes].map((_, i) => postcodes.has(i)),
+    };
   };
 
   return {
@@ -168,14 +219,22 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         throw err;
       }
     },
-    async resolveWords(queries: WordQuery[]): Promise<WordResolution[]> {
-      const id = (q: WordQuery) => `${q.prefix ? 'p' : 'e'}|${q.word}`;
-      const todo = queries.filter((q) => !words.has(id(q)));
-      if (todo.length > 0) {
-        const fresh = await lookUpWords(todo);
-        todo.forEach((q, i) => words.set(id(q), fresh[i]!));
+    async lookUp({ words: queries, postcodes: keys, postcodePrefixes, country }) {
+      // Only what the caches do not answer goes to the database (nothing at all, mostly, while typing).
+      const todo = [...new Map(queries.filter((q) => !words.has(wordId(q))).map((q) => [wordId(q), q])).values()];
+      const pcTodo = keys.filter((k) => postcodes.get(k, false, country) === undefined);
+      const prefixTodo = postcodePrefixes.filter((k) => postcodes.get(k, true, country) === undefined);
+      if (todo.length + pcTodo.length + prefixTodo.length > 0) {
+        const fresh = await lookUpFresh(todo, pcTodo, prefixTodo, country);
+        todo.forEach((q, i) => words.set(wordId(q), fresh.words[i]!));
+        pcTodo.forEach((k, i) => postcodes.set(k, false, country, fresh.exists[i]!));
+        prefixTodo.forEach((k, i) => postcodes.set(k, true, country, fresh.exists[pcTodo.length + i]!));
       }
-      return queries.map((q) => words.get(id(q)) ?? { known: false, fuzzy: [] });
+      return {
+        words: queries.map((q) => words.get(wordId(q)) ?? { known: false, fuzzy: [] }),
+        postcodes: new Set(keys.filter((k) => postcodes.get(k, false, country))),
+        postcodePrefixes: postcodePrefixes.map((k) => postcodes.get(k, true, country) ?? false),
+      };
     },
 
     async findStreets(terms, country, limit, hnKey, inPostcode) {
@@ -189,7 +248,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
                 CROSS JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = s.id AND a.country = s.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a
                 WHERE p.pc_key = ? AND p.hn_key = ? AND s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND p.country = ? AND s.country = ?'}
                 ORDER BY s.id, a.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`),
-          values: [hnKey, inPostcode, hnKey, tsQuery(terms), ...(country === undefined ? [] : [country, country])],
+          values: [hnKey, inPostcode, hnKey, tsQuery(bounded(terms)), ...(country === undefined ? [] : [country, country])],
         });
         return withNumbers(res.rows, NUMBERED_PER_STREET).slice(0, limit);
       }
@@ -200,7 +259,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       // The country as a plain equality (not `? IS NULL OR …`), so the plan reads its partition only.
       const match = `SELECT ${streetColumns} FROM local_streets s
               WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND s.country = ?'} LIMIT ${sqlLimit(limit)}`;
-      const args = country === undefined ? [tsQuery(terms)] : [tsQuery(terms), country];
+      const args = country === undefined ? [tsQuery(bounded(terms))] : [tsQuery(bounded(terms)), country];
       if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(match), values: args })).rows.map(toStreetHit);
       // With the house number: each matched street's addresses of that number in the same round
       // trip (the street match stays materialized, planned as it is alone).
@@ -212,19 +271,59 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       });
       return withNumbers(res.rows);
     },
+    async findStreetsEach(variants, country, limit) {
+      if (variants.length === 0) return [];
+      const live = variants.filter((terms) => terms.length > 0);
+      if (live.length === 0) return variants.map(() => []);
+      // One statement, one branch per search, each planned for its own tsquery (unnamed, as in
+      // findStreets) and cut at its own LIMIT; the branch number and each row's position within
+      // its branch (row_number over the branch as it came) order the result, so every list is
+      // exactly what findStreets returns alone, whatever order the Append runs its branches in.
+      const args: unknown[] = [];
+      const branches = variants.map((terms, v) => {
+        if (terms.length === 0) return undefined;
+        args.push(tsQuery(bounded(terms)));
+        const q = `$${args.length}`;
+        let countryClause = '';
+        if (country !== undefined) {
+          args.push(country);
+          countryClause = ` AND s.country = $${args.length}`;
+        }
+        return `(SELECT ${v} AS v, row_number() OVER () AS k, m.* FROM (SELECT ${streetColumns} FROM local_streets s
+                 WHERE s.tsv @@ CAST(${q} AS tsquery) AND s.n > 0${countryClause} LIMIT ${sqlLimit(limit)}) m)`;
+      });
+      const res = await pool.query<StreetRow & { v: number; k: string }>({
+        text: `${branches.filter((b) => b !== undefined).join(' UNION ALL ')} ORDER BY v, k`,
+        values: args,
+      });
+      const out: StreetHit[][] = variants.map(() => []);
+      for (const r of res.rows) out[r.v]!.push(toStreetHit(r));
+      return out;
+    },
+    async findStreetsInPostcode(terms, country, limit, pcKey, hnKey) {
+      if (terms.length === 0) return [];
+      // The postcode's streets (tens) checked against the words; the country as plain equalities
+      // (pruning). Unnamed: planned for its own tsquery and postcode, as the wide match is.
+      const match = `SELECT ${streetColumns} FROM local_street_postcodes sp JOIN local_streets s ON s.id = sp.street_id AND s.country = sp.country
+              WHERE sp.pc_key = ? AND s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND sp.country = ? AND s.country = ?'}
+              ORDER BY s.id LIMIT ${sqlLimit(limit)}`;
+      const args = [pcKey, tsQuery(bounded(terms)), ...(country === undefined ? [] : [country, country])];
+      if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(match), values: args })).rows.map(toStreetHit);
+      const res = await pool.query<NumberedRow>({
+        text: numbered(`WITH m AS MATERIALIZED (${match})
+              SELECT m.*, ${numberedColumns} FROM m
+              LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.country = m.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true
+              ORDER BY m.id, a.id`),
+        values: [...args, hnKey],
+      });
+      return withNumbers(res.rows);
+    },
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
       return (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit))).map(toAddressHit);
     },
     async addressesByPostcode(pc, hn, country, limit) {
       return (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit))).map(toAddressHit);
-    },
-    async knownPostcodes(keys, country) {
-      const hits = await Promise.all(keys.map(async (k) => ((await postcodeExists(k, false, country)) ? k : undefined)));
-      return new Set(hits.filter((k): k is string => k !== undefined));
-    },
-    async hasPostcodePrefix(prefix, country) {
-      return postcodeExists(prefix, true, country);
     },
     async close() {
       await Promise.all([pool.end(), pool === primary ? undefined : primary.end()]);

@@ -9,13 +9,25 @@ export class PostcodeCache {
   private readonly known = new LRUCache<string, boolean>({ max: 50_000 });
 
   async exists(key: string, prefix: boolean, country: string | undefined, look: () => Promise<boolean> | boolean): Promise<boolean> {
-    const id = `${prefix ? 'p' : 'e'}|${country ?? ''}|${key}`;
-    let hit = this.known.get(id);
+    let hit = this.get(key, prefix, country);
     if (hit === undefined) {
       hit = await look();
-      this.known.set(id, hit);
+      this.set(key, prefix, country, hit);
     }
     return hit;
+  }
+
+  /** The remembered answer, if any (a store that looks up many at once asks the database only for the rest). */
+  get(key: string, prefix: boolean, country: string | undefined): boolean | undefined {
+    return this.known.get(PostcodeCache.id(key, prefix, country));
+  }
+
+  set(key: string, prefix: boolean, country: string | undefined, exists: boolean): void {
+    this.known.set(PostcodeCache.id(key, prefix, country), exists);
+  }
+
+  private static id(key: string, prefix: boolean, country: string | undefined): string {
+    return `${prefix ? 'p' : 'e'}|${country ?? ''}|${key}`;
   }
 
   clear(): void {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { streetStatsSql } from './queries.js';
+import { refreshSqliteStreetPostcodes } from './street-postcodes.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type ImportSession } from './store.js';
 
 /** New addresses per INSERT statement (10 parameters each, far below SQLite's limit of 32,766). */
@@ -110,6 +111,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
             .run(importId, ...countries).changes;
         }
         db.prepare(streetStatsSql('', inList)).run(...countries);
+        refreshSqliteStreetPostcodes(db, inList, countries);
         db.prepare(`DELETE FROM streets WHERE n = 0 AND country IN (${inList})`).run(...countries);
       }
       // Merges the full-text index's segments into one, in the same transaction: an import leaves

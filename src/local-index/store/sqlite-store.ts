@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { preparePrivateSqliteFile } from '../../store/db/private-file.js';
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, numberedColumns, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { applySqliteSchema } from './sqlite-schema.js';
+import { applySqliteStreetPostcodes } from './street-postcodes.js';
 import { beginSqliteImport } from './sqlite-import.js';
 import { ftsQuery, toAddressHit, toStreetHit, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
-import { NUMBERED_PER_STREET, type IndexStore, type WordQuery, type WordResolution } from './store.js';
+import { NUMBERED_PER_STREET, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -26,6 +27,7 @@ export function openSqliteStore(dataDir: string): IndexStore {
   preparePrivateSqliteFile(file);
   const db = new Database(file);
   applySqliteSchema(db);
+  applySqliteStreetPostcodes(db);
   // Statements vary only by the number of ids and the filters used, so a small cache covers them all.
   const statements = new Map<string, Database.Statement>();
   const stmt = (sql: string): Database.Statement => {
@@ -70,6 +72,46 @@ export function openSqliteStore(dataDir: string): IndexStore {
     return postcodes.exists(key, prefix, country, () => all(postcodeExistsQuery('', key, prefix, country)).length > 0);
   };
 
+  /** Streets matching every term; see `IndexStore.findStreets`. */
+  const findStreets = async (terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string, inPostcode?: string): Promise<StreetHit[]> => {
+    if (terms.length === 0) return [];
+    if (hnKey !== undefined && inPostcode !== undefined) {
+      const match = ftsQuery(bounded(terms));
+      const v = vocabulary();
+      const fewest = Math.min(...terms.map((alts) => alts.reduce((sum, a) => sum + v.streetsWith(a.word, a.prefix), 0)));
+      // Words in few streets (a rare name, a town's name): the match drives, each street checked
+      // for the number in the postcode. Words in many (Hauptstraße alone): the (postcode, number)
+      // index drives, a dozen addresses whose streets are each checked against the match (an FTS5
+      // seek, ~10 us each, so not for what the match alone narrows to a few streets).
+      const rows = all<NumberedRow>(
+        fewest <= MATCH_DRIVES
+          ? {
+              sql: `SELECT ${streetColumns}, ${numberedColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
+                    JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
+                    WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter}
+                      AND EXISTS (SELECT 1 FROM addresses p WHERE p.street_id = s.id AND p.hn_key = ? AND p.pc_key = ?)
+                    ORDER BY s.id, a.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
+              args: [hnKey, match, country ?? null, country ?? null, hnKey, inPostcode],
+            }
+          : {
+              sql: `SELECT ${streetColumns}, ${numberedColumns} FROM addresses p JOIN streets s ON s.id = p.street_id
+                    JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
+                    WHERE p.pc_key = ? AND p.hn_key = ? AND s.n > 0 AND ${countryFilter}
+                      AND EXISTS (SELECT 1 FROM streets_fts f WHERE streets_fts MATCH ? AND f.rowid = s.id)
+                    ORDER BY s.id, a.id, p.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
+              args: [hnKey, inPostcode, hnKey, country ?? null, country ?? null, match],
+            },
+      );
+      return withNumbers(rows, NUMBERED_PER_STREET).slice(0, limit);
+    }
+    const rows = all<StreetRow>({
+      sql: `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
+            WHERE streets_fts MATCH ? AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ${sqlLimit(limit)}`,
+      args: [ftsQuery(bounded(terms)), country ?? null, country ?? null],
+    });
+    return rows.map(toStreetHit);
+  };
+
   return {
     kind: 'sqlite',
     async version() {
@@ -86,49 +128,49 @@ export function openSqliteStore(dataDir: string): IndexStore {
         vocab = undefined;
       });
     },
-    async resolveWords(words: WordQuery[]): Promise<WordResolution[]> {
+    async lookUp({ words, postcodes: keys, postcodePrefixes, country }) {
       const v = vocabulary();
-      return words.map(({ word, prefix }) => {
+      const resolved = words.map(({ word, prefix }): WordResolution => {
         const known = prefix ? v.hasPrefix(word) : v.has(word);
         return { known, fuzzy: known ? [] : v.fuzzy(word, prefix) };
       });
+      const postcodes = new Set<string>();
+      for (const k of keys) if (await postcodeExists(k, false, country)) postcodes.add(k);
+      const prefixes: boolean[] = [];
+      for (const p of postcodePrefixes) prefixes.push(await postcodeExists(p, true, country));
+      return { words: resolved, postcodes, postcodePrefixes: prefixes };
     },
-    async findStreets(terms, country, limit, hnKey, inPostcode) {
+    findStreets,
+    // In process, a statement is no round trip: one after the other.
+    async findStreetsEach(variants, country, limit) {
+      const out: StreetHit[][] = [];
+      for (const terms of variants) out.push(await findStreets(terms, country, limit));
+      return out;
+    },
+    async findStreetsInPostcode(terms, country, limit, pcKey) {
       if (terms.length === 0) return [];
-      if (hnKey !== undefined && inPostcode !== undefined) {
-        const match = ftsQuery(bounded(terms));
-        const v = vocabulary();
-        const fewest = Math.min(...terms.map((alts) => alts.reduce((sum, a) => sum + v.streetsWith(a.word, a.prefix), 0)));
-        // Words in few streets (a rare name, a town's name): the match drives, each street checked
-        // for the number in the postcode. Words in many (Hauptstraße alone): the (postcode, number)
-        // index drives, a dozen addresses whose streets are each checked against the match (an FTS5
-        // seek, ~10 us each, so not for what the match alone narrows to a few streets).
-        const rows = all<NumberedRow>(
-          fewest <= MATCH_DRIVES
-            ? {
-                sql: `SELECT ${streetColumns}, ${numberedColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
-                      JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
-                      WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter}
-                        AND EXISTS (SELECT 1 FROM addresses p WHERE p.street_id = s.id AND p.hn_key = ? AND p.pc_key = ?)
-                      ORDER BY s.id, a.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
-                args: [hnKey, match, country ?? null, country ?? null, hnKey, inPostcode],
-              }
-            : {
-                sql: `SELECT ${streetColumns}, ${numberedColumns} FROM addresses p JOIN streets s ON s.id = p.street_id
-                      JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
-                      WHERE p.pc_key = ? AND p.hn_key = ? AND s.n > 0 AND ${countryFilter}
-                        AND EXISTS (SELECT 1 FROM streets_fts f WHERE streets_fts MATCH ? AND f.rowid = s.id)
-                      ORDER BY s.id, a.id, p.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
-                args: [hnKey, inPostcode, hnKey, country ?? null, country ?? null, match],
-              },
-        );
-        return withNumbers(rows, NUMBERED_PER_STREET).slice(0, limit);
-      }
-      const rows = all<StreetRow>({
-        sql: `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
-              WHERE streets_fts MATCH ? AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ${sqlLimit(limit)}`,
-        args: [ftsQuery(bounded(terms)), country ?? null, country ?? null],
-      });
+      const match = ftsQuery(bounded(terms));
+      const v = vocabulary();
+      const fewest = Math.min(...terms.map((alts) => alts.reduce((sum, a) => sum + v.streetsWith(a.word, a.prefix), 0)));
+      // As in findStreets narrowed by number: the match drives when one word is in few streets,
+      // else the postcode's streets (tens) are each checked against it.
+      const rows = all<StreetRow>(
+        fewest <= MATCH_DRIVES
+          ? {
+              sql: `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
+                    WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter}
+                      AND EXISTS (SELECT 1 FROM street_postcodes sp WHERE sp.pc_key = ? AND sp.street_id = s.id)
+                    ORDER BY s.id LIMIT ${sqlLimit(limit)}`,
+              args: [match, country ?? null, country ?? null, pcKey],
+            }
+          : {
+              sql: `SELECT ${streetColumns} FROM street_postcodes sp JOIN streets s ON s.id = sp.street_id
+                    WHERE sp.pc_key = ? AND s.n > 0 AND ${countryFilter}
+                      AND EXISTS (SELECT 1 FROM streets_fts f WHERE streets_fts MATCH ? AND f.rowid = s.id)
+                    ORDER BY s.id LIMIT ${sqlLimit(limit)}`,
+              args: [pcKey, country ?? null, country ?? null, match],
+            },
+      );
       return rows.map(toStreetHit);
     },
     async addressesOnStreets(streetIds, hn, limit) {
@@ -137,14 +179,6 @@ export function openSqliteStore(dataDir: string): IndexStore {
     },
     async addressesByPostcode(pc, hn, country, limit) {
       return all<AddressRow>(addressesByPostcodeQuery('', pc, hn, country, limit)).map(toAddressHit);
-    },
-    async knownPostcodes(keys, country) {
-      const known = new Set<string>();
-      for (const k of keys) if (await postcodeExists(k, false, country)) known.add(k);
-      return known;
-    },
-    async hasPostcodePrefix(prefix, country) {
-      return postcodeExists(prefix, true, country);
     },
     async close() {
       db.close();

@@ -83,6 +83,25 @@ export interface WordResolution {
   fuzzy: string[];
 }
 
+/** Everything a query's reading asks the index before any street search: its words and its postcode candidates. */
+export interface LookUpInput {
+  words: WordQuery[];
+  /** Candidates for a whole postcode (exact keys). */
+  postcodes: string[];
+  /** Candidates for a postcode still being typed (key prefixes). */
+  postcodePrefixes: string[];
+  country: string | undefined;
+}
+
+export interface LookUpResult {
+  /** One per input word, in order. */
+  words: WordResolution[];
+  /** The exact candidates that are postcodes in the index. */
+  postcodes: Set<string>;
+  /** One per prefix candidate: whether some postcode starts with it. */
+  postcodePrefixes: boolean[];
+}
+
 export interface StreetHit {
   id: number;
   country: string;
@@ -140,7 +159,11 @@ export interface IndexStore {
   countries(): Promise<string[]>;
   count(): Promise<number>;
   beginImport(): Promise<ImportSession>;
-  resolveWords(words: WordQuery[]): Promise<WordResolution[]>;
+  /**
+   * Words and postcode candidates together, so a fresh query waits for one round trip, not three
+   * (PostgreSQL: one statement; answers are cached until the next import on both stores).
+   */
+  lookUp(input: LookUpInput): Promise<LookUpResult>;
   /**
    * Streets matching every term (a term matches when any of its alternatives does). With `hnKey`,
    * a store may also return each street's addresses with that house-number key (`numbered`),
@@ -151,11 +174,21 @@ export interface IndexStore {
    * its namesakes fetched and ranked (both stores).
    */
   findStreets(terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string, inPostcode?: string): Promise<StreetHit[]>;
+  /**
+   * Several street searches at once (the exact and the prefix form of a word being typed, or the
+   * query with one word left out at a time): each list as `findStreets(variants[i], …)` returns it,
+   * in one round trip on PostgreSQL.
+   */
+  findStreetsEach(variants: WordQuery[][][], country: string | undefined, limit: number): Promise<StreetHit[][]>;
+  /**
+   * Streets matching every term that have an address in this postcode (an exact key), ascending
+   * id: the postcode alone narrows a name in thousands of towns where no house number can (none
+   * given, or one the postcode does not have). With `hnKey`, as `findStreets` with it (`numbered`
+   * where the store fetches them together).
+   */
+  findStreetsInPostcode(terms: WordQuery[][], country: string | undefined, limit: number, pcKey: string, hnKey?: string): Promise<StreetHit[]>;
   addressesOnStreets(streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Promise<AddressHit[]>;
   addressesByPostcode(pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number): Promise<AddressHit[]>;
-  /** Which of `keys` are postcodes in the index. */
-  knownPostcodes(keys: string[], country: string | undefined): Promise<Set<string>>;
-  hasPostcodePrefix(prefix: string, country: string | undefined): Promise<boolean>;
   close(): Promise<void>;
 }
 
