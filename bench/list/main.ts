@@ -38,6 +38,8 @@ export async function benchList(args: string[]): Promise<void> {
   const workers = (flag(args, '--workers') ?? 'default').split(',');
   const chunk = flag(args, '--chunk');
   const profile = args.includes('--profile');
+  // --keep: the list, outputs and profiles stay on disk (the path is printed) to be looked at again.
+  const keep = args.includes('--keep');
   const work = mkdtempSync(join(tmpdir(), 'bench-list-'));
   try {
     const addresses = join(work, 'addresses.csv');
@@ -92,6 +94,7 @@ export async function benchList(args: string[]): Promise<void> {
       }
     }
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (keep) console.log(`kept: ${work}`);
+    else rmSync(work, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config.js';
 import type { BulkCaller, LookupBatch, LookupOutcome } from './row-lookup.js';
+import { lookupWorkerEntry } from './worker-entry.js';
 
 /** What every lookup thread is started with. */
 export interface LookupSetup {
@@ -59,8 +60,9 @@ export class LookupPool {
   /** Starts `count` threads and waits until each has opened its index and providers. */
   static async start(count: number, setup: Omit<LookupSetup, 'stop'>): Promise<LookupPool> {
     const stop = new SharedArrayBuffer(4);
+    const entry = await lookupWorkerEntry();
     const threads = Array.from({ length: count }, () => ({
-      worker: new Worker(new URL('./lookup-worker.mjs', import.meta.url), { workerData: { ...setup, stop } satisfies LookupSetup }),
+      worker: new Worker(entry, { workerData: { ...setup, stop } satisfies LookupSetup }),
       busy: 0,
     }));
     try {

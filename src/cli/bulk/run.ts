@@ -125,28 +125,37 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
   };
   /** The previous chunk's settle and write, running while this chunk's rows are looked up. */
   let settling: Promise<void> | undefined;
+  /** The previous chunk's lookups, running while the next chunk's rows are read. */
+  let looking: Promise<unknown> | undefined;
   /** Chunks handed to the settle step and not yet written. */
   let unwritten = 0;
 
   /**
-   * Looks the buffered rows up as one chunk, then hands it to the settle-and-write step, which
-   * runs while the next chunk is read and looked up: the lookup threads do not wait for the
-   * journal's sync and the settle transaction. Chunks settle and write in input order, and
-   * one chunk's rows are looked up only after the previous chunk's were (so repeats find them).
+   * Hands the buffered rows to the lookups as one chunk, then to the settle-and-write step, and
+   * returns while they are looked up: the next chunk's rows are read (and the previous chunk
+   * settled and written) meanwhile, so the lookup threads wait neither for the CSV reading nor
+   * for the journal's sync and the settle transaction. Chunks settle and write in input order,
+   * and one chunk's rows are looked up only after the previous chunk's were (so repeats find
+   * them, and a short reservation waits for what the previous chunk gives back).
    */
   const flush = async () => {
     const chunk = buffer;
     buffer = [];
     requests = 0;
-    const looked = chunk.some((p) => !p.fromJournal) ? await lookUpChunk(deps, opts, chunk, repeats, settling) : undefined;
-    if (looked) {
-      summary.creditsThisRun += looked.credits;
-      summary.repeats += looked.repeats;
-      if (looked.exhausted) summary.outcome = 'credits-exhausted';
-    }
+    await looking;
     const previous = settling;
+    const lookup = chunk.some((p) => !p.fromJournal) ? lookUpChunk(deps, opts, chunk, repeats, previous) : Promise.resolve(undefined);
+    looking = lookup;
+    // Its failure is rethrown by the next flush and by this chunk's settle step.
+    lookup.catch(() => undefined);
     unwritten++;
     settling = (async () => {
+      const looked = await lookup;
+      if (looked) {
+        summary.creditsThisRun += looked.credits;
+        summary.repeats += looked.repeats;
+        if (looked.exhausted) summary.outcome = 'credits-exhausted';
+      }
       try {
         await previous;
       } catch (error) {
