@@ -36,11 +36,13 @@ const PUT_NODES = `
 const STAGE_NODES = 'CREATE TEMP TABLE osm_record_nodes (id BIGINT NOT NULL, lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL) ON COMMIT DROP';
 const PUT_STAGED = `
   INSERT INTO osm_record_nodes (id, lat, lng) SELECT * FROM unnest($1::bigint[], $2::float8[], $3::float8[])`;
-const KEEP_USED_STAGED = `
+/** Into empty tables (a first recording) no row can conflict: a plain insert, in key order, costs half an upsert. */
+const KEEP_USED_STAGED = (upsert: boolean) => `
   INSERT INTO local_osm_nodes (id, lat, lng)
   SELECT DISTINCT ON (id) id, lat, lng FROM pg_temp.osm_record_nodes t
   WHERE t.id IN (SELECT r FROM local_osm_ways w, unnest(w.refs) AS r)
-  ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng`;
+  ORDER BY id
+  ${upsert ? 'ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng' : ''}`;
 
 /** `{1,2,3}`: a node list as a PostgreSQL array literal. */
 const arrayLiteral = (refs: number[]) => `{${refs.join(',')}}`;
@@ -140,7 +142,11 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
       // fraction of maintaining it row by row (both inside this transaction, so an abort keeps
       // the index). A recording over earlier state keeps it maintained.
       const first = (await db.query('SELECT 1 FROM local_osm_ways LIMIT 1')).rowCount === 0;
+      const noNodes = (await db.query('SELECT 1 FROM local_osm_nodes LIMIT 1')).rowCount === 0;
       if (first) await db.query('DROP INDEX IF EXISTS local_osm_ways_refs');
+      // The semi-join at commit hashes every stored node reference: in memory rather than in
+      // batches on disk at an extract's size, still bounded on a country's.
+      await db.query("SET LOCAL work_mem = '64MB'");
       await db.query(STAGE_NODES);
       let open = true;
       const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
@@ -168,7 +174,7 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
           // Statistics for the semi-join below (and for updates' plans after a bulk load).
           await db.query('ANALYZE local_osm_ways');
           await db.query('ANALYZE pg_temp.osm_record_nodes');
-          await db.query(KEEP_USED_STAGED);
+          await db.query(KEEP_USED_STAGED(!noNodes));
           await setMeta(db, 'recorded', new Date().toISOString());
           await end('COMMIT');
         },
