@@ -5,7 +5,7 @@ import { withSessionOptions } from '../store/pg-store.js';
 import type { OsmStateStore, StateRecorder, StoredArea, StoredWay, Tags } from './osm-state.js';
 
 /**
- * Which ways use a node: a GIN index on the ways' node lists (refs @> / &&). It replaced a
+ * Which ways use a node: a GIN index on the ways' node lists (`refs @> ARRAY[node]`). It replaced a
  * (node, way) table whose composite key, maintained row by row for some ten rows per address,
  * cost the server more CPU than the import itself. The earlier layout migrates at open: the
  * ways already hold their node lists, so the index is built from them and the table dropped.
@@ -108,7 +108,12 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
       return (await meta('pending')) ?? null;
     },
     async waysUsingNodes(ids) {
-      const res = await pool.query<{ id: string }>('SELECT id FROM local_osm_ways WHERE refs && $1::bigint[]', [ids]);
+      // One index probe per node: `refs && $1` with thousands of ids was planned as a scan of
+      // every way, each compared with the whole list (1.2 s for 2,000 ids on 50,000 ways).
+      const res = await pool.query<{ id: string }>(
+        'SELECT DISTINCT w.id FROM unnest($1::bigint[]) AS r, local_osm_ways w WHERE w.refs @> ARRAY[r]',
+        [ids],
+      );
       return res.rows.map((r) => Number(r.id));
     },
     async ways(ids) {
