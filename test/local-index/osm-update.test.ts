@@ -50,6 +50,30 @@ async function addressRows(sandbox: Sandbox): Promise<Row[]> {
 /** A node's coordinates from PBF and from XML (decimal text) agree to 1e-7 degrees, not to the last bit. */
 const comparable = (rows: Row[]) => rows.map((r) => ({ ...r, lat: r.lat.toFixed(7), lng: r.lng.toFixed(7) }));
 
+/** Rewrites recorded state as the earlier layout kept it: which ways use a node in a table of its own. */
+async function toEarlierLayout(sandbox: Sandbox): Promise<void> {
+  const client = new pg.Client({ connectionString: sandbox.databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`SET search_path = ${sandbox.schema}`);
+    await client.query('DROP INDEX local_osm_ways_refs');
+    await client.query('CREATE TABLE local_osm_way_nodes (node_id BIGINT NOT NULL, way_id BIGINT NOT NULL, PRIMARY KEY (node_id, way_id))');
+    await client.query('INSERT INTO local_osm_way_nodes SELECT DISTINCT r, id FROM local_osm_ways, unnest(refs) AS r');
+  } finally {
+    await client.end();
+  }
+}
+
+async function earlierTableLeft(sandbox: Sandbox): Promise<boolean> {
+  const client = new pg.Client({ connectionString: sandbox.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query('SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = $2', [sandbox.schema, 'local_osm_way_nodes'])).rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
 let dir: string;
 let files: ChangeFixture;
 beforeAll(() => {
@@ -133,6 +157,15 @@ describe.each(STORAGE_BACKENDS)('import --update with an OsmChange file (%s)', (
     await box.index.applyOsmChange(files.change, {});
     await fresh.index.importFile(files.after, { format: 'osm' });
     expect(comparable(await addressRows(box.sandbox))).toEqual(comparable(await addressRows(fresh.sandbox)));
+  });
+
+  it.runIf(backend === 'postgres')('applies an update to state recorded in the earlier layout (a node-to-way table), migrated when opened', async () => {
+    await importBefore();
+    await toEarlierLayout(box.sandbox);
+    await box.index.applyOsmChange(files.change, {});
+    await fresh.index.importFile(files.after, { format: 'osm' });
+    expect(comparable(await addressRows(box.sandbox))).toEqual(comparable(await addressRows(fresh.sandbox)));
+    expect(await earlierTableLeft(box.sandbox)).toBe(false);
   });
 
   it('runs from the command line: import records the extract, --update applies the diff', async () => {

@@ -44,14 +44,22 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
   const putNode = db.prepare('INSERT INTO osm_nodes (id, lat, lng) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng');
   const putUsedNode = db.prepare(
     `INSERT INTO osm_nodes (id, lat, lng) SELECT @id, @lat, @lng WHERE EXISTS (SELECT 1 FROM osm_way_nodes WHERE node_id = @id)
-     ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng`,
+     ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng WHERE (osm_nodes.lat, osm_nodes.lng) IS NOT (excluded.lat, excluded.lng)`,
   );
   const dropUnused = db.prepare('DELETE FROM osm_nodes WHERE id = ? AND NOT EXISTS (SELECT 1 FROM osm_way_nodes WHERE node_id = ?)');
   const putArea = db.prepare('INSERT INTO osm_areas (id, value, rings) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value, rings = excluded.rings');
 
+  const oldWay = db.prepare('SELECT tags, refs FROM osm_ways WHERE id = ?');
+  /** A way as it now is; an unchanged one (most of a re-recorded extract) is left as stored. */
   const writeWay = (id: number, w: StoredWay) => {
-    dropWayNodes(id);
-    putWay.run(id, JSON.stringify(w.tags), JSON.stringify(w.refs));
+    const [tags, refs] = [JSON.stringify(w.tags), JSON.stringify(w.refs)];
+    const old = oldWay.get(id) as { tags: string; refs: string } | undefined;
+    if (old?.refs === refs) {
+      if (old.tags !== tags) putWay.run(id, tags, refs);
+      return;
+    }
+    if (old) for (const ref of JSON.parse(old.refs) as number[]) dropWayNode.run(ref, id);
+    putWay.run(id, tags, refs);
     for (const ref of w.refs) putWayNode.run(ref, id);
   };
 
@@ -106,24 +114,44 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
     },
     async beginRecord(): Promise<StateRecorder> {
       db.exec('BEGIN IMMEDIATE');
+      // A first recording fills empty tables: rather than a node index row and a probe of it per
+      // reference and per node, ways are written alone and nodes staged (screened only by a lossy
+      // bitset); at commit the node index is built in one sorted pass, which appends to its
+      // B-tree, and the staged nodes a way uses are kept. Over earlier state, row by row as an update.
+      const first = db.prepare('SELECT 1 FROM osm_ways LIMIT 1').get() === undefined;
+      db.exec('CREATE TEMP TABLE IF NOT EXISTS osm_record_nodes (id INTEGER NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL); DELETE FROM temp.osm_record_nodes;');
+      const stage = db.prepare('INSERT INTO temp.osm_record_nodes (id, lat, lng) VALUES (?, ?, ?)');
       let open = true;
+      const finish = (sql: 'COMMIT' | 'ROLLBACK') => {
+        db.exec(sql);
+        open = false;
+        db.exec('DROP TABLE IF EXISTS temp.osm_record_nodes');
+      };
       return {
         async ways(rows) {
-          for (const r of rows) writeWay(r.id, r);
+          if (first) for (const r of rows) putWay.run(r.id, JSON.stringify(r.tags), JSON.stringify(r.refs));
+          else for (const r of rows) writeWay(r.id, r);
         },
         async nodes(rows) {
-          for (const [id, lat, lng] of rows) putUsedNode.run({ id, lat, lng });
+          if (first) for (const [id, lat, lng] of rows) stage.run(id, lat, lng);
+          else for (const [id, lat, lng] of rows) putUsedNode.run({ id, lat, lng });
         },
         async areas(rows) {
           for (const a of rows) putArea.run(a.id, JSON.stringify(a.value), JSON.stringify(a.rings));
         },
         async commit() {
+          if (first) {
+            db.exec(`
+              INSERT OR IGNORE INTO osm_way_nodes (node_id, way_id) SELECT j.value, w.id FROM osm_ways w, json_each(w.refs) j ORDER BY 1, 2;
+              INSERT INTO osm_nodes (id, lat, lng) SELECT id, lat, lng FROM temp.osm_record_nodes t
+                WHERE EXISTS (SELECT 1 FROM osm_way_nodes n WHERE n.node_id = t.id) ORDER BY id
+                ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng;`);
+          }
           setMeta.run('recorded', new Date().toISOString());
-          db.exec('COMMIT');
-          open = false;
+          finish('COMMIT');
         },
         async abort() {
-          if (open && db.inTransaction) db.exec('ROLLBACK');
+          if (open && db.inTransaction) finish('ROLLBACK');
           open = false;
         },
       };
