@@ -14,12 +14,13 @@ import { loadAverage } from './processes.js';
 
 /**
  * `npm run bench:trips`: what ONE request costs the service, counted rather than timed: round
- * trips to the main database (statements sent; BEGIN and COMMIT count), to Redis, and the
- * process's CPU per request, for an uncached `POST /v1/validate`, a cached one, an uncached
- * autocomplete and an uncached `POST /v1/validate/batch` of `--batch` items, on both stores
- * (`PROVIDERS=local`, a small generated index). The service runs in this process (app.request,
- * no sockets: HTTP's own cost is `npm run bench`'s), one request at a time. The local index's
- * own statements are not counted: they are the index's business, not the request pipeline's.
+ * trips to the main database (statements sent; BEGIN and COMMIT count), to Redis (commands, and
+ * the round trips they take: a pipeline is one), and the process's CPU per request, for an
+ * uncached `POST /v1/validate`, a cached one, an uncached autocomplete and an uncached
+ * `POST /v1/validate/batch` of `--batch` items, on both stores (`PROVIDERS=local`, a small
+ * generated index). The service runs in this process (app.request, no sockets: HTTP's own cost is
+ * `npm run bench`'s), one request at a time. The local index's own statements are counted apart
+ * (`+N index`, PostgreSQL only): they are the index's business, not the request pipeline's.
  */
 const { values: args } = parseArgs({
   options: {
@@ -28,6 +29,8 @@ const { values: args } = parseArgs({
     batch: { type: 'string', default: '100' },
     'local-count': { type: 'string', default: '20000' },
     trace: { type: 'boolean', default: false },
+    /** BATCH_CONCURRENCY: items of a batch in flight at once (the service's default when unset). */
+    concurrency: { type: 'string' },
     /** A regular expression over path names: only those are measured. */
     paths: { type: 'string' },
   },
@@ -38,7 +41,7 @@ const requests = Number(args.requests);
 const batchSize = Number(args.batch);
 
 /** Counters the patched drivers add to; `main` tells the main store's SQLite file from the index's. */
-const counts = { sqlite: 0, pg: 0, redis: 0 };
+const counts = { sqlite: 0, pg: 0, index: 0, redis: 0, redisTrips: 0 };
 let mainSqliteFile = '';
 let countPg = false;
 /** --trace: each statement of the first request of every path is printed. */
@@ -64,13 +67,21 @@ pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
   if (countPg && MAIN_STORE.test(text)) {
     counts.pg += 1;
     if (trace) console.log(`    pg: ${text.slice(0, 110)}`);
-  }
+  } else if (countPg) counts.index += 1;
   return pgQuery.apply(this, a);
 } as typeof pg.Client.prototype.query;
-// Redis: every command (cache, limiter).
+// Redis: every command (cache, limiter), and the round trips they take: a pipeline's commands
+// reach sendCommand with the pipeline's stream, written together once the pipeline is exec'd.
+const pipelines = new WeakSet<object>();
 const sendCommand = Redis.prototype.sendCommand as (...a: unknown[]) => unknown;
 Redis.prototype.sendCommand = function (this: Redis, ...a: unknown[]) {
   counts.redis += 1;
+  const stream = a[1] as { isPipeline?: boolean } | undefined;
+  if (!stream?.isPipeline) counts.redisTrips += 1;
+  else if (!pipelines.has(stream)) {
+    pipelines.add(stream);
+    counts.redisTrips += 1;
+  }
   if (trace) console.log(`    redis: ${(a[0] as { name?: string } | undefined)?.name ?? ''}`);
   return sendCommand.apply(this, a);
 } as typeof Redis.prototype.sendCommand;
@@ -87,7 +98,13 @@ try {
     try {
       const credentials = await createCredentials(target, storage, 0);
       await importLocal(target, storage, csv);
-      const config = loadConfig({ ...storage.env, PROVIDERS: 'local', LOG_LEVEL: 'warn', PORT: '0' });
+      const config = loadConfig({
+        ...storage.env,
+        PROVIDERS: 'local',
+        LOG_LEVEL: 'warn',
+        PORT: '0',
+        ...(args.concurrency !== undefined ? { BATCH_CONCURRENCY: args.concurrency } : {}),
+      });
       mainSqliteFile = path.join(config.DATA_DIR, 'addressd.sqlite');
       const services = await createServices(config);
       const app = buildApp(services);
@@ -127,7 +144,7 @@ try {
         const cpuMs = (used.user + used.system) / 1000 / n;
         const items = perRequest > 1 ? `, ${Math.round((n * perRequest) / (ms / 1000))} items/s, CPU ${(cpuMs / perRequest).toFixed(3)} ms/item` : '';
         console.log(
-          `  ${name.padEnd(38)} db ${kind === 'embedded' ? per('sqlite') : per('pg')} statements, redis ${per('redis')}, CPU ${cpuMs.toFixed(2)} ms/req, wall ${(ms / n).toFixed(2)} ms/req${items}`,
+          `  ${name.padEnd(38)} db ${kind === 'embedded' ? per('sqlite') : per('pg')} statements${kind === 'embedded' ? '' : ` (+${per('index')} index)`}, redis ${per('redis')} (${per('redisTrips')} round trips), CPU ${cpuMs.toFixed(2)} ms/req, wall ${(ms / n).toFixed(2)} ms/req${items}`,
         );
       };
       console.log(`${kind}:`);

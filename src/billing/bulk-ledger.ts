@@ -48,10 +48,7 @@ export class BulkLedger extends CreditLedger {
         });
         const now = this.clock.now();
         for (let i = 0; i < rows.length; i += EVENTS_PER_INSERT) await insertUsage(trx, this.database.dialect, rows.slice(i, i + EVENTS_PER_INSERT), now);
-        await trx
-          .insertInto('bulk_receipts')
-          .values({ id: receipt, account_id: accountId, calls: charges.length, credits: charged, created_at: utcTimestamp(this.clock.now()) })
-          .execute();
+        await this.run(trx, 'insertReceipt', [receipt, accountId, charges.length, charged, utcTimestamp(this.clock.now())]);
       });
     } catch (error) {
       if (reservation) await this.release(reservation).catch(() => undefined);

@@ -26,6 +26,8 @@ const TEXT = {
   heldReservations: 'select count(*) as n from credit_reservations',
   ownReservations: 'select id, account_id, month, grant_amount, extra_amount from credit_reservations where owner = ?',
   staleReservations: 'select id, account_id, month, grant_amount, extra_amount from credit_reservations where created_at < ?',
+  /** A bulk chunk's receipt (bulk-ledger.ts): its id is the chunk's idempotency key. */
+  insertReceipt: 'insert into bulk_receipts (id, account_id, calls, credits, created_at) values (?, ?, ?, ?, ?)',
   /** PostgreSQL only: the whole reserve in one round trip (migration 0008_reserve_function). */
   reserve: 'select r_grant, r_extra from addressd_reserve(?, ?, ?, ?::jsonb, ?, ?, ?)',
 } as const;

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { ValidateRequest, ValidateResponse } from '../contract/validate.js';
 import { mapBounded } from '../lib/bounded.js';
-import type { ResponseCache } from '../store/cache/response-cache.js';
-import type { Biller, CallContext } from './billing.js';
+import type { CacheText, ResponseCache } from '../store/cache/response-cache.js';
+import type { Biller, BillStep, CallContext } from './billing.js';
 import { CreditsExhaustedError } from './errors.js';
 import type { ProviderRunner } from './fan-out.js';
 import type { Thresholds } from './types.js';
@@ -38,6 +38,10 @@ export interface BatchValidatorDeps {
  * An item asking exactly what an earlier item of the same batch asked waits for that one and then
  * runs, so it is what a second single call would be: a cache hit (free, `cached: true`) when the
  * first answer was cached, a fresh look-up when it was not (a provider failed).
+ *
+ * The cache is read once for the whole batch before the first item starts (one MGET on Redis, not
+ * a GET per item: 100 round trips were a sixth of a PostgreSQL + Redis batch's CPU) and written
+ * once after the settle (one pipeline).
  */
 export class BatchValidator {
   constructor(private readonly deps: BatchValidatorDeps) {}
@@ -50,7 +54,8 @@ export class BatchValidator {
   async validate(
     accountId: string,
     requests: readonly ValidateRequest[],
-    context: (index: number) => CallContext & { thresholds: Thresholds },
+    thresholds: Thresholds,
+    context: (index: number) => CallContext,
     options: BatchOptions,
   ): Promise<BatchOutcome[]> {
     const { runner, biller, cacheTtlMs } = this.deps;
@@ -67,8 +72,9 @@ export class BatchValidator {
     // Every provider call of every item in flight listens to the caller's signal: more than the
     // default ten is expected here, not a leak (node would warn on stderr for each batch).
     if (options.signal) setMaxListeners(Math.max(10, 2 * options.concurrency * Math.max(1, providers)), options.signal);
-    const outcomes = await biller.batch(accountId, want, (chunk, keep) => {
+    const outcomes = await biller.batch(accountId, want, async (chunk, keep) => {
       const engine = new ValidateEngine({ runner, cache, biller: chunk, cacheTtlMs });
+      await readAhead(engine, chunk, accountId, requests, thresholds);
       const running = new Map<number, Promise<unknown>>();
       let exhausted: CreditsExhaustedError | undefined;
       return mapBounded(requests, options.concurrency, async (request, index): Promise<BatchOutcome> => {
@@ -76,7 +82,7 @@ export class BatchValidator {
         if (first !== undefined && first !== index) await running.get(first)?.catch(() => undefined);
         if (exhausted) return { ok: false, exhausted };
         try {
-          const answer = engine.validate(request, context(index), options.signal);
+          const answer = engine.validate(request, { ...context(index), thresholds }, options.signal);
           running.set(index, answer);
           return { ok: true, response: await answer };
         } catch (error) {
@@ -94,6 +100,31 @@ export class BatchValidator {
   }
 }
 
+/**
+ * Every item's cache entry asked for at once, before any item runs: `engine.cached` reads each
+ * item's input and asks the cache for its key in the same turn, so the BatchCache fetches them
+ * together, and keeps both (the engine its parsed input and any decided answer, the BatchCache
+ * the texts) for the item's own run. Nothing is billed or served here. An account without credits
+ * reads nothing (its items are refused as before); an item that fails here fails again in its
+ * run, where the batch handles it.
+ */
+async function readAhead(
+  engine: ValidateEngine,
+  biller: BillStep,
+  accountId: string,
+  requests: readonly ValidateRequest[],
+  thresholds: Thresholds,
+): Promise<void> {
+  try {
+    await biller.ensureCredits(accountId);
+  } catch {
+    return;
+  }
+  // debug items skip the cache read.
+  const reads = requests.filter((r) => r.debug !== true).map((r) => engine.cached(r, thresholds).catch(() => undefined));
+  await Promise.all(reads);
+}
+
 /** What makes two items the same question (the source only tags the usage event). */
 function sameAsking(request: ValidateRequest): string {
   const components = request.components ? Object.entries(request.components).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : null;
@@ -103,10 +134,16 @@ function sameAsking(request: ValidateRequest): string {
 /**
  * The response cache as one batch sees it: reads see the batch's own writes at once (a repeat
  * finds its first's answer), while the shared cache gets them only at `flush`, once the batch is
- * billed. A batch that fails is dropped with its writes.
+ * billed. A batch that fails is dropped with its writes. Keys asked for in the same turn of the
+ * event loop are fetched from the shared cache together (one `getTexts`), and each key is fetched
+ * once per batch.
  */
 class BatchCache implements ResponseCache {
   readonly #pending = new Map<string, { text: string; ttlMs: number }>();
+  /** What the shared cache gave for each key asked for (or is giving). */
+  readonly #read = new Map<string, Promise<string | undefined>>();
+  /** The keys asked for in this turn, fetched together once it ends. */
+  #round: { keys: string[]; texts: Promise<(string | undefined)[]> } | undefined;
 
   constructor(private readonly shared: ResponseCache) {}
 
@@ -116,7 +153,18 @@ class BatchCache implements ResponseCache {
   }
 
   async getText(key: string): Promise<string | undefined> {
-    return this.#pending.get(key)?.text ?? this.shared.getText(key);
+    const own = this.#pending.get(key);
+    if (own) return own.text;
+    let read = this.#read.get(key);
+    if (!read) {
+      read = this.#fetch(key);
+      this.#read.set(key, read);
+    }
+    return read;
+  }
+
+  async getTexts(keys: readonly string[]): Promise<(string | undefined)[]> {
+    return Promise.all(keys.map((key) => this.getText(key)));
   }
 
   /** As the shared caches: a non-positive TTL or a value JSON cannot hold (undefined) stores nothing. */
@@ -129,12 +177,32 @@ class BatchCache implements ResponseCache {
     if (ttlMs > 0) this.#pending.set(key, { text, ttlMs });
   }
 
-  /** Into the shared cache, as the text it was given (the value as it was then). */
+  async setTexts(entries: readonly CacheText[]): Promise<void> {
+    for (const { key, text, ttlMs } of entries) await this.setText(key, text, ttlMs);
+  }
+
+  /** Into the shared cache in one `setTexts`, as the text it was given (the value as it was then). */
   async flush(): Promise<void> {
-    await Promise.all([...this.#pending].map(([key, { text, ttlMs }]) => this.shared.setText(key, text, ttlMs)));
+    const entries = Array.from(this.#pending, ([key, { text, ttlMs }]) => ({ key, text, ttlMs }));
     this.#pending.clear();
+    if (entries.length > 0) await this.shared.setTexts(entries);
   }
 
   /** The shared cache belongs to the service. */
   async close(): Promise<void> {}
+
+  /** `key`'s text, fetched with every other key asked for before this turn ends. */
+  #fetch(key: string): Promise<string | undefined> {
+    if (!this.#round) {
+      const keys: string[] = [];
+      // A microtask runs once the synchronous code asking (readAhead's loop) is done.
+      const texts = Promise.resolve().then(() => {
+        this.#round = undefined;
+        return this.shared.getTexts(keys);
+      });
+      this.#round = { keys, texts };
+    }
+    const at = this.#round.keys.push(key) - 1;
+    return this.#round.texts.then((texts) => texts[at]);
+  }
 }

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PLAN_QUOTAS } from '../../src/billing/plans.js';
 import { ValidateBatchResponse, type BatchItemError } from '../../src/contract/batch.js';
@@ -152,6 +153,70 @@ describe.each(BACKENDS)('POST /v1/validate/batch on $name', ({ backend, redis })
     expect(recorded.map((e) => [Number(e.cached), Number(e.credits)]).sort()).toEqual([[0, 3], [0, 3], [1, 0], [1, 0]]);
     expect(recorded.filter((e) => e.source === 'again').map((e) => Number(e.cached))).toEqual([1]);
     expect(await used(accountId)).toBe(6);
+  });
+
+  it('reads the cache once for the whole batch and writes it once after the settle: on Redis one MGET and one pipeline', async () => {
+    const { key } = await server.createAccount({ plan: 'starter' });
+    const cache = server.services.cache;
+    const spies = {
+      getTexts: vi.spyOn(cache, 'getTexts'),
+      getText: vi.spyOn(cache, 'getText'),
+      setTexts: vi.spyOn(cache, 'setTexts'),
+      setText: vi.spyOn(cache, 'setText'),
+      set: vi.spyOn(cache, 'set'),
+    };
+    const settle = vi.spyOn(server.services.ledger, 'settleCalls');
+    // The Redis commands on this deployment's cache keys (the limiter's are not the cache's), and
+    // the round trips they took: a pipeline's commands reach sendCommand with its stream.
+    const cachePrefix = `test:${server.sandbox.id}:cache:`;
+    const commands: string[] = [];
+    const trips = new Set<unknown>();
+    const sendCommand = Redis.prototype.sendCommand;
+    const redisSpy = vi.spyOn(Redis.prototype, 'sendCommand').mockImplementation(function (this: Redis, command, stream) {
+      if (command.args.some((arg) => String(arg).startsWith(cachePrefix))) {
+        commands.push(command.name);
+        trips.add((stream as { isPipeline?: boolean } | undefined)?.isPipeline ? stream : command);
+      }
+      return sendCommand.call(this, command, stream);
+    });
+    const reset = () => {
+      for (const spy of [...Object.values(spies), settle]) spy.mockClear();
+      commands.length = 0;
+      trips.clear();
+    };
+    try {
+      // 100 items, 50 distinct: each one's repeat 50 items later.
+      const items = Array.from({ length: 100 }, (_, i) => ({ query: `Cachestraat ${(i % 50) + 1}, Utrecht`, country: 'NL' }));
+      const first = await batch(key, { items });
+      expect(first.map((r) => !isError(r) && r.cached)).toEqual(items.map((_, i) => i >= 50));
+      expect(spies.getTexts).toHaveBeenCalledTimes(1);
+      expect(spies.getTexts.mock.calls[0]?.[0]).toHaveLength(50);
+      expect(spies.setTexts).toHaveBeenCalledTimes(1);
+      expect(spies.setTexts.mock.calls[0]?.[0]).toHaveLength(50);
+      // Nothing cached before the settle committed.
+      expect(settle).toHaveBeenCalledTimes(1);
+      expect(spies.setTexts.mock.invocationCallOrder[0]).toBeGreaterThan(settle.mock.invocationCallOrder[0]!);
+      for (const one of [spies.getText, spies.setText, spies.set]) expect(one).not.toHaveBeenCalled();
+      if (redis) {
+        expect(commands.filter((c) => c === 'mget')).toHaveLength(1);
+        expect(commands.filter((c) => c === 'set')).toHaveLength(50);
+        expect(commands).toHaveLength(51);
+        expect(trips.size).toBe(2);
+      }
+
+      // Again: every item a hit from the one read, and nothing written.
+      reset();
+      const again = await batch(key, { items });
+      expect(again.every((r) => !isError(r) && r.cached)).toBe(true);
+      expect(spies.getTexts).toHaveBeenCalledTimes(1);
+      for (const write of [spies.setTexts, spies.setText, spies.set]) expect(write).not.toHaveBeenCalled();
+      if (redis) {
+        expect(commands).toEqual(['mget']);
+        expect(trips.size).toBe(1);
+      }
+    } finally {
+      for (const spy of [...Object.values(spies), settle, redisSpy]) spy.mockRestore();
+    }
   });
 
   it('serves, bills and caches nothing of a batch whose settle failed, and gives its credits back', async () => {

@@ -67,6 +67,23 @@ describe.each(backends)('response cache (%s)', (_name, make) => {
     expect(await cache.getText('k-text-none')).toBeUndefined();
   });
 
+  it('reads and writes several entries at once, as it would one at a time', async () => {
+    const cache = await make();
+    const [a, b, c, missing] = ['a', 'b', 'c', 'missing'].map((k) => `many-${k}-${randomUUID()}`) as [string, string, string, string];
+    await cache.setTexts([
+      { key: a, text: '{"n":1}', ttlMs: 60_000 },
+      { key: b, text: '{"n":2}', ttlMs: 60_000 },
+      // As setText: a non-positive TTL stores nothing.
+      { key: c, text: '{"n":3}', ttlMs: 0 },
+    ]);
+    // In the order asked, a miss where nothing is stored, the same text as getText gives.
+    expect(await cache.getTexts([b, missing, a, c, a])).toEqual(['{"n":2}', undefined, '{"n":1}', undefined, '{"n":1}']);
+    expect(await cache.getText(a)).toBe('{"n":1}');
+    expect(await cache.get(b)).toEqual({ n: 2 });
+    expect(await cache.getTexts([])).toEqual([]);
+    await cache.setTexts([]);
+  });
+
   it('stores nothing for a non-positive TTL or an undefined value', async () => {
     const cache = await make();
     const key = `none-${randomUUID()}`;
@@ -194,6 +211,55 @@ describe('redis response cache', () => {
     open.push(cache, degraded);
     await expect(degraded.set('k', 2, 60_000)).resolves.toBeUndefined();
     expect(await degraded.get('k')).toBeUndefined();
+    expect(errors).toEqual(['set', 'get']);
+  });
+
+  it('reads a batch of keys with one MGET and writes a batch in one pipeline: one round trip each', async () => {
+    const client = await connectRedis(REDIS_URL, { purpose: 'test' });
+    const cache = track(new RedisResponseCache(client, { keyPrefix: RUN_PREFIX }));
+    // The client's own commands and the writes on its socket, counted where they leave it.
+    const commands: string[] = [];
+    const sendCommand = client.sendCommand.bind(client);
+    vi.spyOn(client, 'sendCommand').mockImplementation((command, stream) => {
+      commands.push(command.name);
+      return sendCommand(command, stream);
+    });
+    const writes = vi.spyOn(client.stream, 'write');
+    const keys = Array.from({ length: 100 }, (_, i) => `batch-${i}-${randomUUID()}`);
+
+    await cache.setTexts(keys.map((key, i) => ({ key, text: `{"item":${i}}`, ttlMs: 60_000 + i })));
+    expect(commands).toEqual(keys.map(() => 'set'));
+    expect(writes).toHaveBeenCalledTimes(1);
+
+    commands.length = 0;
+    writes.mockClear();
+    const texts = await cache.getTexts([...keys, `never-${randomUUID()}`]);
+    expect(commands).toEqual(['mget']);
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(texts).toEqual([...keys.map((_, i) => `{"item":${i}}`), undefined]);
+
+    // Every entry kept with its own TTL, as SET … PX would.
+    const admin = new Redis(REDIS_URL);
+    try {
+      const ttl = await admin.pttl(cache.redisKey(keys[99]!));
+      expect(ttl).toBeGreaterThan(50_000);
+      expect(ttl).toBeLessThanOrEqual(60_099);
+    } finally {
+      await admin.quit();
+    }
+    // Nothing to ask, nothing sent.
+    commands.length = 0;
+    expect(await cache.getTexts([])).toEqual([]);
+    await cache.setTexts([{ key: 'zero-ttl', text: '1', ttlMs: 0 }]);
+    expect(commands).toEqual([]);
+  });
+
+  it('degrades for batches too: a failed MGET is all misses, a failed pipeline is reported once', async () => {
+    const errors: string[] = [];
+    const dead = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+    const degraded = track(new RedisResponseCache(dead, { keyPrefix: RUN_PREFIX, onError: (_error, operation) => errors.push(operation) }));
+    await expect(degraded.setTexts([{ key: 'a', text: '1', ttlMs: 60_000 }, { key: 'b', text: '2', ttlMs: 60_000 }])).resolves.toBeUndefined();
+    expect(await degraded.getTexts(['a', 'b'])).toEqual([undefined, undefined]);
     expect(errors).toEqual(['set', 'get']);
   });
 

@@ -28,10 +28,10 @@ export const validateBatchRoutes: RouteModule = (app, services) => {
     const outcomes = await services.validateBatch.validate(
       account.id,
       runnable.map((r) => r.request),
+      account.thresholds,
       (i) => ({
         ...callContext(c, '/v1/validate/batch', runnable[i]?.request.source ?? body.source),
         startedAt: services.clock.now(),
-        thresholds: account.thresholds,
       }),
       { concurrency: services.config.BATCH_CONCURRENCY, signal: c.req.raw.signal },
     );

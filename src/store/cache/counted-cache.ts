@@ -19,8 +19,14 @@ export function countedCache(cache: ResponseCache, metrics: Metrics): ResponseCa
       count(key, text !== undefined);
       return text;
     },
+    async getTexts(keys: readonly string[]): Promise<(string | undefined)[]> {
+      const texts = await cache.getTexts(keys);
+      for (let i = 0; i < keys.length; i += 1) count(keys[i] as string, texts[i] !== undefined);
+      return texts;
+    },
     set: (key, value, ttlMs) => cache.set(key, value, ttlMs),
     setText: (key, text, ttlMs) => cache.setText(key, text, ttlMs),
+    setTexts: (entries) => cache.setTexts(entries),
     close: () => cache.close(),
   };
 }

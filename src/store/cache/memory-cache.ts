@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../lib/clock.js';
-import type { ResponseCache } from './response-cache.js';
+import type { CacheText, ResponseCache } from './response-cache.js';
 
 export interface MemoryResponseCacheOptions {
   /** Entries held at once; least recently used go first. */
@@ -39,6 +39,11 @@ export class MemoryResponseCache implements ResponseCache {
     return this.#lru.get(key);
   }
 
+  /** One promise for the lot: a batch's lookups do not each wait for a turn of the event loop. */
+  async getTexts(keys: readonly string[]): Promise<(string | undefined)[]> {
+    return keys.map((key) => this.#lru.get(key));
+  }
+
   /** A non-positive TTL or a value JSON cannot hold (undefined) stores nothing, as in Redis. */
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
     if (!(ttlMs > 0)) return;
@@ -50,6 +55,10 @@ export class MemoryResponseCache implements ResponseCache {
   async setText(key: string, text: string, ttlMs: number): Promise<void> {
     if (!(ttlMs > 0)) return;
     this.#lru.set(key, text, { ttl: Math.ceil(ttlMs) });
+  }
+
+  async setTexts(entries: readonly CacheText[]): Promise<void> {
+    for (const { key, text, ttlMs } of entries) if (ttlMs > 0) this.#lru.set(key, text, { ttl: Math.ceil(ttlMs) });
   }
 
   /** Entries held now (expired ones excluded): for metrics and tests. */

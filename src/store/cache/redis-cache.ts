@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ResponseCache } from './response-cache.js';
+import type { CacheText, ResponseCache } from './response-cache.js';
 import { closeRedis, safeReport, type StoreErrorHandler } from './connect-redis.js';
 
 export interface RedisResponseCacheOptions {
@@ -49,6 +49,18 @@ export class RedisResponseCache implements ResponseCache {
     }
   }
 
+  /** One MGET for all the keys; a Redis error makes every one a miss (reported once). */
+  async getTexts(keys: readonly string[]): Promise<(string | undefined)[]> {
+    if (keys.length === 0) return [];
+    try {
+      const texts = await this.#client.mget(keys.map((key) => this.redisKey(key)));
+      return texts.map((text) => text ?? undefined);
+    } catch (error) {
+      safeReport(this.#onError, error, 'get');
+      return keys.map(() => undefined);
+    }
+  }
+
   /** A non-positive TTL or a value JSON cannot hold (undefined) stores nothing. */
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
     let json: string | undefined;
@@ -65,6 +77,24 @@ export class RedisResponseCache implements ResponseCache {
     if (!(ttlMs > 0)) return;
     try {
       await this.#client.set(this.redisKey(key), text, 'PX', Math.ceil(ttlMs));
+    } catch (error) {
+      safeReport(this.#onError, error, 'set');
+    }
+  }
+
+  /**
+   * Every entry's `SET … PX` in one pipeline: one write and one round trip, not one per entry
+   * (MSET has no TTL). Not a MULTI: entries are independent, a cache needs no atomicity. Commands
+   * that fail leave the others standing, as separate `setText` calls would; the first failure is
+   * reported (once per batch: a Redis gone away must not log a line per entry).
+   */
+  async setTexts(entries: readonly CacheText[]): Promise<void> {
+    const pipeline = this.#client.pipeline();
+    for (const { key, text, ttlMs } of entries) if (ttlMs > 0) pipeline.set(this.redisKey(key), text, 'PX', Math.ceil(ttlMs));
+    if (pipeline.length === 0) return;
+    try {
+      const failed = ((await pipeline.exec()) ?? []).find(([error]) => error);
+      if (failed) safeReport(this.#onError, failed[0], 'set');
     } catch (error) {
       safeReport(this.#onError, error, 'set');
     }
