@@ -67,9 +67,13 @@ export function addressesByPostcodeQuery(
   const pcSql = pc.prefix ? 'a.pc_key >= ? AND a.pc_key < ?' : 'a.pc_key = ?';
   const pcArgs = pc.prefix ? [pc.key, pc.key + PREFIX_END] : [pc.key];
   const order = hn ? `${c.order}, a.pc_key` : `a.pc_key, ${c.order}`;
+  // SQLite (no `t`): the unary `+` keeps the country off the streets' country index. With it and a
+  // house number, SQLite drove the search from every street of the country into `addresses_street`
+  // (`1012 L` with `4`: 60-100 ms, a third of autocomplete's CPU) instead of the postcode range (0.02 ms).
+  const countrySql = country === undefined ? '' : t ? ' AND s.country = ?' : ' AND +s.country = ?';
   return {
     sql: `SELECT ${addressColumns} FROM ${streetJoin(t)}
-          WHERE ${pcSql}${c.sql}${country === undefined ? '' : ' AND s.country = ?'} ORDER BY ${order} LIMIT ${sqlLimit(limit)}`,
+          WHERE ${pcSql}${c.sql}${countrySql} ORDER BY ${order} LIMIT ${sqlLimit(limit)}`,
     args: [...pcArgs, ...c.args, ...(country === undefined ? [] : [country]), ...c.orderArgs],
   };
 }
