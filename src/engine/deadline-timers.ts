@@ -17,7 +17,48 @@ export interface Deadline {
 
 let unarmed: Deadline[] = [];
 
+/**
+ * The signal shared by the calls without a caller's signal started in one macrotask: an
+ * AbortController each cost more than the local provider's whole call wrapper. It is aborted
+ * once every call sharing it has settled or expired and one of them expired: a call that
+ * outlives its deadline sees its signal aborted then (at the latest when the last of its
+ * turn-mates, started microseconds apart with the same timeout, reaches its own deadline), a
+ * call that is still running never sees it aborted early.
+ */
+interface Turn {
+  readonly ctrl: AbortController;
+  live: number;
+  expired: boolean;
+}
+
+let turn: Turn | undefined;
+
+export interface SignalLease {
+  readonly signal: AbortSignal;
+  /** The call settled (`expired`: by its deadline); once per lease. */
+  end(expired: boolean): void;
+}
+
+/** This macrotask's shared signal, for a call that ends its lease when it settles or expires. */
+export function turnSignal(): SignalLease {
+  const t = (turn ??= { ctrl: new AbortController(), live: 0, expired: false });
+  t.live += 1;
+  let ended = false;
+  return {
+    signal: t.ctrl.signal,
+    end(expired) {
+      if (ended) return;
+      ended = true;
+      t.live -= 1;
+      t.expired ||= expired;
+      if (t.live === 0 && t.expired) t.ctrl.abort();
+    },
+  };
+}
+
 function armAll(): void {
+  // Calls started from now on are in another turn, with a signal of their own turn.
+  turn = undefined;
   const batch = unarmed;
   unarmed = [];
   const now = performance.now();

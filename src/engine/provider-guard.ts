@@ -10,7 +10,7 @@ import {
 import type { TraceStatus } from '../contract/enums.js';
 import type { CircuitStateName } from '../lib/metrics.js';
 import { ProviderError, ProviderSkipped } from '../providers/provider.js';
-import { type Deadline, armLater, disarm } from './deadline-timers.js';
+import { type Deadline, armLater, disarm, turnSignal } from './deadline-timers.js';
 
 /**
  * One provider's resilience: a timeout inside a cockatiel consecutive-failure circuit breaker.
@@ -116,33 +116,40 @@ export class ProviderGuard {
   /**
    * The call raced against its deadline (cockatiel's aggressive timeout, by hand): rejects with a
    * TaskCancelledError at the deadline even if the call ignores its signal, and as soon as the
-   * caller aborts. The inner signal is aborted only by the deadline or the caller, never on return.
-   * Its timer is armed only if the call outlives the current macrotask (deadline-timers.ts).
+   * caller aborts. The inner signal is aborted only by the deadline or the caller, never on return;
+   * without a caller's signal it is shared with the calls started in the same macrotask. The
+   * timer is armed only if the call outlives that macrotask (deadline-timers.ts).
    */
   private timed<T>(fn: (signal: AbortSignal) => Promise<T>, deadline: number, caller?: AbortSignal): Promise<T> {
     const remaining = Math.floor(deadline - performance.now());
     // The wait ate the whole budget: a timeout for this call, but the provider was never asked.
     if (remaining <= 0) return Promise.reject(new NotAFailure('timeout', this.timeoutMessage()));
-    const inner = new AbortController();
+    const own = caller ? new AbortController() : undefined;
+    const lease = own ? undefined : turnSignal();
+    const signal = own ? own.signal : lease!.signal;
     return new Promise<T>((resolve, reject) => {
+      const settle = (expired: boolean) => {
+        disarm(d);
+        caller?.removeEventListener('abort', cancel);
+        lease?.end(expired);
+      };
       const fail = (error: unknown) => {
         if (d.settled) return;
-        settle();
+        settle(false);
         if (caller?.aborted) reject(new NotAFailure('aborted', 'request aborted by the caller'));
         else if (error instanceof ProviderSkipped) reject(new NotAFailure('skipped', error.message));
         // Only the deadline aborts the inner signal now; the adapter's own AbortError may win the race.
-        else if (inner.signal.aborted) reject(new TaskCancelledError(this.timeoutMessage()));
+        else if (own?.signal.aborted) reject(new TaskCancelledError(this.timeoutMessage()));
         else reject(error);
       };
+      // The deadline passed, or the caller aborted.
       const cancel = () => {
-        inner.abort();
-        fail(new TaskCancelledError(this.timeoutMessage()));
+        if (d.settled) return;
+        own?.abort();
+        settle(true);
+        reject(caller?.aborted ? new NotAFailure('aborted', 'request aborted by the caller') : new TaskCancelledError(this.timeoutMessage()));
       };
       const d: Deadline = { at: performance.now() + remaining, settled: false, expire: cancel };
-      const settle = () => {
-        disarm(d);
-        caller?.removeEventListener('abort', cancel);
-      };
       if (caller) {
         if (caller.aborted) return cancel();
         caller.addEventListener('abort', cancel, { once: true });
@@ -150,13 +157,13 @@ export class ProviderGuard {
       armLater(d);
       let pending: Promise<T>;
       try {
-        pending = fn(inner.signal);
+        pending = fn(signal);
       } catch (error) {
         return fail(error);
       }
       pending.then((value) => {
         if (d.settled) return;
-        settle();
+        settle(false);
         resolve(value);
       }, fail);
     });

@@ -12,7 +12,10 @@ describe('ProviderGuard', () => {
       return 42;
     });
     expect(outcome).toMatchObject({ status: 'ok', value: 42 });
-    // A later call's timeout is the awaited event that the first call's deadline has passed.
+    expect(seen?.aborted).toBe(false);
+    // A call of a later macrotask (calls started in one share a signal, see the next describe)
+    // whose timeout is the awaited event that the first call's deadline has passed.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     expect(await guard.call(() => new Promise<never>(() => undefined))).toMatchObject({ status: 'timeout' });
     expect(seen?.aborted).toBe(false);
   });
@@ -46,5 +49,27 @@ describe('ProviderGuard', () => {
     expect(outcome).toMatchObject({ status: 'error', cause: 'network' });
     expect(guard.circuit).toBe('open');
     expect(await guard.call(async () => 1)).toMatchObject({ status: 'circuit-open' });
+  });
+});
+
+describe('ProviderGuard, calls started together', () => {
+  // They share one signal (an AbortController per call was the local provider's costliest part of
+  // its wrapper): it is aborted once none of them is running any more and one timed out.
+  it('times out only the call that outlives its deadline, while the others answer', async () => {
+    const guard = new ProviderGuard(20);
+    const signals: AbortSignal[] = [];
+    const [hung, answered] = await Promise.all([
+      guard.call((signal) => {
+        signals.push(signal);
+        return new Promise<never>(() => undefined);
+      }),
+      guard.call(async (signal) => {
+        signals.push(signal);
+        return 'ok';
+      }),
+    ]);
+    expect(hung).toMatchObject({ status: 'timeout' });
+    expect(answered).toMatchObject({ status: 'ok', value: 'ok' });
+    expect(signals[0]?.aborted).toBe(true);
   });
 });
