@@ -18,18 +18,21 @@ export interface MemoEntry<Read, Answer> {
  * read-only.
  */
 export class AnswerMemo<Read, Answer> {
-  readonly #entries: LRUCache<string, MemoEntry<Read, Answer>>;
+  /**
+   * Made on first use: an LRUCache allocates its arrays for `max` entries up front, and a bulk run
+   * makes an engine (so a memo) per chunk that never remembers a request.
+   */
+  #entries: LRUCache<string, MemoEntry<Read, Answer>> | undefined;
 
-  constructor(maxEntries = 10_000) {
-    this.#entries = new LRUCache({ max: maxEntries });
-  }
+  constructor(private readonly maxEntries = 10_000) {}
 
   /** The entry of a request identity; `prepare` (cache key, parsing) runs once per identity. */
   entry(identity: string, prepare: () => { key: string; read: Read }): MemoEntry<Read, Answer> {
-    let entry = this.#entries.get(identity);
+    const entries = (this.#entries ??= new LRUCache({ max: this.maxEntries }));
+    let entry = entries.get(identity);
     if (!entry) {
       entry = prepare();
-      this.#entries.set(identity, entry);
+      entries.set(identity, entry);
     }
     return entry;
   }

@@ -6,16 +6,14 @@ import {
   circuitBreaker,
   handleWhen,
   TaskCancelledError,
-  type TimeoutPolicy,
-  TimeoutStrategy,
-  timeout,
 } from 'cockatiel';
 import type { TraceStatus } from '../contract/enums.js';
 import type { CircuitStateName } from '../lib/metrics.js';
 import { ProviderError, ProviderSkipped } from '../providers/provider.js';
+import { type Deadline, armLater, disarm, turnSignal } from './deadline-timers.js';
 
 /**
- * One provider's resilience: a cockatiel timeout inside a consecutive-failure circuit breaker.
+ * One provider's resilience: a timeout inside a cockatiel consecutive-failure circuit breaker.
  * Errors and timeouts count against the breaker; a caller's abort and a `skipped` call do not
  * (the provider did nothing wrong). Each call has one deadline, `timeoutMs` after it started,
  * even when it first queues behind a half-open trial call. Every outcome comes back as a value.
@@ -115,25 +113,60 @@ export class ProviderGuard {
     return `no answer within ${this.timeoutMs} ms`;
   }
 
-  private async timed<T>(fn: (signal: AbortSignal) => Promise<T>, deadline: number, caller?: AbortSignal): Promise<T> {
+  /**
+   * The call raced against its deadline (cockatiel's aggressive timeout, by hand): rejects with a
+   * TaskCancelledError at the deadline even if the call ignores its signal, and as soon as the
+   * caller aborts. The inner signal is aborted only by the deadline or the caller, never on return;
+   * without a caller's signal it is shared with the calls started in the same macrotask. The
+   * timer is armed only if the call outlives that macrotask (deadline-timers.ts).
+   */
+  private timed<T>(fn: (signal: AbortSignal) => Promise<T>, deadline: number, caller?: AbortSignal): Promise<T> {
     const remaining = Math.floor(deadline - performance.now());
     // The wait ate the whole budget: a timeout for this call, but the provider was never asked.
-    if (remaining <= 0) throw new NotAFailure('timeout', this.timeoutMessage());
-    // Aggressive: give up at the deadline even if the call ignores its signal.
-    // abortOnReturn off: the inner signal is then aborted only by the deadline or the caller.
-    const policy: TimeoutPolicy = timeout(remaining, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
-    let inner: AbortSignal | undefined;
-    try {
-      return await policy.execute(({ signal }) => {
-        inner = signal;
-        return fn(signal);
-      }, caller);
-    } catch (error) {
-      if (caller?.aborted) throw new NotAFailure('aborted', 'request aborted by the caller');
-      if (error instanceof ProviderSkipped) throw new NotAFailure('skipped', error.message);
-      // Only the deadline aborts the inner signal now; the adapter's own AbortError may win the race.
-      if (inner?.aborted) throw new TaskCancelledError(this.timeoutMessage());
-      throw error;
-    }
+    if (remaining <= 0) return Promise.reject(new NotAFailure('timeout', this.timeoutMessage()));
+    const own = caller ? new AbortController() : undefined;
+    const lease = own ? undefined : turnSignal();
+    const signal = own ? own.signal : lease!.signal;
+    return new Promise<T>((resolve, reject) => {
+      const settle = (expired: boolean) => {
+        disarm(d);
+        caller?.removeEventListener('abort', cancel);
+        lease?.end(expired);
+      };
+      const fail = (error: unknown) => {
+        if (d.settled) return;
+        settle(false);
+        if (caller?.aborted) reject(new NotAFailure('aborted', 'request aborted by the caller'));
+        else if (error instanceof ProviderSkipped) reject(new NotAFailure('skipped', error.message));
+        // Only the deadline aborts the inner signal now; the adapter's own AbortError may win the race.
+        else if (own?.signal.aborted) reject(new TaskCancelledError(this.timeoutMessage()));
+        else reject(error);
+      };
+      // The deadline passed, or the caller aborted.
+      const cancel = () => {
+        if (d.settled) return;
+        own?.abort();
+        settle(true);
+        reject(caller?.aborted ? new NotAFailure('aborted', 'request aborted by the caller') : new TaskCancelledError(this.timeoutMessage()));
+      };
+      const d: Deadline = { at: performance.now() + remaining, settled: false, expire: cancel };
+      if (caller) {
+        if (caller.aborted) return cancel();
+        caller.addEventListener('abort', cancel, { once: true });
+      }
+      armLater(d);
+      let pending: Promise<T>;
+      try {
+        pending = fn(signal);
+      } catch (error) {
+        return fail(error);
+      }
+      pending.then((value) => {
+        if (d.settled) return;
+        settle(false);
+        resolve(value);
+      }, fail);
+    });
   }
 }
+

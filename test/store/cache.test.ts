@@ -9,6 +9,7 @@ import {
   RedisResponseCache,
   type ResponseCache,
 } from '../../src/store/cache/index.js';
+import { RunResponseCache } from '../../src/store/cache/run-cache.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:cache:${process.pid}:${randomUUID()}:`;
@@ -91,6 +92,45 @@ describe.each(backends)('response cache (%s)', (_name, make) => {
     await cache.set(`${key}-u`, undefined, 60_000);
     expect(await cache.get(key)).toBeUndefined();
     expect(await cache.get(`${key}-u`)).toBeUndefined();
+  });
+});
+
+// A bulk run's own cache: a value becomes JSON text when first read, not when stored.
+describe('run response cache', () => {
+  it('gives back the JSON text of what was stored, and each reader its own copy once read', async () => {
+    const cache = new RunResponseCache(new ManualClock());
+    const value = { verdict: 'valid', address: { city: 'Amsterdam', postcode: undefined }, tags: [1, 2] };
+    await cache.set('k', value, 60_000);
+    expect(await cache.getText('k')).toBe(JSON.stringify(value));
+    const read = await cache.get<{ tags: number[] }>('k');
+    read?.tags.push(3);
+    value.tags.push(4);
+    expect(await cache.getTexts(['k', 'missing'])).toEqual(['{"verdict":"valid","address":{"city":"Amsterdam"},"tags":[1,2]}', undefined]);
+  });
+
+  it('evicts the least recently used entry beyond maxEntries', async () => {
+    const cache = new RunResponseCache(new ManualClock(), 2);
+    await cache.set('a', 1, 60_000);
+    await cache.setText('b', '2', 60_000);
+    await cache.get('a');
+    await cache.set('c', 3, 60_000);
+    expect(await cache.get('a')).toBe(1);
+    expect(await cache.get('b')).toBeUndefined();
+    expect(await cache.get('c')).toBe(3);
+  });
+
+  it('forgets an entry after its TTL and stores nothing without one', async () => {
+    const clock = new ManualClock();
+    const cache = new RunResponseCache(clock);
+    await cache.set('ttl', { n: 1 }, 150);
+    await cache.set('none', { n: 1 }, 0);
+    await cache.set('undefined', undefined, 150);
+    clock.advance(149);
+    expect(await cache.get('ttl')).toEqual({ n: 1 });
+    expect(await cache.get('none')).toBeUndefined();
+    expect(await cache.getText('undefined')).toBeUndefined();
+    clock.advance(2);
+    expect(await cache.get('ttl')).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@ import { openLocalIndex } from '../../local-index/index.js';
 import { createLocalProvider } from '../../providers/local/adapter.js';
 import { createProviders } from '../../providers/registry.js';
 import { createResponseCache } from '../../store/cache/index.js';
+import { RunResponseCache } from '../../store/cache/run-cache.js';
 import type { LookupDeps } from './row-lookup.js';
 
 /**
@@ -18,8 +19,8 @@ export async function openLookupDeps(config: Config, clock: Clock): Promise<Look
   const localIndex = config.PROVIDERS.includes('local')
     ? await openLocalIndex({ ...storage, ...(config.LOCAL_INDEX_READ_URL ? { readUrl: config.LOCAL_INDEX_READ_URL } : {}) })
     : undefined;
-  const redis = config.REDIS_URL ? { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX } : {};
-  const cache = await createResponseCache(redis);
+  // Redis is shared with the API; without it the cache is this run's own (run-cache.ts).
+  const cache = config.REDIS_URL ? await createResponseCache({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX }) : new RunResponseCache(clock);
   const providers = createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {});
   const runner = new ProviderRunner(providers, {
     timeoutMs: config.PROVIDER_TIMEOUT_MS,

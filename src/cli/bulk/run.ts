@@ -270,9 +270,11 @@ async function lookUpChunk(deps: BulkDeps, opts: BulkRunOptions, chunk: Pending[
       return outcome.done;
     };
     const byIndex = new Map(todo.map((p) => [p.index, p]));
+    // Each lead by its row, so its key (a hash) is not computed again.
+    const leadOf = new Map([...leads.values()].map((l) => [l.pending.index, l]));
     const again: (Pending & { request: ValidateRequest })[] = [];
-    for (const d of await lookUp([...leads.values()].map((l) => l.pending))) {
-      const lead = leads.get(repeats.key(byIndex.get(d.index)!.request))!;
+    for (const d of await lookUp([...leadOf.values()].map((l) => l.pending))) {
+      const lead = leadOf.get(d.index)!;
       lead.pending.result = d.fields;
       if (!d.complete) {
         // Not an answer the API would cache: its repeats are looked up themselves.

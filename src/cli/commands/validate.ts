@@ -110,13 +110,14 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
         }
         ctx.note(`store: ${describeStore(ctx.config)}`);
         // The engine and its providers load here, not at start: every other command stays quick.
-        const [{ createServices }, { createLogger }, { BulkLedger }, { recoverJournal, runBulk }, { rowProgress }, { LookupPool }] = await Promise.all([
+        const [{ createServices }, { createLogger }, { BulkLedger }, { recoverJournal, runBulk }, { rowProgress }, { LookupPool }, { RunResponseCache }] = await Promise.all([
           import('../../services.js'),
           import('../../lib/logger.js'),
           import('../../billing/bulk-ledger.js'),
           import('../bulk/run.js'),
           import('../bulk/progress.js'),
           import('../bulk/lookup-pool.js'),
+          import('../../store/cache/run-cache.js'),
         ]);
         // Its own INSTANCE_ID: a server on this machine has the same default one, and starting
         // would release that server's reservations as this process's predecessor's.
@@ -154,7 +155,8 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
             summary = await runBulk(
               {
                 runner: services.runner,
-                cache: services.cache,
+                // Without Redis the service's cache is this process's alone: one that writes answers as JSON only when read.
+                cache: services.config.REDIS_URL ? services.cache : new RunResponseCache(services.clock),
                 cacheTtlMs: services.config.VALIDATE_CACHE_TTL_MS,
                 ledger,
                 clock: services.clock,

@@ -36,7 +36,24 @@ export function openSqliteStore(dataDir: string): IndexStore {
     return s;
   };
   const all = <T>(q: Query) => stmt(q.sql).all(...q.args) as T[];
-  const version = () => stmt("SELECT value FROM meta WHERE key = 'version'").pluck().get() as number;
+  const readVersion = () => stmt("SELECT value FROM meta WHERE key = 'version'").pluck().get() as number;
+  /**
+   * The version, read at most once per macrotask: a row's lookup asks for the vocabulary several
+   * times, each a statement. Forgotten at the next turn of the event loop (and at this process's
+   * own commit), so a lookup that starts after another process's import has finished (the caller
+   * awaited its exit, an I/O event) still reads the new version.
+   */
+  let versionNow: number | undefined;
+  const forgetVersion = () => {
+    versionNow = undefined;
+  };
+  const version = (): number => {
+    if (versionNow === undefined) {
+      versionNow = readVersion();
+      setImmediate(forgetVersion);
+    }
+    return versionNow;
+  };
   let vocab: { version: number; words: Vocabulary } | undefined;
   const postcodes = new PostcodeCache();
   let postcodesVersion = -1;
@@ -115,7 +132,7 @@ export function openSqliteStore(dataDir: string): IndexStore {
   return {
     kind: 'sqlite',
     async version() {
-      return version();
+      return readVersion();
     },
     async countries() {
       return stmt('SELECT DISTINCT country FROM streets WHERE n > 0 ORDER BY country').pluck().all() as string[];
@@ -125,6 +142,7 @@ export function openSqliteStore(dataDir: string): IndexStore {
     },
     async beginImport() {
       return beginSqliteImport(db, () => {
+        versionNow = undefined;
         vocab = undefined;
       });
     },
