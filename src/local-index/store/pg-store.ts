@@ -120,11 +120,31 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   const wordId = (q: WordQuery) => `${q.prefix ? 'p' : 'e'}|${q.word}`;
 
   /**
+   * Whether these whole postcodes exist: what a list's row mostly asks once its words are cached
+   * (each row brings a new postcode). One scalar parameter per key in a VALUES list, not an array:
+   * PostgreSQL estimates an array parameter's unnest at 10 rows in the generic plan and at its true
+   * length in a custom one, so with arrays it judged the generic plan dearer and re-planned every
+   * run (planning cost more than running); with VALUES both see the same rows and it keeps the generic plan.
+   */
+  const postcodesExist = async (keys: string[], country: string | undefined): Promise<boolean[]> => {
+    const values = keys.map((_, i) => `(${i}, $${i + 1}::text)`).join(', ');
+    const countryClause = country === undefined ? '' : ` AND a.country = $${keys.length + 1}`;
+    const res = await run<{ i: number }>(
+      `SELECT p.i FROM (VALUES ${values}) AS p (i, key)
+       WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key = p.key${countryClause})`,
+      [...keys, ...(country === undefined ? [] : [country])],
+    );
+    const found = new Set(res.rows.map((r) => r.i));
+    return keys.map((_, i) => found.has(i));
+  };
+
+  /**
    * Words and postcode candidates in one statement: each word's existence (exact, or as a prefix),
    * typo candidates (pg_trgm) for the words that do not exist and may be typos (the LATERAL runs
    * only for them), and each postcode candidate's existence. Before, three round trips.
    */
   const lookUpFresh = async (words: WordQuery[], keys: string[], prefixes: string[], country: string | undefined) => {
+    if (words.length === 0 && prefixes.length === 0) return { words: [], exists: await postcodesExist(keys, country) };
     const countryClause = country === undefined ? '' : ' AND a.country = $7';
     const res = await run<{ kind: 'w' | 'f' | 'c' | 'p'; i: string; word: string | null }>(
       `WITH q AS MATERIALIZED (
@@ -243,13 +263,16 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         // The (postcode, number) index names a few addresses; their streets are checked against the
         // words, each joined with its addresses of that number: one round trip, a handful of rows.
         // Country joins and a plain country equality, so the plan reads that country's partitions only.
-        const res = await pool.query<NumberedRow>({
-          text: numbered(`SELECT ${streetColumns}, ${numberedColumns} FROM local_addresses p JOIN local_streets s ON s.id = p.street_id AND s.country = p.country
+        // Named: the plan is the (postcode, number) index whatever the values (the tsquery only
+        // filters the few streets it names), and planning this join of partitioned tables on every
+        // row cost PostgreSQL 0.46 ms of CPU against 0.08 ms for running it (1M addresses).
+        const res = await run<NumberedRow>(
+          numbered(`SELECT ${streetColumns}, ${numberedColumns} FROM local_addresses p JOIN local_streets s ON s.id = p.street_id AND s.country = p.country
                 CROSS JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = s.id AND a.country = s.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a
                 WHERE p.pc_key = ? AND p.hn_key = ? AND s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND p.country = ? AND s.country = ?'}
                 ORDER BY s.id, a.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`),
-          values: [hnKey, inPostcode, hnKey, tsQuery(bounded(terms)), ...(country === undefined ? [] : [country, country])],
-        });
+          [hnKey, inPostcode, hnKey, tsQuery(bounded(terms)), ...(country === undefined ? [] : [country, country])],
+        );
         return withNumbers(res.rows, NUMBERED_PER_STREET).slice(0, limit);
       }
       // Unnamed, so planned for its own tsquery every time: the right plan depends on how many
