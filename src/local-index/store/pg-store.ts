@@ -145,13 +145,27 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
    */
   const lookUpFresh = async (words: WordQuery[], keys: string[], prefixes: string[], country: string | undefined) => {
     if (words.length === 0 && prefixes.length === 0) return { words: [], exists: await postcodesExist(keys, country) };
-    const countryClause = country === undefined ? '' : ' AND a.country = $7';
-    const res = await run<{ kind: 'w' | 'f' | 'c' | 'p'; i: string; word: string | null }>(
+    // Rows as VALUES of scalar parameters, not unnested arrays (see postcodesExist): the generic
+    // plan then sees the rows a custom one does, and the named statement stops being re-planned on
+    // every run. One text per count of words and of postcodes: a few dozen per connection at most.
+    const args: unknown[] = [PREFIX_END];
+    const param = (value: unknown, type: string) => `$${args.push(value)}::${type}`;
+    const rows = (list: string[], columns: string) => (list.length > 0 ? `VALUES ${list.join(', ')}` : `SELECT ${columns} WHERE false`);
+    const wordRows = rows(
+      words.map((w, i) => `(${param(w.word, 'text')}, ${param(w.prefix, 'bool')}, ${param(mayHaveTypo(w.word), 'bool')}, ${i + 1})`),
+      'NULL::text, NULL::bool, NULL::bool, 0',
+    );
+    // Whole postcodes and prefixes apart (not a CASE over a flag): the generic plan would cost the
+    // prefix range's probe for every key, and lose to the custom plans that know which is which.
+    const keyRows = rows(keys.map((k, i) => `(${param(k, 'text')}, ${i + 1})`), 'NULL::text, 0');
+    const prefixRows = rows(prefixes.map((k, i) => `(${param(k, 'text')}, ${keys.length + i + 1})`), 'NULL::text, 0');
+    const countryClause = country === undefined ? '' : ` AND a.country = ${param(country, 'text')}`;
+    const res = await run<{ kind: 'w' | 'f' | 'c' | 'p'; i: number; word: string | null }>(
       `WITH q AS MATERIALIZED (
          SELECT q.i, q.word, q.prefix, q.typo,
-                CASE WHEN q.prefix THEN EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $4)
+                CASE WHEN q.prefix THEN EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $1)
                      ELSE EXISTS (SELECT 1 FROM local_words w WHERE w.word = q.word) END AS known
-         FROM unnest($1::text[], $2::bool[], $3::bool[]) WITH ORDINALITY AS q (word, prefix, typo, i))
+         FROM (${wordRows}) AS q (word, prefix, typo, i))
        SELECT 'w' AS kind, q.i, NULL::text AS word FROM q WHERE q.known
        UNION ALL
        SELECT 'f', q.i, c.word FROM q CROSS JOIN LATERAL (
@@ -163,22 +177,15 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
          ) c WHERE NOT q.known AND q.typo
        UNION ALL
        SELECT 'c', q.i, c.word FROM q CROSS JOIN LATERAL (
-           SELECT w.word FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $4 ORDER BY w.word LIMIT ${MAX_COMPLETIONS + 1}
+           SELECT w.word FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $1 ORDER BY w.word LIMIT ${MAX_COMPLETIONS + 1}
          ) c WHERE q.prefix AND q.known
        UNION ALL
-       SELECT 'p', p.i, NULL FROM unnest($5::text[], $6::bool[]) WITH ORDINALITY AS p (key, prefix, i)
-       WHERE CASE WHEN p.prefix
-         THEN EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $4${countryClause})
-         ELSE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key = p.key${countryClause}) END`,
-      [
-        words.map((w) => w.word),
-        words.map((w) => w.prefix),
-        words.map((w) => mayHaveTypo(w.word)),
-        PREFIX_END,
-        [...keys, ...prefixes],
-        [...keys.map(() => false), ...prefixes.map(() => true)],
-        ...(country === undefined ? [] : [country]),
-      ],
+       SELECT 'p', p.i, NULL FROM (${keyRows}) AS p (key, i)
+       WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key = p.key${countryClause})
+       UNION ALL
+       SELECT 'p', p.i, NULL FROM (${prefixRows}) AS p (key, i)
+       WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause})`,
+      args,
     );
     const known = new Set<number>();
     const fuzzy = new Map<number, string[]>();
