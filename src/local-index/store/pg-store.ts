@@ -36,6 +36,11 @@ export function withSessionOptions(databaseUrl: string, schema: string | undefin
   return url.toString();
 }
 
+/** `list` filled up with `filler` to a multiple of `step` (an empty list stays empty). */
+function padTo<T, F>(list: T[], step: number, filler: F): (T | F)[] {
+  return [...list, ...Array.from({ length: (step - (list.length % step)) % step }, () => filler)];
+}
+
 /**
  * The PostgreSQL index: tsvector + GIN over streets, pg_trgm over the vocabulary for
  * typo candidates (then checked with the same edit-distance rule as SQLite).
@@ -127,12 +132,13 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
    * run (planning cost more than running); with VALUES both see the same rows and it keeps the generic plan.
    */
   const postcodesExist = async (keys: string[], country: string | undefined): Promise<boolean[]> => {
-    const values = keys.map((_, i) => `(${i}, $${i + 1}::text)`).join(', ');
-    const countryClause = country === undefined ? '' : ` AND a.country = $${keys.length + 1}`;
+    const padded = padTo(keys, 4, null);
+    const values = padded.map((_, i) => `(${i}, $${i + 1}::text)`).join(', ');
+    const countryClause = country === undefined ? '' : ` AND a.country = $${padded.length + 1}`;
     const res = await run<{ i: number }>(
       `SELECT p.i FROM (VALUES ${values}) AS p (i, key)
        WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key = p.key${countryClause})`,
-      [...keys, ...(country === undefined ? [] : [country])],
+      [...padded, ...(country === undefined ? [] : [country])],
     );
     const found = new Set(res.rows.map((r) => r.i));
     return keys.map((_, i) => found.has(i));
@@ -151,14 +157,21 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     const args: unknown[] = [PREFIX_END];
     const param = (value: unknown, type: string) => `$${args.push(value)}::${type}`;
     const rows = (list: string[], columns: string) => (list.length > 0 ? `VALUES ${list.join(', ')}` : `SELECT ${columns} WHERE false`);
+    // Padded with NULL rows (they match nothing) to a few list sizes: each text is a prepared
+    // statement on every connection (~200 kB of plan), so their number stays small.
     const wordRows = rows(
-      words.map((w, i) => `(${param(w.word, 'text')}, ${param(w.prefix, 'bool')}, ${param(mayHaveTypo(w.word), 'bool')}, ${i + 1})`),
+      padTo(words, 8, null).map((w, i) =>
+        w ? `(${param(w.word, 'text')}, ${param(w.prefix, 'bool')}, ${param(mayHaveTypo(w.word), 'bool')}, ${i + 1})` : '(NULL::text, false, false, 0)',
+      ),
       'NULL::text, NULL::bool, NULL::bool, 0',
     );
     // Whole postcodes and prefixes apart (not a CASE over a flag): the generic plan would cost the
     // prefix range's probe for every key, and lose to the custom plans that know which is which.
-    const keyRows = rows(keys.map((k, i) => `(${param(k, 'text')}, ${i + 1})`), 'NULL::text, 0');
-    const prefixRows = rows(prefixes.map((k, i) => `(${param(k, 'text')}, ${keys.length + i + 1})`), 'NULL::text, 0');
+    const keyRows = rows(padTo(keys, 4, null).map((k, i) => (k === null ? '(NULL::text, 0)' : `(${param(k, 'text')}, ${i + 1})`)), 'NULL::text, 0');
+    const prefixRows = rows(
+      padTo(prefixes, 2, null).map((k, i) => (k === null ? '(NULL::text, 0)' : `(${param(k, 'text')}, ${keys.length + i + 1})`)),
+      'NULL::text, 0',
+    );
     const countryClause = country === undefined ? '' : ` AND a.country = ${param(country, 'text')}`;
     const res = await run<{ kind: 'w' | 'f' | 'c' | 'p'; i: number; word: string | null }>(
       `WITH q AS MATERIALIZED (
