@@ -87,8 +87,11 @@ export function postcodeExistsQuery(t: string, key: string, prefix: boolean, cou
   const pcSql = prefix ? 'a.pc_key >= ? AND a.pc_key < ?' : 'a.pc_key = ?';
   const pcArgs = prefix ? [key, key + PREFIX_END] : [key];
   if (country === undefined) return { sql: `SELECT 1 AS hit FROM ${t}addresses a WHERE ${pcSql} ORDER BY a.pc_key LIMIT 1`, args: pcArgs };
+  // SQLite: `+` keeps the country off the streets' country index, as in addressesByPostcodeQuery.
+  // With it SQLite drove the check from every street of the country (`57b`, no such postcode, at
+  // 10M addresses: 1.4 s) instead of the postcode range.
   return {
-    sql: `SELECT 1 AS hit FROM ${streetJoin(t)} WHERE ${pcSql} AND s.country = ? ORDER BY a.pc_key LIMIT 1`,
+    sql: `SELECT 1 AS hit FROM ${streetJoin(t)} WHERE ${pcSql} AND ${t ? '' : '+'}s.country = ? ORDER BY a.pc_key LIMIT 1`,
     args: [...pcArgs, country],
   };
 }
