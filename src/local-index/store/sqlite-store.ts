@@ -89,13 +89,21 @@ export function openSqliteStore(dataDir: string): IndexStore {
     return postcodes.exists(key, prefix, country, () => all(postcodeExistsQuery('', key, prefix, country)).length > 0);
   };
 
+  /**
+   * The terms' FTS5 query, and how many streets hold the rarest term (summed over its
+   * alternatives): what decides whether the match or an address index drives a narrowed search.
+   */
+  const matchOf = (terms: WordQuery[][]): { match: string; fewest: number } => {
+    const v = vocabulary();
+    const fewest = Math.min(...terms.map((alts) => alts.reduce((sum, a) => sum + v.streetsWith(a.word, a.prefix), 0)));
+    return { match: ftsQuery(bounded(terms)), fewest };
+  };
+
   /** Streets matching every term; see `IndexStore.findStreets`. */
   const findStreets = async (terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string, inPostcode?: string): Promise<StreetHit[]> => {
     if (terms.length === 0) return [];
     if (hnKey !== undefined && inPostcode !== undefined) {
-      const match = ftsQuery(bounded(terms));
-      const v = vocabulary();
-      const fewest = Math.min(...terms.map((alts) => alts.reduce((sum, a) => sum + v.streetsWith(a.word, a.prefix), 0)));
+      const { match, fewest } = matchOf(terms);
       // Words in few streets (a rare name, a town's name): the match drives, each street checked
       // for the number in the postcode. Words in many (Hauptstraße alone): the (postcode, number)
       // index drives, a dozen addresses whose streets are each checked against the match (an FTS5
@@ -123,7 +131,7 @@ export function openSqliteStore(dataDir: string): IndexStore {
     }
     const rows = all<StreetRow>({
       sql: `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
-            WHERE streets_fts MATCH ? AND s.n > 0 AND (CAST(? AS TEXT) IS NULL OR s.country = ?) LIMIT ${sqlLimit(limit)}`,
+            WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter} LIMIT ${sqlLimit(limit)}`,
       args: [ftsQuery(bounded(terms)), country ?? null, country ?? null],
     });
     return rows.map(toStreetHit);
@@ -167,9 +175,7 @@ export function openSqliteStore(dataDir: string): IndexStore {
     },
     async findStreetsInPostcode(terms, country, limit, pcKey) {
       if (terms.length === 0) return [];
-      const match = ftsQuery(bounded(terms));
-      const v = vocabulary();
-      const fewest = Math.min(...terms.map((alts) => alts.reduce((sum, a) => sum + v.streetsWith(a.word, a.prefix), 0)));
+      const { match, fewest } = matchOf(terms);
       // As in findStreets narrowed by number: the match drives when one word is in few streets,
       // else the postcode's streets (tens) are each checked against it.
       const rows = all<StreetRow>(
