@@ -23,13 +23,16 @@ function numbered(sql: string): string {
  * config): the test schema when given, else whatever search_path the URL already sets, and
  * low trigram thresholds, since short words with one typo share few trigrams (candidates
  * are verified in JS anyway), and no JIT: every search query runs in well under a
- * millisecond, and compiling one whose estimate crosses the JIT threshold takes tens.
+ * millisecond, and compiling one whose estimate crosses the JIT threshold takes tens. No
+ * parallel workers either: starting one costs 3-5 ms, and a look-up's estimate can be far off
+ * (the partitioned parents carry no statistics, so a join of addresses to streets at 10M was
+ * estimated at 53,609 rows for 27), which made a 0.3 ms postcode look-up a 5 ms parallel one.
  */
 export function withSessionOptions(databaseUrl: string, schema: string | undefined): string {
   const url = new URL(databaseUrl);
   const options = [
     url.searchParams.get('options') ?? '',
-    '-c pg_trgm.similarity_threshold=0.2 -c pg_trgm.word_similarity_threshold=0.4 -c jit=off',
+    '-c pg_trgm.similarity_threshold=0.2 -c pg_trgm.word_similarity_threshold=0.4 -c jit=off -c max_parallel_workers_per_gather=0',
     schema ? `-c search_path=${ident(schema).replace(/ /g, '\\ ')},public` : '',
   ];
   url.searchParams.set('options', options.filter(Boolean).join(' '));
