@@ -157,7 +157,7 @@ describe('round trips to PostgreSQL per search', () => {
       const terms = [[{ word: 'hauptstr', prefix: true }], nameTerm(town(42))];
       const asPrefix = await fresh.findStreets(terms, 'DE', 60);
       expect(asPrefix.map((s) => [s.street, s.city])).toEqual([['Hauptstraße', town(42)]]);
-      await fresh.lookUp({ words: [{ word: 'hauptstr', prefix: true }], postcodes: [], postcodePrefixes: [], country: 'DE' });
+      await fresh.lookUp({ words: [{ word: 'hauptstr', prefix: true, term: 0, typos: true }], postcodes: [], postcodePrefixes: [], country: 'DE' });
       query.mockClear();
       expect(await fresh.findStreets(terms, 'DE', 60)).toEqual(asPrefix);
       const sent = JSON.stringify(query.mock.calls);

@@ -1,5 +1,5 @@
 import type { AddressComponents } from '../../contract/address.js';
-import type { IndexStore, LookUpResult, WordQuery, WordResolution } from '../store/store.js';
+import type { IndexStore, LookUpResult, WordLookUp, WordQuery, WordResolution } from '../store/store.js';
 import { houseNumberBase, houseNumberKey, postcodeKey, tokens, wordForms } from '../text.js';
 
 /** One typed word and the index words it may stand for. */
@@ -59,6 +59,11 @@ function termQueries(words: string[], lastIsPrefix: boolean, country?: string): 
   return queries;
 }
 
+/** The store's look-ups for `termQueries` (terms numbered from `offset`): typo candidates only ever of use for a reading that is not an abbreviation (see termsFrom). */
+function lookUps(queries: TermQuery[], offset = 0): WordLookUp[] {
+  return queries.map((q) => ({ ...q.q, term: q.term + offset, typos: !q.abbrev }));
+}
+
 /** Each typed word's alternatives from the answers to its `termQueries` (`resolved[j]` answers `queries[j]`). */
 function termsFrom(words: string[], queries: TermQuery[], resolved: WordResolution[]): Term[] {
   // Each word's queries with their answers, in one pass (not one pass over all of them per word).
@@ -90,7 +95,7 @@ export async function planText(store: IndexStore, text: string, typing: boolean,
   const queries = termQueries(typedWords, typing && !ends && all.at(-1)?.i === lastIndex, country);
   const candidates = postcodeCandidates(raw, typing && !ends);
   const found = await store.lookUp({
-    words: queries.map((q) => q.q),
+    words: lookUps(queries),
     postcodes: candidates.keys,
     postcodePrefixes: candidates.typed.map((t) => t.key),
     country,
@@ -177,7 +182,7 @@ export async function planComponents(store: IndexStore, c: AddressComponents, co
   const streetQueries = termQueries(streetWords, false, cc);
   const cityQueries = termQueries(cityWords, false, cc);
   const found = await store.lookUp({
-    words: [...streetQueries, ...cityQueries].map((q) => q.q),
+    words: [...lookUps(streetQueries), ...lookUps(cityQueries, streetWords.length)],
     postcodes: pcKey ? [pcKey] : [],
     postcodePrefixes: [],
     country: cc,

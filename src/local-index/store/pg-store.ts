@@ -7,7 +7,7 @@ import { applyPgSchema, ensurePartitions, ident } from './pg-schema.js';
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
-import { NUMBERED_PER_STREET, PREFIX_END, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
+import { NUMBERED_PER_STREET, PREFIX_END, typosWanted, type IndexStore, type StreetHit, type WordLookUp, type WordQuery, type WordResolution } from './store.js';
 
 /** A longer prefix is searched as the OR of its words when it has at most this many (as on SQLite). */
 const MAX_COMPLETIONS = 16;
@@ -100,7 +100,8 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   const all = async <T extends pg.QueryResultRow>(q: Query) => (await run<T>(numbered(q.sql), q.args)).rows;
   // Word and postcode look-ups repeat keystroke after keystroke; they only change with an import.
   // The index polls version() every few seconds, which clears them after another process imported.
-  const words = new LRUCache<string, WordResolution>({ max: 50_000 });
+  // A word's typo candidates are cached once looked for (`fuzzy` unset: not looked for, see typosWanted).
+  const words = new LRUCache<string, { known: boolean; fuzzy?: string[] }>({ max: 50_000 });
   const postcodes = new PostcodeCache();
   // A prefix's words (at most MAX_COMPLETIONS), or false for more: see `bounded`.
   const completions = new LRUCache<string, string[] | false>({ max: 50_000 });
@@ -152,7 +153,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
    * typo candidates (pg_trgm) for the words that do not exist and may be typos (the LATERAL runs
    * only for them), and each postcode candidate's existence. Before, three round trips.
    */
-  const lookUpFresh = async (words: WordQuery[], keys: string[], prefixes: string[], country: string | undefined) => {
+  const lookUpFresh = async (words: WordLookUp[], keys: string[], prefixes: string[], country: string | undefined) => {
     if (words.length === 0 && prefixes.length === 0) return { words: [], exists: await postcodesExist(keys, country) };
     // Rows as VALUES of scalar parameters, not unnested arrays (see postcodesExist): the generic
     // plan then sees the rows a custom one does, and the named statement stops being re-planned on
@@ -162,11 +163,15 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     const rows = (list: string[], columns: string) => (list.length > 0 ? `VALUES ${list.join(', ')}` : `SELECT ${columns} WHERE false`);
     // Padded with NULL rows (they match nothing) to a few list sizes: each text is a prepared
     // statement on every connection (~200 kB of plan), so their number stays small.
+    // `reading`: a reading whose typo candidates are of use (WordLookUp.typos); `typo`: one that
+    // may be a typo. Candidates are looked for only where no reading of the same term exists.
     const wordRows = rows(
       padTo(words, 8, null).map((w, i) =>
-        w ? `(${param(w.word, 'text')}, ${param(w.prefix, 'bool')}, ${param(mayHaveTypo(w.word), 'bool')}, ${i + 1})` : '(NULL::text, false, false, 0)',
+        w
+          ? `(${param(w.word, 'text')}, ${param(w.prefix, 'bool')}, ${param(w.typos && mayHaveTypo(w.word), 'bool')}, ${param(w.typos, 'bool')}, ${param(w.term, 'int')}, ${i + 1})`
+          : '(NULL::text, false, false, false, -1, 0)',
       ),
-      'NULL::text, NULL::bool, NULL::bool, 0',
+      'NULL::text, NULL::bool, NULL::bool, NULL::bool, 0, 0',
     );
     // Whole postcodes and prefixes apart (not a CASE over a flag): the generic plan would cost the
     // prefix range's probe for every key, and lose to the custom plans that know which is which.
@@ -178,10 +183,10 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     const countryClause = country === undefined ? '' : ` AND a.country = ${param(country, 'text')}`;
     const res = await run<{ kind: 'w' | 'f' | 'c' | 'p'; i: number; word: string | null }>(
       `WITH q AS MATERIALIZED (
-         SELECT q.i, q.word, q.prefix, q.typo,
+         SELECT q.i, q.word, q.prefix, q.typo, q.reading, q.term,
                 CASE WHEN q.prefix THEN EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $1)
                      ELSE EXISTS (SELECT 1 FROM local_words w WHERE w.word = q.word) END AS known
-         FROM (${wordRows}) AS q (word, prefix, typo, i))
+         FROM (${wordRows}) AS q (word, prefix, typo, reading, term, i))
        SELECT 'w' AS kind, q.i, NULL::text AS word FROM q WHERE q.known
        UNION ALL
        SELECT 'f', q.i, c.word FROM q CROSS JOIN LATERAL (
@@ -190,7 +195,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
            UNION ALL
            (SELECT w.word FROM local_words w WHERE q.prefix AND q.word OPERATOR(public.<%) w.word
             ORDER BY public.word_similarity(q.word, w.word) DESC LIMIT 40)
-         ) c WHERE NOT q.known AND q.typo
+         ) c WHERE NOT q.known AND q.typo AND NOT EXISTS (SELECT 1 FROM q o WHERE o.term = q.term AND o.reading AND o.known)
        UNION ALL
        SELECT 'c', q.i, c.word FROM q CROSS JOIN LATERAL (
            SELECT w.word FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $1 ORDER BY w.word LIMIT ${MAX_COMPLETIONS + 1}
@@ -263,18 +268,33 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       }
     },
     async lookUp({ words: queries, postcodes: keys, postcodePrefixes, country }) {
-      // Only what the caches do not answer goes to the database (nothing at all, mostly, while typing).
-      const todo = [...new Map(queries.filter((q) => !words.has(wordId(q))).map((q) => [wordId(q), q])).values()];
+      // Only what the caches do not answer goes to the database (nothing at all, mostly, while
+      // typing). A typed word's readings go together: whether one exists decides whether the
+      // others' typo candidates are wanted (typosWanted), in the statement as here.
+      const terms = new Map<number, WordLookUp[]>();
+      for (const q of queries) terms.set(q.term, [...(terms.get(q.term) ?? []), q]);
+      const todo = [...terms.values()].filter((readings) => {
+        const hits = readings.map((q) => words.get(wordId(q)));
+        if (hits.some((h) => h === undefined)) return true;
+        return typosWanted(readings, (i) => hits[i]!.known).some((wanted, i) => wanted && hits[i]!.fuzzy === undefined);
+      }).flat();
       const pcTodo = keys.filter((k) => postcodes.get(k, false, country) === undefined);
       const prefixTodo = postcodePrefixes.filter((k) => postcodes.get(k, true, country) === undefined);
       if (todo.length + pcTodo.length + prefixTodo.length > 0) {
         const fresh = await lookUpFresh(todo, pcTodo, prefixTodo, country);
-        todo.forEach((q, i) => words.set(wordId(q), fresh.words[i]!));
+        const looked = typosWanted(todo, (i) => fresh.words[i]!.known);
+        todo.forEach((q, i) => {
+          const fuzzy = looked[i] ? fresh.words[i]!.fuzzy : words.get(wordId(q))?.fuzzy;
+          words.set(wordId(q), { known: fresh.words[i]!.known, ...(fuzzy ? { fuzzy } : {}) });
+        });
         pcTodo.forEach((k, i) => postcodes.set(k, false, country, fresh.exists[i]!));
         prefixTodo.forEach((k, i) => postcodes.set(k, true, country, fresh.exists[pcTodo.length + i]!));
       }
       return {
-        words: queries.map((q) => words.get(wordId(q)) ?? { known: false, fuzzy: [] }),
+        words: queries.map((q): WordResolution => {
+          const r = words.get(wordId(q));
+          return { known: r?.known ?? false, fuzzy: r?.fuzzy ?? [] };
+        }),
         postcodes: new Set(keys.filter((k) => postcodes.get(k, false, country))),
         postcodePrefixes: postcodePrefixes.map((k) => postcodes.get(k, true, country) ?? false),
       };

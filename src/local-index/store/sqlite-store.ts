@@ -7,7 +7,7 @@ import { applySqliteSchema } from './sqlite-schema.js';
 import { applySqliteStreetPostcodes } from './street-postcodes.js';
 import { beginSqliteImport } from './sqlite-import.js';
 import { ftsQuery, toAddressHit, toStreetHit, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
-import { NUMBERED_PER_STREET, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
+import { NUMBERED_PER_STREET, typosWanted, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -156,10 +156,9 @@ export function openSqliteStore(dataDir: string): IndexStore {
     },
     async lookUp({ words, postcodes: keys, postcodePrefixes, country }) {
       const v = vocabulary();
-      const resolved = words.map(({ word, prefix }): WordResolution => {
-        const known = prefix ? v.hasPrefix(word) : v.has(word);
-        return { known, fuzzy: known ? [] : v.fuzzy(word, prefix) };
-      });
+      const known = words.map(({ word, prefix }) => (prefix ? v.hasPrefix(word) : v.has(word)));
+      const typos = typosWanted(words, (i) => known[i]!);
+      const resolved = words.map(({ word, prefix }, i): WordResolution => ({ known: known[i]!, fuzzy: typos[i] ? v.fuzzy(word, prefix) : [] }));
       const postcodes = new Set<string>();
       for (const k of keys) if (await postcodeExists(k, false, country)) postcodes.add(k);
       const prefixes: boolean[] = [];

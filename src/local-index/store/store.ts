@@ -1,3 +1,5 @@
+import { mayHaveTypo } from '../fuzzy.js';
+
 /**
  * What the importer and the search need from a database. Two implementations: SQLite
  * (FTS5 + an in-memory vocabulary) and PostgreSQL (tsvector + pg_trgm). Everything above
@@ -77,15 +79,41 @@ export interface WordQuery {
   prefix: boolean;
 }
 
+/**
+ * A word to look up: one reading of a typed word (`Nauostr` is read as itself and as the
+ * abbreviation `nauostrasse`; a whole word also as a prefix, `Keizersgr`).
+ */
+export interface WordLookUp extends WordQuery {
+  /** Which typed word it reads: the readings of one typed word share it. */
+  term: number;
+  /**
+   * Whether its typo candidates are of use: a reading as itself, not as an abbreviation. The
+   * search uses a typed word's candidates only when none of these readings exists, so a store
+   * looks for them (`typosWanted`) only then: at 10M addresses on PostgreSQL, candidates for
+   * `nauostrasse` beside the existing `nauostr` cost 17-27 ms a keystroke (4,089 trigram matches).
+   */
+  typos: boolean;
+}
+
 /** How one typed word exists in the index: as itself (or as a prefix), else as typo candidates. */
 export interface WordResolution {
   known: boolean;
+  /** Typo candidates; empty where they are of no use (see `WordLookUp.typos`). */
   fuzzy: string[];
+}
+
+/** Which look-ups need typo candidates, given which exist: see `WordLookUp.typos`. */
+export function typosWanted(words: WordLookUp[], known: (i: number) => boolean): boolean[] {
+  const found = new Set<number>();
+  words.forEach((w, i) => {
+    if (w.typos && known(i)) found.add(w.term);
+  });
+  return words.map((w, i) => w.typos && !found.has(w.term) && !known(i) && mayHaveTypo(w.word));
 }
 
 /** Everything a query's reading asks the index before any street search: its words and its postcode candidates. */
 export interface LookUpInput {
-  words: WordQuery[];
+  words: WordLookUp[];
   /** Candidates for a whole postcode (exact keys). */
   postcodes: string[];
   /** Candidates for a postcode still being typed (key prefixes). */
