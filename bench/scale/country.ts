@@ -49,6 +49,7 @@ const STEMS = [
   'Industrie', 'Gewerbe', 'Jahn', 'Turner', 'Sport', 'Park', 'Anger', 'Hohl', 'Stein', 'Sand', 'Kies', 'Lehm', 'Acker', 'Hecken',
   'Amsel', 'Drossel', 'Finken', 'Lerchen', 'Meisen', 'Falken', 'Adler', 'Storchen', 'Hirsch', 'Fuchs', 'Dachs', 'Hasen', 'Wolfs',
 ];
+const DISTRICTS = ['Nord', 'Süd', 'Ost', 'West', 'Mitte'];
 const TYPES = ['straße', 'weg', 'gasse', 'platz', 'allee', 'ring', 'steig', 'pfad', 'damm', 'graben'];
 
 /** Unique, pronounceable town names: syllable pairs, then prefixed, then numbered. */
@@ -146,13 +147,21 @@ export function townStreets(town: Town, names: string[], zipf: Zipf, seed: numbe
   const used = new Set<number>();
   const streets: Street[] = [];
   let left = town.addresses;
+  // A city with more streets than there are names (the largest at 30M addresses: ~57,000 streets,
+  // 49,000 names) names its districts' streets apart, as cities do (`Hauptstraße Nord`).
+  let district = 0;
   while (left > 0) {
+    if (used.size === names.length) {
+      used.clear();
+      district++;
+    }
     let rank = zipf.draw(rand());
     for (let tries = 0; used.has(rank) && tries < 50; tries++) rank = zipf.draw(rand());
     while (used.has(rank)) rank = (rank + 1) % names.length;
     used.add(rank);
     const numbers = Math.min(left, 5 + Math.floor(rand() * rand() * 120));
-    streets.push({ name: names[rank]!, rank, postcode: town.postcodes[Math.floor(rand() * town.postcodes.length)]!, numbers });
+    const name = district === 0 ? names[rank]! : `${names[rank]!} ${DISTRICTS[(district - 1) % DISTRICTS.length]!}${district > DISTRICTS.length ? ` ${Math.ceil(district / DISTRICTS.length)}` : ''}`;
+    streets.push({ name, rank, postcode: town.postcodes[Math.floor(rand() * town.postcodes.length)]!, numbers });
     left -= numbers;
   }
   return streets;

@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { streetNames, townStreets, Zipf } from '../../bench/scale/country.js';
 import { generateCsv, generateOsm, oplEscape } from '../../bench/scale/generate.js';
+import { rng } from '../../bench/local-generate.js';
 
 /**
  * The synthetic country of `npm run bench:scale`: its figures are only worth something if the
@@ -95,6 +97,19 @@ describe('bench:scale country generator', () => {
     expect(spread.filter((n) => n <= 2).length).toBeGreaterThan(spread.length / 2);
     expect(generated.townsPerName['most common'].min).toBeGreaterThan(generated.townsPerName.rare.max);
     expect(Object.values(generated.samples).every((s) => s.length === 20)).toBe(true);
+  });
+
+  it('gives a city with more streets than there are names its districts’ streets (30M addresses: the largest city has ~57,000)', () => {
+    const names = streetNames(rng(24));
+    const city = { index: 0, name: 'Großstadt', south: 50, west: 8, height: 0.1, width: 0.1, addresses: 2_000_000, postcodes: ['10115', '10117'] };
+    const streets = townStreets(city, names, new Zipf(names.length), 22);
+    expect(streets.length).toBeGreaterThan(names.length);
+    expect(new Set(streets.map((s) => s.name)).size).toBe(streets.length);
+    expect(streets.reduce((sum, s) => sum + s.numbers, 0)).toBe(city.addresses);
+    expect(streets.filter((s) => / Nord$/.test(s.name)).length).toBe(streets.length - names.length);
+    // A town with fewer streets than names keeps the plain names.
+    const town = townStreets({ ...city, index: 1, addresses: 20_000 }, names, new Zipf(names.length), 22);
+    expect(town.every((s) => names.includes(s.name))).toBe(true);
   });
 
   it('escapes what OPL reserves in tag values', () => {
