@@ -81,6 +81,16 @@ export function ftsQuery(terms: { word: string; prefix: boolean }[][]): string {
     .join(' AND ');
 }
 
+/**
+ * Whether a street's words match the terms as ftsQuery and tsQuery mean them (every term by one of
+ * its alternatives, a prefix by any word it starts): for a handful of streets an index already
+ * named, where asking the full-text index per street costs more than reading their words.
+ */
+export function matchesTerms(r: StreetRow, terms: { word: string; prefix: boolean }[][]): boolean {
+  const words = [...split(r.street_words), ...split(r.city_words)];
+  return terms.every((alts) => alts.some((a) => words.some((w) => (a.prefix ? w.startsWith(a.word) : w === a.word))));
+}
+
 /** PostgreSQL tsquery with the same meaning; words are index tokens (letters and digits only), taken literally. */
 export function tsQuery(terms: { word: string; prefix: boolean }[][]): string {
   return terms

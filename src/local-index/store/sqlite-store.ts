@@ -6,7 +6,7 @@ import { addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, numbe
 import { applySqliteSchema } from './sqlite-schema.js';
 import { applySqliteStreetPostcodes } from './street-postcodes.js';
 import { beginSqliteImport } from './sqlite-import.js';
-import { ftsQuery, toAddressHit, toStreetHit, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
+import { ftsQuery, matchesTerms, toAddressHit, toStreetHit, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { NUMBERED_PER_STREET, typosWanted, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { Vocabulary } from './vocabulary.js';
@@ -106,27 +106,29 @@ export function openSqliteStore(dataDir: string): IndexStore {
       const { match, fewest } = matchOf(terms);
       // Words in few streets (a rare name, a town's name): the match drives, each street checked
       // for the number in the postcode. Words in many (Hauptstraße alone): the (postcode, number)
-      // index drives, a dozen addresses whose streets are each checked against the match (an FTS5
-      // seek, ~10 us each, so not for what the match alone narrows to a few streets).
-      const rows = all<NumberedRow>(
+      // index drives, and the dozens of streets it names are checked against the words as read
+      // from their rows (matchesTerms). Not with FTS5 per street: a prefix beyond the prefix index
+      // with many completions (`riedbe*`, a town being typed) merged every completion's doclist for
+      // each street checked: 45-230 ms a keystroke at 30M addresses.
+      const rows =
         fewest <= MATCH_DRIVES
-          ? {
+          ? all<NumberedRow>({
               sql: `SELECT ${streetColumns}, ${numberedColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
                     JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
                     WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter}
                       AND EXISTS (SELECT 1 FROM addresses p WHERE p.street_id = s.id AND p.hn_key = ? AND p.pc_key = ?)
                     ORDER BY s.id, a.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
               args: [hnKey, match, country ?? null, country ?? null, hnKey, inPostcode],
-            }
-          : {
+            })
+          : all<NumberedRow>({
               sql: `SELECT ${streetColumns}, ${numberedColumns} FROM addresses p JOIN streets s ON s.id = p.street_id
                     JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
                     WHERE p.pc_key = ? AND p.hn_key = ? AND s.n > 0 AND ${countryFilter}
-                      AND EXISTS (SELECT 1 FROM streets_fts f WHERE streets_fts MATCH ? AND f.rowid = s.id)
-                    ORDER BY s.id, a.id, p.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
-              args: [hnKey, inPostcode, hnKey, country ?? null, country ?? null, match],
-            },
-      );
+                    ORDER BY s.id, a.id, p.id`,
+              args: [hnKey, inPostcode, hnKey, country ?? null, country ?? null],
+            })
+              .filter((r) => matchesTerms(r, terms))
+              .slice(0, limit * NUMBERED_PER_STREET);
       return withNumbers(rows, NUMBERED_PER_STREET).slice(0, limit);
     }
     const rows = all<StreetRow>({
@@ -176,24 +178,24 @@ export function openSqliteStore(dataDir: string): IndexStore {
       if (terms.length === 0) return [];
       const { match, fewest } = matchOf(terms);
       // As in findStreets narrowed by number: the match drives when one word is in few streets,
-      // else the postcode's streets (tens) are each checked against it.
-      const rows = all<StreetRow>(
+      // else the postcode's streets (tens) are each checked against the words (matchesTerms).
+      const rows =
         fewest <= MATCH_DRIVES
-          ? {
+          ? all<StreetRow>({
               sql: `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
                     WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter}
                       AND EXISTS (SELECT 1 FROM street_postcodes sp WHERE sp.pc_key = ? AND sp.street_id = s.id)
                     ORDER BY s.id LIMIT ${sqlLimit(limit)}`,
               args: [match, country ?? null, country ?? null, pcKey],
-            }
-          : {
+            })
+          : all<StreetRow>({
               sql: `SELECT ${streetColumns} FROM street_postcodes sp JOIN streets s ON s.id = sp.street_id
                     WHERE sp.pc_key = ? AND s.n > 0 AND ${countryFilter}
-                      AND EXISTS (SELECT 1 FROM streets_fts f WHERE streets_fts MATCH ? AND f.rowid = s.id)
-                    ORDER BY s.id LIMIT ${sqlLimit(limit)}`,
-              args: [pcKey, country ?? null, country ?? null, match],
-            },
-      );
+                    ORDER BY s.id`,
+              args: [pcKey, country ?? null, country ?? null],
+            })
+              .filter((r) => matchesTerms(r, terms))
+              .slice(0, limit);
       return rows.map(toStreetHit);
     },
     async addressesOnStreets(streetIds, hn, limit) {
