@@ -90,20 +90,18 @@ export function openSqliteStore(dataDir: string): IndexStore {
   };
 
   /**
-   * The terms' FTS5 query, and how many streets hold the rarest term (summed over its
-   * alternatives): what decides whether the match or an address index drives a narrowed search.
+   * How many streets hold the rarest term (summed over its alternatives): what decides whether
+   * the match or an address index drives a narrowed search.
    */
-  const matchOf = (terms: WordQuery[][]): { match: string; fewest: number } => {
+  const fewestStreets = (terms: WordQuery[][]): number => {
     const v = vocabulary();
-    const fewest = Math.min(...terms.map((alts) => alts.reduce((sum, a) => sum + v.streetsWith(a.word, a.prefix), 0)));
-    return { match: ftsQuery(bounded(terms)), fewest };
+    return Math.min(...terms.map((alts) => alts.reduce((sum, a) => sum + v.streetsWith(a.word, a.prefix), 0)));
   };
 
   /** Streets matching every term; see `IndexStore.findStreets`. */
   const findStreets = async (terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string, inPostcode?: string): Promise<StreetHit[]> => {
     if (terms.length === 0) return [];
     if (hnKey !== undefined && inPostcode !== undefined) {
-      const { match, fewest } = matchOf(terms);
       // Words in few streets (a rare name, a town's name): the match drives, each street checked
       // for the number in the postcode. Words in many (Hauptstraße alone): the (postcode, number)
       // index drives, and the dozens of streets it names are checked against the words as read
@@ -111,14 +109,14 @@ export function openSqliteStore(dataDir: string): IndexStore {
       // with many completions (`riedbe*`, a town being typed) merged every completion's doclist for
       // each street checked: 45-230 ms a keystroke at 30M addresses.
       const rows =
-        fewest <= MATCH_DRIVES
+        fewestStreets(terms) <= MATCH_DRIVES
           ? all<NumberedRow>({
               sql: `SELECT ${streetColumns}, ${numberedColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
                     JOIN addresses a ON a.street_id = s.id AND a.hn_key = ?
                     WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter}
                       AND EXISTS (SELECT 1 FROM addresses p WHERE p.street_id = s.id AND p.hn_key = ? AND p.pc_key = ?)
                     ORDER BY s.id, a.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`,
-              args: [hnKey, match, country ?? null, country ?? null, hnKey, inPostcode],
+              args: [hnKey, ftsQuery(bounded(terms)), country ?? null, country ?? null, hnKey, inPostcode],
             })
           : all<NumberedRow>({
               sql: `SELECT ${streetColumns}, ${numberedColumns} FROM addresses p JOIN streets s ON s.id = p.street_id
@@ -176,17 +174,16 @@ export function openSqliteStore(dataDir: string): IndexStore {
     },
     async findStreetsInPostcode(terms, country, limit, pcKey) {
       if (terms.length === 0) return [];
-      const { match, fewest } = matchOf(terms);
       // As in findStreets narrowed by number: the match drives when one word is in few streets,
       // else the postcode's streets (tens) are each checked against the words (matchesTerms).
       const rows =
-        fewest <= MATCH_DRIVES
+        fewestStreets(terms) <= MATCH_DRIVES
           ? all<StreetRow>({
               sql: `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
                     WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter}
                       AND EXISTS (SELECT 1 FROM street_postcodes sp WHERE sp.pc_key = ? AND sp.street_id = s.id)
                     ORDER BY s.id LIMIT ${sqlLimit(limit)}`,
-              args: [match, country ?? null, country ?? null, pcKey],
+              args: [ftsQuery(bounded(terms)), country ?? null, country ?? null, pcKey],
             })
           : all<StreetRow>({
               sql: `SELECT ${streetColumns} FROM street_postcodes sp JOIN streets s ON s.id = sp.street_id
