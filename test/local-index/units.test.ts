@@ -1,4 +1,9 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLocalIndex } from '../../src/local-index/index.js';
+import { SQLITE_INDEX_FILE } from '../../src/local-index/store/sqlite-store.js';
 import { osmUnits } from '../../src/local-index/import/osm-units.js';
 import { createLocalProvider } from '../../src/providers/local/adapter.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
@@ -92,5 +97,31 @@ describe.each(STORAGE_BACKENDS)('units in the local index (%s)', (backend) => {
     expect((await candidate('Eastern Avenue', '1932', 'US'))?.units).toEqual(['Apt 3A']);
     expect((await candidate('Eastern Avenue', '1940', 'US'))?.units).toEqual(['Suite 100']);
     expect(await box.index.count()).toBe(3);
+  });
+
+  it('opens an index written before addresses had units, and imports units into it', async () => {
+    const csv = (unit: string) => box.file(`${unit}.oa.csv`, `${OA_HEADER}\n-76.58,39.29,1932,Eastern Avenue,${unit},Baltimore,,MD,21231,,`);
+    await box.index.importFile(csv(''), { format: 'openaddresses', country: 'US' });
+    // The earlier layout: no units column.
+    const { dataDir, databaseUrl, schema } = box.sandbox;
+    if (!databaseUrl) {
+      const db = new Database(join(dataDir, SQLITE_INDEX_FILE));
+      db.exec('ALTER TABLE addresses DROP COLUMN units');
+      db.close();
+    } else {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`ALTER TABLE ${schema}.local_addresses DROP COLUMN units`);
+      await client.end();
+    }
+    const reopened = await openLocalIndex({ dataDir, ...(databaseUrl ? { databaseUrl, schema } : {}) });
+    try {
+      const units = async () => (await reopened.geocode({ components: { street: 'Eastern Avenue', houseNumber: '1932' }, country: 'US' }))[0]?.units;
+      expect(await units()).toBeUndefined();
+      expect(await reopened.importFile(csv('Apt 1'), { format: 'openaddresses', country: 'US' })).toMatchObject({ updated: 1 });
+      expect(await units()).toEqual(['Apt 1']);
+    } finally {
+      await reopened.close();
+    }
   });
 });
