@@ -21,6 +21,9 @@ const ROWS = [
   ['Landstrasse', '12', 'Triesen', '9495'],
   ['Gapont', '3', 'Triesen', '9495'],
   ['Dominik Banzer-Strasse', '3', 'Triesen', '9495'],
+  // One street in two postcodes.
+  ['Kirchstrasse', '1', 'Vaduz', '9490'],
+  ['Kirchstrasse', '2', 'Vaduz', '9491'],
 ];
 const CSV = ['LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH', ...ROWS.map(([street, hn, city, pc], i) => `9.5${i},47.1${i},${hn},${street},,${city},,,${pc},,`)].join('\n');
 
@@ -49,6 +52,13 @@ describe.each(STORAGE_BACKENDS)('what the local index knows (%s)', (backend) => 
     expect(r).toMatchObject({ verdict: 'invalid', components: { street: 'match', houseNumber: 'mismatch' } });
     expect(r.reasons).toContain('no_house_number_match');
     expect(await validate('Äulestrasse 3, 9490 Vaduz')).toMatchObject({ verdict: 'valid', components: { houseNumber: 'match' } });
+  });
+
+  it("a postcode none of the street's addresses has is a mismatch; one of its postcodes is not", async () => {
+    for (const postcode of ['9494', '9499']) {
+      expect(await validate(`Kirchstrasse 7, ${postcode} Vaduz`)).toMatchObject({ verdict: 'invalid', components: { street: 'match', houseNumber: 'mismatch', postcode: 'mismatch' } });
+    }
+    expect((await validate('Kirchstrasse 7, 9491 Vaduz')).components).toMatchObject({ houseNumber: 'mismatch', postcode: 'not-checked' });
   });
 
   it.each(['Landstrasse 3, 9495 Triesen', 'Landstrasse 3, 9495'])("autocomplete of %s lists that street's numbers starting with 3, not other streets' 3", async (query) => {

@@ -75,12 +75,16 @@ async function geocodePlan(store: IndexStore, plan: Plan, limit: number): Promis
   }
   const out = scoredAddresses(plan, hits, streets);
   // The street itself, where the house number was not found on it (or none was asked for). The
-  // index holds every number the data gives the street: one it lacks is known to be absent.
+  // index holds every number and postcode the data gives the street: one it lacks is known to be
+  // absent. A street of several postcodes names none, so the typed one is looked up.
   const exactOn = new Set(hits.filter((h) => h.hnKey === plan.hn?.key).map((h) => h.street.id));
-  for (const s of streets.slice(0, 3)) {
-    if (exactOn.has(s.street.id)) continue;
+  const bare = streets.slice(0, 3).filter((s) => !exactOn.has(s.street.id));
+  const pc = plan.postcode && !plan.postcode.prefix ? plan.postcode.key : undefined;
+  const several = bare.filter((s) => s.street.postcode === null).map((s) => s.street.id);
+  const notIn = new Set(pc !== undefined && several.length > 0 ? await store.streetsNotInPostcode(several, pc) : []);
+  for (const s of bare) {
     const hit = streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score));
-    out.push(plan.hn ? { ...hit, houseNumbersKnown: true } : hit);
+    out.push({ ...hit, ...(plan.hn ? { houseNumbersKnown: true } : {}), ...(notIn.has(s.street.id) ? { postcodesKnown: true } : {}) });
   }
   return dedupe(byScore(out)).filter((h) => h.score >= MIN_SCORE).slice(0, limit);
 }
