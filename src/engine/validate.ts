@@ -163,7 +163,7 @@ export class ValidateEngine {
     );
     // Only results with usable coordinates can become the standardized address, and only those
     // recognisably the address asked for: never another street, never two components replaced.
-    const usable = scored.filter((c) => hasCoordinates(c) && recognisable(c.componentVerdicts));
+    const usable = scored.filter((c) => hasCoordinates(c) && recognisable(c.componentVerdicts, c.precision));
     const { selected, consensus, confidence } = buildConsensus(usable);
     const { verdict, reasons } = decideVerdict({ selected, confidence, thresholds });
     const result: ValidateResult = {
