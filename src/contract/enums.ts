@@ -41,3 +41,13 @@ export type PlanId = z.infer<typeof PlanId>;
 
 export const Environment = z.enum(['live', 'test']).openapi('Environment');
 export type Environment = z.infer<typeof Environment>;
+
+/** How fine an address is (issue 27): `interpolated` only for coordinates placed between known house numbers. */
+export const Granularity = z
+  .enum(['unit', 'house', 'interpolated', 'street', 'postcode', 'place', 'region', 'country', 'none'])
+  .openapi('Granularity');
+export type Granularity = z.infer<typeof Granularity>;
+
+/** What a checkout does with the answer (issue 27; docs/answer.md): Google's ACCEPT / CONFIRM / FIX / CONFIRM_ADD_SUBPREMISES. */
+export const NextAction = z.enum(['accept', 'confirm', 'fix', 'add_unit']).openapi('NextAction');
+export type NextAction = z.infer<typeof NextAction>;

@@ -10,6 +10,8 @@ export interface ValidateInput {
   query: GeocodeQuery;
   /** One line for the usage report. */
   summary: string;
+  /** Parts of the input no component used (`c/o Müller`), in input order. */
+  unresolved: string[];
   /**
    * The input as read against one candidate: free text read again knowing the candidate's street,
    * places and postcode, so words are taken for what the result confirms they are (`København V`
@@ -52,6 +54,8 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
       ...(request.language ? { language: request.language } : {}),
     },
     summary: summary.slice(0, 500),
+    // Placeholder until branch units-read sets recipient lines and other unread text aside here.
+    unresolved: [],
     readFor(candidate) {
       // Beyond the length of any real address, text is read once: each reading costs more with length.
       if (!text || text.length > MAX_GUIDED_LENGTH) return input;
