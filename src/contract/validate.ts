@@ -117,7 +117,7 @@ const validateResponseShape = {
   reasons: z.array(Reason),
   consensus: ConsensusReport,
   granularity: AnswerGranularity,
-  action: NextAction.openapi({ description: 'What the checkout does next (docs/answer.md)', example: 'accept' }),
+  action: NextAction,
   unresolved: z.array(z.string()).openapi({ description: 'Parts of the input no component used, in input order', example: ['c/o Müller'] }),
   alternatives: z.array(Alternative).max(3).openapi({ description: 'Other places that fit nearly as well; empty otherwise' }),
 };
