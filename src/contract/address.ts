@@ -24,11 +24,13 @@ export const AddressComponents = z
     city: text(1, 100, { storable: true }).optional(),
     state: text(1, 100, { storable: true }).optional(),
     country: CountryCode.optional(),
-    // Flat, apartment, suite, floor or door (issue 27); never compared by scoring or consensus.
-    unit: text(1, 40, { storable: true }).optional().openapi({ description: 'Flat, apartment, suite, floor or door', example: 'Apt 3B' }),
+    unit: text(1, 40, { storable: true, noControl: true })
+      .optional()
+      .openapi({ description: 'Flat, apartment, suite, floor or door within the house (Apt 3B, Flat 3, Whg. 5, 2º Esq.); never compared with the house', example: 'Apt 3B' }),
   })
   .openapi('AddressComponents');
 export type AddressComponents = z.infer<typeof AddressComponents>;
+/** The fields scoring and consensus compare: a unit never changes the verdict of its house. */
 export const COMPONENT_FIELDS = ['street', 'houseNumber', 'postcode', 'city', 'state', 'country'] as const;
 export type ComponentField = (typeof COMPONENT_FIELDS)[number];
 

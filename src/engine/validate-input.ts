@@ -1,17 +1,22 @@
 import type { AddressComponents } from '../contract/address.js';
 import type { ValidateRequest } from '../contract/validate.js';
 import { type AddressReader, addressReader } from '../address/parse.js';
+import { stripUnitAndRecipient } from '../address/units.js';
 import type { GeocodeQuery, ProviderCandidate } from '../providers/provider.js';
 
 export interface ValidateInput {
-  /** What the user supplied, component by component: explicit components win over parsed text. */
+  /**
+   * What the user supplied, component by component: explicit components win over parsed text.
+   * `unit` in display form (`Apt 3B`, `2º Esq.`, `Whg. 5`), from `components.unit` or the text.
+   */
   input: AddressComponents;
   country?: string;
+  /** What providers are asked: text and components without the unit and recipient parts (a unit never changes the house found). */
   query: GeocodeQuery;
+  /** The parts of the text no component used (recipient lines, delivery notes), in input order. */
+  unresolved: string[];
   /** One line for the usage report. */
   summary: string;
-  /** Parts of the input no component used (`c/o Müller`), in input order. */
-  unresolved: string[];
   /**
    * The input as read against one candidate: free text read again knowing the candidate's street,
    * places and postcode, so words are taken for what the result confirms they are (`København V`
@@ -35,6 +40,8 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
   ) as AddressComponents;
   const country = (request.country ?? given.country ?? parsed.country)?.toUpperCase();
   const input = merge(parsed, given, country);
+  const aside = request.query ? stripUnitAndRecipient(request.query, hintCountry) : undefined;
+  const { unit: _unit, ...house } = input;
   const summary =
     request.query ??
     [input.street && [input.street, input.houseNumber].filter(Boolean).join(' '), input.postcode, input.city, input.country]
@@ -48,14 +55,13 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
     input,
     ...(country ? { country } : {}),
     query: {
-      ...(text ? { query: text } : {}),
-      components: input,
+      ...(aside?.text ? { query: aside.text } : {}),
+      components: house,
       ...(country ? { country } : {}),
       ...(request.language ? { language: request.language } : {}),
     },
+    unresolved: aside?.unresolved ?? [],
     summary: summary.slice(0, 500),
-    // Placeholder until branch units-read sets recipient lines and other unread text aside here.
-    unresolved: [],
     readFor(candidate) {
       // Beyond the length of any real address, text is read once: each reading costs more with length.
       if (!text || text.length > MAX_GUIDED_LENGTH) return input;
