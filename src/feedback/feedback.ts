@@ -65,6 +65,11 @@ export class Feedback {
   }
 
   private cutoff(): string {
-    return utcTimestamp(this.clock.now() - this.options.retentionMs);
+    return keptSince(this.clock.now(), this.options.retentionMs);
   }
+}
+
+/** The oldest moment (UTC timestamp) retention still keeps at `now`. */
+export function keptSince(now: number, retentionMs: number): string {
+  return utcTimestamp(now - retentionMs);
 }

@@ -13,7 +13,7 @@ export interface GapAddress {
   kind: GapKind;
   /** The five fields as the customer sent them (free text as our reader split it). */
   typed: GapFields;
-  /** The five fields of the address our answer gave (none when it found none). */
+  /** The fields of the address our answer gave (none when it found none; no number for a missing one). */
   read: GapFields;
 }
 
@@ -45,7 +45,10 @@ export function gapOf(answer: AnswerForGap, input: AddressComponents, unverified
     kind = 'house';
   }
   if (!kind) return undefined;
-  return { kind, typed: pick(input), read: answer.address ? pick(answer.address) : {} };
+  const read = answer.address ? pick(answer.address) : {};
+  // The answer's number is a neighbour's, not a reading of the one typed: the gap is that number.
+  if (kind === 'house') delete read.houseNumber;
+  return { kind, typed: pick(input), read };
 }
 
 function pick(from: Partial<Record<GapField, string | undefined>>): GapFields {
