@@ -91,7 +91,7 @@ export class ValidateEngine {
     return response;
   }
 
-  /** Each answer's own id, cached ones too; sealed, never stored (feedback/response-ids.ts). */
+  /** Each answer's own id, cached ones too; derived, never stored (feedback/response-ids.ts). */
   private responseId(ctx: CallContext, result: ValidateResult, read: ValidateInput, unverified = isUnverified(result)): string {
     return this.deps.responseIds?.issue(ctx.accountId, ctx.source, result, read.input, unverified) ?? '';
   }
