@@ -49,7 +49,7 @@ describe.each(BACKENDS)('validation feedback on $name', ({ backend, redis }) => 
     const res = await server.post('/v1/validate/batch', { items: [VALID, VALID, NO_STREET] }, auth());
     const items = ValidateBatchResponse.parse(await res.json()).results.map((r) => ValidateResponse.parse(r));
     const ids = [first.responseId, cached.responseId, ...items.map((i) => i.responseId)];
-    expect(ids.every((id) => /^rsp_[A-Za-z0-9_-]{40,}$/.test(id))).toBe(true);
+    expect(ids.every((id) => /^rsp_[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{22}$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
     const demo = (await (await server.post('/demo/validate', { query: 'Damrak 1, 1012 LG Amsterdam' })).json()) as Record<string, unknown>;
     expect(demo).not.toHaveProperty('responseId');

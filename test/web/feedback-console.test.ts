@@ -65,7 +65,7 @@ describe('feedback on the console usage page (Chromium)', () => {
     expect(await page.locator('#overridden-invalid').textContent()).toBe('2 of 3 (67 %)');
     const chart = page.locator('svg.acceptance-chart');
     expect(await chart.getAttribute('aria-label')).toContain('2 of 3 correctable answers accepted as corrected, 2 of 3 invalid answers overridden');
-    const today = page.locator('svg.acceptance-chart g.day').last();
+    const today = page.locator('svg.acceptance-chart g.feedback-day').last();
     const cell = (verdict: string) => today.locator(`g.cell[data-verdict="${verdict}"]`);
     expect(await cell('correctable').getAttribute('data-validated-used')).toBe('2');
     expect(await cell('invalid').getAttribute('data-user-used')).toBe('2');

@@ -3,6 +3,7 @@ import { FEEDBACK_CONCLUSIONS, type FeedbackConclusion } from '../../contract/fe
 import type { Verdict } from '../../contract/enums.js';
 import type { AcceptanceRow } from '../../feedback/feedback-store.js';
 import type { Html } from '../layout.js';
+import { DAY_CHART, dayAxes } from './usage-charts.js';
 
 /**
  * Acceptance per verdict and per day (issue 29): for each day three stacked bars (valid,
@@ -43,12 +44,7 @@ export function acceptanceTotals(grid: Map<string, Map<Verdict, Counts>>): Map<V
 }
 
 export function acceptanceChart(days: readonly string[], grid: Map<string, Map<Verdict, Counts>>, totals: Map<Verdict, Counts>): Html {
-  const width = 640;
-  const height = 200;
-  const left = 40;
-  const bottom = 28;
-  const top = 12;
-  const plot = height - bottom - top;
+  const { width, height, left, top, plot } = DAY_CHART;
   const max = Math.max(1, ...[...grid.values()].flatMap((m) => [...m.values()].map(sum)));
   const step = (width - left) / Math.max(days.length, 1);
   const barWidth = (step * 0.8) / VERDICTS.length;
@@ -60,12 +56,10 @@ export function acceptanceChart(days: readonly string[], grid: Map<string, Map<V
     `${fmt(invalid.user_used)} of ${fmt(sum(invalid))} invalid answers overridden`;
   const scale = (n: number) => (n / max) * plot;
   return html`<svg class="acceptance-chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}">
-  <line class="axis" x1="${left}" y1="${top + plot}" x2="${width}" y2="${top + plot}"></line>
-  <text class="tick" x="${left - 6}" y="${top + 4}" text-anchor="end">${fmt(max)}</text>
-  <text class="tick" x="${left - 6}" y="${top + plot + 4}" text-anchor="end">0</text>
+  ${dayAxes(max)}
   ${days.map((day, i) => {
     const x0 = left + i * step + step * 0.1;
-    return html`<g class="day" data-day="${day}">
+    return html`<g class="feedback-day" data-day="${day}">
     ${VERDICTS.map((verdict, j) => {
       const counts = grid.get(day)!.get(verdict)!;
       const x = (x0 + j * barWidth).toFixed(1);
