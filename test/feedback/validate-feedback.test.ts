@@ -120,6 +120,19 @@ describe.each(BACKENDS)('validation feedback on $name', ({ backend, redis }) => 
     expect(await events()).toBe(n);
   });
 
+  it('still takes feedback once the credits are exhausted (no quota gate), while validate answers 429', async () => {
+    const spent = await server.createAccount({ plan: 'free' });
+    const { responseId } = await validate(VALID, spent.key);
+    const held = await server.services.ledger.reserve(spent.accountId, 10_000);
+    try {
+      clock.advance(60_000); // past AUTH_CACHE_MS: the gate reads the exhausted balance
+      expect((await server.post('/v1/validate', NO_STREET, auth(spent.key))).status).toBe(429);
+      expect((await feedback(responseId, 'validated_used', spent.key)).status).toBe(204);
+    } finally {
+      await server.services.ledger.release(held!);
+    }
+  });
+
   it('the same id from two requests at once is recorded once', async () => {
     const fresh = await server.createAccount({ plan: 'starter' });
     const { responseId } = await validate(VALID, fresh.key);
