@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
-import { FEEDBACK_CONCLUSIONS, type FeedbackConclusion } from '../../contract/feedback.js';
-import type { Verdict } from '../../contract/enums.js';
+import { FEEDBACK_CONCLUSIONS, type FeedbackConclusion, type FeedbackCounts, noFeedback } from '../../contract/feedback.js';
+import { Verdict } from '../../contract/enums.js';
 import type { AcceptanceRow } from '../../feedback/feedback-store.js';
 import type { Html } from '../layout.js';
 import { DAY_CHART, dayAxes } from './usage-charts.js';
@@ -10,7 +10,7 @@ import { DAY_CHART, dayAxes } from './usage-charts.js';
  * correctable, invalid answers that got feedback), split by what the customer used. Server-rendered
  * SVG like usage-charts.ts: no script, colours from CSS, each bar titled with its figures.
  */
-const VERDICTS: readonly Verdict[] = ['valid', 'correctable', 'invalid'];
+const VERDICTS = Verdict.options;
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
 export const CONCLUSION_LABELS: Record<FeedbackConclusion, string> = {
@@ -20,13 +20,14 @@ export const CONCLUSION_LABELS: Record<FeedbackConclusion, string> = {
   unused: 'abandoned',
 };
 
-type Counts = Record<FeedbackConclusion, number>;
-const zero = (): Counts => ({ validated_used: 0, user_used: 0, unvalidated_used: 0, unused: 0 });
-const sum = (c: Counts): number => FEEDBACK_CONCLUSIONS.reduce((n, k) => n + c[k], 0);
+type Counts = FeedbackCounts;
+/** Answers that got any feedback. */
+export const conclusionsTotal = (c: Counts): number => FEEDBACK_CONCLUSIONS.reduce((n, k) => n + c[k], 0);
+const sum = conclusionsTotal;
 
 /** Counts per day and verdict, every day and verdict present. */
 export function acceptanceGrid(days: readonly string[], rows: readonly AcceptanceRow[]): Map<string, Map<Verdict, Counts>> {
-  const grid = new Map(days.map((d) => [d, new Map(VERDICTS.map((v) => [v, zero()]))]));
+  const grid = new Map(days.map((d) => [d, new Map(VERDICTS.map((v) => [v, noFeedback()]))]));
   for (const r of rows) {
     const cell = grid.get(r.day)?.get(r.verdict as Verdict);
     if (cell) cell[r.conclusion] += r.n;
@@ -36,7 +37,7 @@ export function acceptanceGrid(days: readonly string[], rows: readonly Acceptanc
 
 /** Totals per verdict over the days. */
 export function acceptanceTotals(grid: Map<string, Map<Verdict, Counts>>): Map<Verdict, Counts> {
-  const totals = new Map(VERDICTS.map((v) => [v, zero()]));
+  const totals = new Map(VERDICTS.map((v) => [v, noFeedback()]));
   for (const perVerdict of grid.values()) {
     for (const [verdict, counts] of perVerdict) for (const k of FEEDBACK_CONCLUSIONS) totals.get(verdict)![k] += counts[k];
   }

@@ -4,7 +4,7 @@ import type { AcceptanceRow } from '../../feedback/feedback-store.js';
 import type { GapFields, GapKind } from '../../feedback/gap-rule.js';
 import type { GapRow } from '../../feedback/gap-store.js';
 import type { Html } from '../layout.js';
-import { acceptanceChart, acceptanceGrid, acceptanceTotals, CONCLUSION_LABELS } from './acceptance-chart.js';
+import { acceptanceChart, acceptanceGrid, acceptanceTotals, CONCLUSION_LABELS, conclusionsTotal as total } from './acceptance-chart.js';
 
 export interface FeedbackView {
   /** The report's 14 days, oldest first. */
@@ -27,7 +27,6 @@ export function feedbackSection(view: FeedbackView): Html {
   const totals = acceptanceTotals(grid);
   const correctable = totals.get('correctable')!;
   const invalid = totals.get('invalid')!;
-  const total = (c: typeof correctable) => FEEDBACK_CONCLUSIONS.reduce((n, k) => n + c[k], 0);
   return html`<section aria-labelledby="feedback-title" id="feedback">
   <h2 id="feedback-title">What customers used, last 14 days</h2>
   <p class="muted">From <code>POST /v1/validate/feedback</code>, by the day and verdict of the answer.</p>
