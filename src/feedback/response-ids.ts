@@ -13,18 +13,23 @@ export interface AnswerFacts {
   verdict: Verdict;
   /** The usage event's source tag, so feedback counts filter by source like the usage summary. */
   source: string | null;
+  /** The key of the first answer of its chain (`previousResponseId`), when it re-validated one. */
+  chain?: string;
   gap?: GapAddress;
 }
 
-/** An id that opened: `key` names the answer for idempotency (the same id always gives the same key). */
+/**
+ * An id that opened: `key` names what takes one conclusion, for idempotency: the answer (the same
+ * id always gives the same key), or the first answer of its chain, so a checkout counts once.
+ */
 export interface OpenedResponse {
   key: string;
   facts: AnswerFacts;
 }
 
 type Row = (string | null)[];
-/** [version, answeredAt, verdict, source, kind?, typed?, read?]: short, so ids stay short. */
-type Signed = [1, number, Verdict, string | null, GapKind?, Row?, Row?];
+/** [version, answeredAt, verdict, source, chain, kind?, typed?, read?]: short, so ids stay short. */
+type Signed = [1, number, Verdict, string | null, string | null, GapKind?, Row?, Row?];
 
 /** Random bytes per id: every answer's id its own (a cached answer's too), and unguessable. */
 const NONCE_BYTES = 9;
@@ -48,10 +53,14 @@ export class ResponseIds {
     private readonly retentionMs: number,
   ) {}
 
-  /** The id of one answer given now to `accountId`. */
-  issue(accountId: string, source: string | null, answer: AnswerForGap, input: AddressComponents, unverified: boolean): string {
+  /**
+   * The id of one answer given now to `accountId`; `previous`, the id of the answer it re-validates
+   * (verified here, a few microseconds, only when sent): an unknown or expired one starts a new chain.
+   */
+  issue(accountId: string, source: string | null, answer: AnswerForGap, input: AddressComponents, unverified: boolean, previous?: string): string {
     const gap = gapOf(answer, input, unverified);
-    const signed: Signed = [1, this.clock.now(), answer.verdict, source];
+    const chain = previous === undefined ? null : (this.open(accountId, previous)?.key ?? null);
+    const signed: Signed = [1, this.clock.now(), answer.verdict, source, chain];
     if (gap) signed.push(gap.kind, row(gap.typed), row(gap.read));
     const data = Buffer.concat([this.signer.nonce(NONCE_BYTES), Buffer.from(JSON.stringify(signed))]);
     return RESPONSE_ID_PREFIX + this.signer.sign(data, associated(accountId));
@@ -66,7 +75,7 @@ export class ResponseIds {
     if (!facts || this.clock.now() - facts.answeredAt > this.retentionMs) return null;
     // Of the signed bytes, not the text: base64url decoding ignores a last character's spare bits,
     // so two spellings of one id are one answer.
-    return { key: sha256Hex(`${accountId}:${data.toString('base64url')}`), facts };
+    return { key: facts.chain ?? sha256Hex(`${accountId}:${data.toString('base64url')}`), facts };
   }
 }
 
@@ -96,9 +105,10 @@ function parse(plain: string): AnswerFacts | null {
     return null;
   }
   if (!Array.isArray(value) || value[0] !== 1 || typeof value[1] !== 'number') return null;
-  const [, answeredAt, verdict, source, kind, typed, read] = value as Signed;
+  const [, answeredAt, verdict, source, chain, kind, typed, read] = value as Signed;
   if (!Verdict.safeParse(verdict).success) return null;
   const facts: AnswerFacts = { answeredAt, verdict, source: typeof source === 'string' ? source : null };
+  if (typeof chain === 'string') facts.chain = chain;
   if (kind === 'street' || kind === 'house') facts.gap = { kind, typed: fields(typed), read: fields(read) };
   return facts;
 }

@@ -147,6 +147,27 @@ describe.each(BACKENDS)('validation feedback on $name', ({ backend, redis }) => 
     expect(total).toBe(2);
   });
 
+  it('previousResponseId chains re-validations to the first answer: one conclusion per chain, counted once', async () => {
+    const fresh = await server.createAccount({ plan: 'starter' });
+    const first = await validate(NO_NUMBER, fresh.key);
+    const second = await validate({ ...VALID, previousResponseId: first.responseId }, fresh.key);
+    const third = await validate({ ...VALID, previousResponseId: second.responseId }, fresh.key);
+    expect(third.cached).toBe(true);
+    expect((await feedback(third.responseId, 'validated_used', fresh.key)).status).toBe(204);
+    // The same checkout: the same conclusion again is a repeat, another one a conflict.
+    expect((await feedback(first.responseId, 'validated_used', fresh.key)).status).toBe(204);
+    expect((await feedback(second.responseId, 'unused', fresh.key)).status).toBe(409);
+    // An id the account cannot use (unknown, another account's) starts a chain of its own.
+    const other = await server.createAccount({ plan: 'starter' });
+    const foreign = (await validate(VALID, other.key)).responseId;
+    for (const previousResponseId of ['rsp_not-an-id', foreign]) {
+      const alone = await validate({ ...VALID, previousResponseId }, fresh.key);
+      expect((await feedback(alone.responseId, 'unused', fresh.key)).status).toBe(204);
+    }
+    const usage = UsageResponse.parse(await (await fetch(`${server.url}/v1/usage`, { headers: auth(fresh.key) })).json());
+    expect(usage.feedback).toEqual({ validated_used: 1, user_used: 0, unvalidated_used: 0, unused: 2 });
+  });
+
   it('GET /v1/usage counts feedback per conclusion, filtered by ?source=', async () => {
     const fresh = await server.createAccount({ plan: 'starter' });
     const give = async (body: object, conclusion: string, query = '') => {
