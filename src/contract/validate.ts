@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { text } from './text.js';
 import { AddressComponents, ComponentVerdicts, CountryCode, GeoPoint, ResolvedAddress } from './address.js';
 import { ConsensusStatus, DifferenceField, Granularity, NextAction, Reason, TraceStatus, Verdict } from './enums.js';
+import { ResponseId } from './feedback.js';
 
 export const Language = text(2, 8).openapi({ example: 'nl-NL' });
 export const SourceTag = text(1, 64, { storable: true }).openapi({ description: 'Free-form usage tag' });
@@ -14,6 +15,11 @@ export const ValidateRequest = z
     language: Language.optional(),
     source: SourceTag.optional(),
     debug: z.boolean().optional(),
+    previousResponseId: ResponseId.optional().openapi({
+      description:
+        'Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), ' +
+        'which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.',
+    }),
   })
   .superRefine((value, ctx) => {
     // An empty components object gives the providers nothing to look up: it would bill for nothing.
@@ -126,6 +132,8 @@ export const ValidateResponse = z
   .object({
     ...validateResponseShape,
     cached: z.boolean(),
+    // Every answer its own, cached ones and batch items too; the demo has none (issue 29).
+    responseId: ResponseId,
     candidates: z.array(Candidate).optional(),
     trace: z.array(TraceStep).optional(),
   })

@@ -1,3 +1,4 @@
+import type { AddressComponents } from '../contract/address.js';
 import type { ValidateRequest, ValidateResponse } from '../contract/validate.js';
 import type { ProviderAttempt, ProviderRunner } from './fan-out.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
@@ -11,7 +12,7 @@ import { hasCoordinates } from './resolved-address.js';
 import { scoreCandidate } from './score.js';
 import type { ScoredCandidate, Thresholds } from './types.js';
 import { readValidateInput, type ValidateInput } from './validate-input.js';
-import { markUnverified, nobodyAnswered } from './unverified.js';
+import { isUnverified, markUnverified, nobodyAnswered } from './unverified.js';
 import { decideVerdict, recognisable } from './verdict.js';
 import { type SignalSource, signalOf } from './signal.js';
 
@@ -25,6 +26,8 @@ export interface ValidateEngineDeps {
   cache: ResponseCache;
   biller: BillStep;
   cacheTtlMs: number;
+  /** Gives every answer its own `responseId` (feedback/response-ids.ts); a bulk run, whose rows get no feedback, has none. */
+  responseIds?: AnswerIds;
   /**
    * Keep each request's parsed input and decided answer for its next cache hit (the API's repeat
    * callers). Default true; a bulk run passes false: its repeats never reach the engine
@@ -33,7 +36,12 @@ export interface ValidateEngineDeps {
   rememberRequests?: boolean;
 }
 
-export type ValidateResult = Omit<ValidateResponse, 'cached'>;
+export type ValidateResult = Omit<ValidateResponse, 'cached' | 'responseId'>;
+
+/** Issues an answer's response id from what the answer was and how the input was read. */
+export interface AnswerIds {
+  issue(accountId: string, source: string | null, answer: ValidateResult, input: AddressComponents, unverified: boolean, previous?: string): string;
+}
 
 /**
  * POST /v1/validate, top to bottom (DESIGN §3-§6):
@@ -62,7 +70,7 @@ export class ValidateEngine {
       const result = text === undefined ? undefined : this.fromCache(memo, text, ctx.thresholds);
       if (result) {
         await biller.free(ctx, outcomeOf(result, read));
-        return { ...result, cached: true };
+        return { ...result, cached: true, responseId: this.responseId(ctx, request, result, read) };
       }
     }
 
@@ -71,8 +79,10 @@ export class ValidateEngine {
       const called = runner.likeliest(eligible, allowed, read.country);
       const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called, requestId: ctx.requestId });
       const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
+      const unverified = nobodyAnswered(attempts);
+      const responseId = this.responseId(ctx, request, result, read, unverified);
       return {
-        value: { response: markUnverified({ ...result, cached: false }, nobodyAnswered(attempts)), attempts },
+        value: { response: markUnverified({ ...result, cached: false, responseId }, unverified), attempts },
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcomeOf(result, read),
       };
@@ -81,6 +91,11 @@ export class ValidateEngine {
     // settle failed would be served unbilled from then on.
     await this.remember(key, attempts, eligible);
     return response;
+  }
+
+  /** Each answer's own id, cached ones too; derived, never stored (feedback/response-ids.ts). */
+  private responseId(ctx: CallContext, request: ValidateRequest, result: ValidateResult, read: ValidateInput, unverified = isUnverified(result)): string {
+    return this.deps.responseIds?.issue(ctx.accountId, ctx.source, result, read.input, unverified, request.previousResponseId) ?? '';
   }
 
   /** For the demo: a cached answer, or undefined (no credits, no allowance involved). */
