@@ -4,7 +4,7 @@ export const HealthResponse = z
   .object({
     status: z.literal('ok'),
     providers: z.array(z.string()),
-    /** Present when the `local` provider is enabled: the countries it answers for as checked. */
+    /** Present once the `local` provider's index holds data: the countries it answers for as checked. */
     local: z
       .object({ covered: z.array(z.string()).openapi({ description: 'ISO alpha-2 countries an import was made for (or LOCAL_COUNTRIES); elsewhere `local` answers are unverified' }) })
       .optional(),

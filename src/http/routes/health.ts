@@ -7,7 +7,8 @@ export const healthRoutes: RouteModule = (app, services) => {
       {
         status: 'ok' as const,
         providers: services.runner.usable(),
-        ...(services.localIndex ? { local: { covered: [...services.localIndex.covered()] } } : {}),
+        // Once the index holds data (as `local` in providers): which of its countries it answers for as checked.
+        ...(services.localIndex && services.localIndex.knownCountries().length > 0 ? { local: { covered: [...services.localIndex.covered()] } } : {}),
       },
       200,
     ),

@@ -113,6 +113,12 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   // A prefix's words (at most MAX_COMPLETIONS), or false for more: see `bounded`.
   const completions = new LRUCache<string, string[] | false>({ max: 50_000 });
   let seenVersion = -1;
+
+  const invalidate = () => {
+    words.clear();
+    postcodes.clear();
+    completions.clear();
+  };
   let snapshot: IndexSnapshot = toSnapshot(-1, []);
   /**
    * The version and the country states in one statement, from where searches read (the replica
@@ -155,11 +161,6 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     }
   };
   await listen();
-  const invalidate = () => {
-    words.clear();
-    postcodes.clear();
-    completions.clear();
-  };
   /**
    * A prefix as the OR of the words it completes to, when they are few (learnt by lookUp, in the
    * same statement). GIN answers a prefix (`hauptstr:*`) by reading the whole posting list of every
