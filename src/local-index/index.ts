@@ -125,7 +125,11 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
   return {
     backend: store.kind,
     countries: refresh,
-    knownCountries: () => cached.countries,
+    knownCountries() {
+      // The snapshot moves on at once (SQLite: per macrotask); the country list follows it now rather than at the next poll.
+      if (store.snapshot().version !== cached.version) void refresh().catch(() => undefined);
+      return cached.countries;
+    },
     covered: () => override ?? store.snapshot().covered,
     dataGeneration(country) {
       const snapshot = store.snapshot();
