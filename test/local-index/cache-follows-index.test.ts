@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,25 +9,16 @@ import { openLocalIndex } from '../../src/local-index/index.js';
 import { createSandbox, type Sandbox } from '../support/backends.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/wait-for.js';
-
-/** OpenAddresses rows of Damrak, Amsterdam, for these house numbers. */
-function damrak(numbers: number[]): string {
-  const rows = numbers.map((n, i) => `h${n},${(4.8942 + i * 0.0001).toFixed(5)},${(52.3749 + i * 0.0001).toFixed(5)},${n},Damrak,,Amsterdam,,Noord-Holland,1012LG,`);
-  return ['hash,lon,lat,number,street,unit,city,district,region,postcode,id', ...rows].join('\n');
-}
+import { importArgs, writeDamrakMonth } from './support/damrak-files.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cache-follows-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const before = join(scratch, 'before.oa.csv');
-const after = join(scratch, 'after.oa.csv');
-writeFileSync(before, damrak([1, 2, 3, 4, 5]));
-// The month's change: Damrak 1 is gone, Damrak 120 is new.
-writeFileSync(after, damrak([2, 3, 4, 5, 120]));
+const { before, after } = writeDamrakMonth(scratch);
 
 /** `addressd import FILE --format openaddresses --country NL --replace`, as the operator runs it while the servers serve. */
 async function cliImport(sandbox: Sandbox, file: string): Promise<void> {
   let stderr = '';
-  const code = await runCli(['import', file, '--format', 'openaddresses', '--country', 'NL', '--replace', '--json'], {
+  const code = await runCli(importArgs(file), {
     stdout: () => undefined,
     stderr: (t) => (stderr += t),
     env: sandbox.env,
