@@ -70,7 +70,7 @@ describe.each(STORAGE_BACKENDS)('the update chain survives failed imports (%s)',
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(`the import of ${truncated} at `);
     expect(refused.stderr).toMatch(ISO_TIME);
-    expect(refused.stderr).toContain('failed after it withdrew the update state (');
+    expect(refused.stderr).toContain('withdrew the update state and did not record it again (');
     expect(refused.stderr).toContain(`addressd import ${truncated}`);
     const off = await cli('index', 'status');
     expect(off.stdout).toContain('--update off');

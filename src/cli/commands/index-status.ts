@@ -16,7 +16,7 @@ function humanStatus(s: IndexStatus): string[] {
   const { extract, failed, pending } = s.updates;
   if (extract) lines.push(`  updates follow ${extract.file} (recorded at ${extract.at})`);
   if (pending) lines.push('  an update did not complete: apply the same change file again before any later one');
-  if (failed) lines.push(`  updates are off: the import of ${failed.file} at ${failed.at} failed after it withdrew the update state (${failed.error}); a full import of that extract turns them back on`);
+  if (failed) lines.push(`  updates are off: the import of ${failed.file} at ${failed.at} withdrew the update state and did not record it again (${failed.error}); a full import of that extract turns them back on`);
   else if (!extract) lines.push('  updates are off: no OpenStreetMap extract is recorded (import one to follow its change files)');
   return lines;
 }
