@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { runCli } from '../../src/cli/program.js';
 import type { IndexStatus } from '../../src/local-index/index.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
-import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
+import { fixture, openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
 import { writeChangeFixture, type ChangeFixture } from './support/osm-change-fixture.js';
 
 let dir: string;
@@ -23,8 +23,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
 
-/** Issue 28 item 2: a failed import never costs the update chain. */
-describe.each(STORAGE_BACKENDS)('the update chain survives failed imports (%s)', (backend) => {
+/** Issue 28 items 2 and 4: a failed import never costs the update chain; what status and a re-import tell. */
+describe.each(STORAGE_BACKENDS)('imports over a month (%s)', (backend) => {
   let box: IndexSandbox;
   beforeEach(async () => {
     box = await openIndexSandbox(backend);
@@ -95,5 +95,23 @@ describe.each(STORAGE_BACKENDS)('the update chain survives failed imports (%s)',
     const human = await cli('index', 'status');
     expect(human.stdout).toContain(`DE: ${de.addresses} addresses, covered, source ${files.before} imported at ${de.importedAt}`);
     expect(human.stdout).toContain(`last change file ${files.change} at ${de.lastChange!.at}, --update can run`);
+  });
+
+  // Issue 28 item 4: a re-import says what the new file no longer holds, and how --replace removes it.
+  it('counts the country addresses the file no longer holds, and --replace removes them', async () => {
+    const whole = fixture('amsterdam.oa.csv');
+    expect((await cli('import', whole, '--format', 'openaddresses', '--country', 'NL')).code).toBe(0);
+    // Next month's file: the last three rows are gone.
+    const lines = readFileSync(whole, 'utf8').trimEnd().split('\n');
+    const smaller = box.file('amsterdam-next.oa.csv', lines.slice(0, -3).join('\n'));
+
+    const kept = (await cli('import', smaller, '--format', 'openaddresses', '--country', 'NL')).stdout;
+    expect(kept).toContain('3 addresses of NL are no longer in this file and stay in the index: import with --replace to remove them');
+    expect(JSON.parse((await cli('import', smaller, '--format', 'openaddresses', '--country', 'NL', '--json')).stdout)).toMatchObject({ notInFile: 3, removed: 0 });
+
+    const replaced = (await cli('import', smaller, '--format', 'openaddresses', '--country', 'NL', '--replace')).stdout;
+    expect(replaced).toContain('removed 3');
+    expect(replaced).not.toContain('no longer in this file');
+    expect(JSON.parse((await cli('import', smaller, '--format', 'openaddresses', '--country', 'NL', '--json')).stdout)).toMatchObject({ notInFile: 0 });
   });
 });
