@@ -80,8 +80,6 @@ export interface LocalIndex {
   recordOsmState(path: string): Promise<{ ways: number; areas: number }>;
   /** After an OSM import with `--no-update-state`: notes why updates are off. */
   skipOsmState(path: string): Promise<void>;
-  /** Before an OSM import: updates are refused until its recording completes (the old state no longer matches). */
-  forgetOsmState(): Promise<void>;
   /** Applies an OsmChange file (`.osc`, `.osc.gz`) that follows the recorded extract. */
   applyOsmChange(path: string, opts: { country?: string }): Promise<UpdateSummary>;
   close(): Promise<void>;
@@ -175,14 +173,6 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
     },
     async skipOsmState(path) {
       await withState((state) => state.recordFailure({ file: path, at: now().toISOString(), error: 'imported with --no-update-state' }));
-    },
-    async forgetOsmState() {
-      const state = await openOsmState(opts);
-      try {
-        await state.forget();
-      } finally {
-        await state.close();
-      }
     },
     async applyOsmChange(path, options) {
       const state = await openOsmState(opts);

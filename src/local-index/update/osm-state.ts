@@ -98,15 +98,10 @@ export function readUpdateStatus(meta: (key: string) => string | undefined): Osm
 }
 
 export interface OsmStateStore {
-  /** Whether an OSM import recorded state: without it an update cannot place what it changes. */
-  recorded(): Promise<boolean>;
-  /** Marks the state as not recorded (an OSM import's commit does so itself, store.ts `withdrawsUpdates`). */
-  forget(): Promise<void>;
+  /** Whether an OSM import recorded state (without it an update cannot place what it changes), an unfinished update, a failure. */
   updateStatus(): Promise<OsmUpdateStatus>;
   /** Notes why the state is not recorded, for the refusal of later updates and the status command. */
   recordFailure(failure: ImportFailure): Promise<void>;
-  /** The change file (its digest) whose update began but did not complete, if any. */
-  pending(): Promise<string | null>;
   waysUsingNodes(ids: number[]): Promise<number[]>;
   ways(ids: number[]): Promise<Map<number, StoredWay>>;
   nodes(ids: number[]): Promise<Map<number, [number, number]>>;

@@ -98,15 +98,6 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
   };
 
   return {
-    async recorded() {
-      return (await meta('recorded')) !== undefined;
-    },
-    async forget() {
-      await pool.query("DELETE FROM local_osm_meta WHERE key = 'recorded'");
-    },
-    async pending() {
-      return (await meta('pending')) ?? null;
-    },
     async updateStatus() {
       const rows = (await pool.query<{ key: string; value: string }>('SELECT key, value FROM local_osm_meta')).rows;
       return readUpdateStatus((key) => rows.find((r) => r.key === key)?.value);

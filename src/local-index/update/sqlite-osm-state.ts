@@ -64,15 +64,6 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
   };
 
   return {
-    async recorded() {
-      return meta('recorded') !== undefined;
-    },
-    async forget() {
-      db.prepare("DELETE FROM osm_meta WHERE key = 'recorded'").run();
-    },
-    async pending() {
-      return meta('pending') ?? null;
-    },
     async updateStatus() {
       return readUpdateStatus(meta);
     },
