@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
-import { createPgPool, type PoolErrorHandler } from '../../store/db/pg-pool.js';
+import { createPgPool, DEFAULT_CONNECT_TIMEOUT_MS, type PoolErrorHandler } from '../../store/db/pg-pool.js';
 import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
 import { COUNTRY_STATE_COLUMNS, toSnapshot } from './country-state.js';
@@ -113,7 +113,6 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   // A prefix's words (at most MAX_COMPLETIONS), or false for more: see `bounded`.
   const completions = new LRUCache<string, string[] | false>({ max: 50_000 });
   let seenVersion = -1;
-
   const invalidate = () => {
     words.clear();
     postcodes.clear();
@@ -134,9 +133,11 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
        FROM local_meta m LEFT JOIN local_country_state c ON true WHERE m.key = 'version'`,
     );
     const v = Number(res.rows[0]?.version ?? 0);
-    if (v !== seenVersion) invalidate();
-    seenVersion = v;
-    if (v !== snapshot.version) snapshot = toSnapshot(v, res.rows.filter((r) => r.country !== null) as { country: string; generation: string; covered: boolean }[]);
+    if (v !== seenVersion) {
+      invalidate();
+      seenVersion = v;
+      snapshot = toSnapshot(v, res.rows.filter((r) => r.country !== null) as { country: string; generation: string; covered: boolean }[]);
+    }
     return v;
   };
   await readState();
@@ -144,11 +145,18 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   /** LISTEN needs the primary: a standby delivers no notifications. */
   const listen = async () => {
     if (!options.onChange || listener) return;
-    const client = new pg.Client({ connectionString: withSessionOptions(databaseUrl, schema) });
+    const client = new pg.Client({
+      connectionString: withSessionOptions(databaseUrl, schema),
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    });
     listener = client;
-    client.on('error', () => {
-      // Dropped: the poll keeps the state current and listens again.
+    // Dropped (a restart, a failover): the poll keeps the state current and listens again.
+    const drop = () => {
       if (listener === client) listener = undefined;
+    };
+    client.on('end', drop);
+    client.on('error', () => {
+      drop();
       void client.end().catch(() => undefined);
     });
     client.on('notification', () => options.onChange?.());
