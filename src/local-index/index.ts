@@ -85,7 +85,7 @@ export interface LocalIndex {
   close(): Promise<void>;
 }
 
-/** How often the country list is re-checked against imports made by other processes. */
+/** PostgreSQL: how often the index state is re-checked against imports made by other processes. */
 const REFRESH_MS = 2000;
 
 export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalIndex> {
@@ -108,26 +108,23 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
       await state.close();
     }
   };
-  let cached: { version: number; countries: string[] } = { version: -1, countries: [] };
+  // SQLite's snapshot follows by itself (its version is read per macrotask); PostgreSQL's is
+  // reloaded here when the version moved (and on NOTIFY).
   const refresh = async (): Promise<string[]> => {
-    const version = await store.version();
-    if (version !== cached.version) cached = { version, countries: await store.countries() };
-    return cached.countries;
+    await store.version();
+    return [...store.snapshot().countries];
   };
   await refresh();
   ready = true;
-  // The CLI imports in its own process while the server runs: notice new countries without a restart.
-  const timer = setInterval(() => void refresh().catch(() => undefined), REFRESH_MS);
-  timer.unref();
+  // The CLI imports in its own process while the server runs: PostgreSQL re-checks in case a
+  // notification was missed (a dropped listening connection, a replica behind the commit).
+  const timer = store.kind === 'postgres' ? setInterval(() => void refresh().catch(() => undefined), REFRESH_MS) : undefined;
+  timer?.unref();
 
   return {
     backend: store.kind,
     countries: refresh,
-    knownCountries() {
-      // The snapshot moves on at once (SQLite: per macrotask); the country list follows it now rather than at the next poll.
-      if (store.snapshot().version !== cached.version) void refresh().catch(() => undefined);
-      return cached.countries;
-    },
+    knownCountries: () => store.snapshot().countries,
     covered: () => override ?? store.snapshot().covered,
     dataGeneration(country) {
       const snapshot = store.snapshot();
@@ -185,7 +182,7 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
       }
     },
     async close() {
-      clearInterval(timer);
+      if (timer) clearInterval(timer);
       await store.close();
     },
   };

@@ -27,10 +27,15 @@ export function nextCountryState(country: string, old: CountryState | undefined,
   return next;
 }
 
-/** The in-memory view of the rows (stores may hand `covered` over as 0/1). */
-export function toSnapshot(version: number, rows: readonly { country: string; generation: number | string; covered: boolean | number }[]): IndexSnapshot {
+/** The in-memory view of the rows (stores may hand `covered` over as 0/1) and of the countries held. */
+export function toSnapshot(
+  version: number,
+  rows: readonly { country: string; generation: number | string; covered: boolean | number }[],
+  countries: readonly string[],
+): IndexSnapshot {
   return {
     version,
+    countries,
     generations: new Map(rows.map((r) => [r.country, Number(r.generation)])),
     covered: rows.filter((r) => Boolean(r.covered)).map((r) => r.country).sort(),
   };

@@ -118,7 +118,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     postcodes.clear();
     completions.clear();
   };
-  let snapshot: IndexSnapshot = toSnapshot(-1, []);
+  let snapshot: IndexSnapshot = toSnapshot(-1, [], []);
   /**
    * The version and the country states in one statement, from where searches read (the replica
    * with LOCAL_INDEX_READ_URL, so a lagging replica never has its old data cached under a new
@@ -134,9 +134,14 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     );
     const v = Number(res.rows[0]?.version ?? 0);
     if (v !== seenVersion) {
+      const held = await pool.query<{ country: string }>('SELECT DISTINCT country FROM local_streets WHERE n > 0 ORDER BY country');
+      snapshot = toSnapshot(
+        v,
+        res.rows.filter((r) => r.country !== null) as { country: string; generation: string; covered: boolean }[],
+        held.rows.map((r) => r.country),
+      );
       invalidate();
       seenVersion = v;
-      snapshot = toSnapshot(v, res.rows.filter((r) => r.country !== null) as { country: string; generation: string; covered: boolean }[]);
     }
     return v;
   };
@@ -300,9 +305,6 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
          FROM local_country_state c ORDER BY country`,
       );
       return res.rows.map((r) => ({ ...r, generation: Number(r.generation), addresses: Number(r.addresses) }));
-    },
-    async countries() {
-      return (await pool.query<{ country: string }>('SELECT DISTINCT country FROM local_streets WHERE n > 0 ORDER BY country')).rows.map((r) => r.country);
     },
     async count() {
       return Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM local_addresses')).rows[0]!.n);

@@ -57,11 +57,14 @@ export function openSqliteStore(dataDir: string): IndexStore {
   };
   let vocab: { version: number; words: Vocabulary } | undefined;
   const stateRows = stmt('SELECT country, generation, covered FROM country_state');
+  const heldCountries = stmt('SELECT DISTINCT country FROM streets WHERE n > 0 ORDER BY country').pluck();
   let snapshot: IndexSnapshot | undefined;
   /** The country states, read again only when the version (read at most once per macrotask) moved. */
   const snapshotNow = (): IndexSnapshot => {
     const v = version();
-    if (snapshot?.version !== v) snapshot = toSnapshot(v, stateRows.all() as { country: string; generation: number; covered: number }[]);
+    if (snapshot?.version !== v) {
+      snapshot = toSnapshot(v, stateRows.all() as { country: string; generation: number; covered: number }[], heldCountries.all() as string[]);
+    }
     return snapshot;
   };
   const postcodes = new PostcodeCache();
@@ -150,9 +153,6 @@ export function openSqliteStore(dataDir: string): IndexStore {
     kind: 'sqlite',
     async version() {
       return readVersion();
-    },
-    async countries() {
-      return stmt('SELECT DISTINCT country FROM streets WHERE n > 0 ORDER BY country').pluck().all() as string[];
     },
     snapshot: snapshotNow,
     async countryStates() {

@@ -120,6 +120,8 @@ export interface IndexSnapshot {
   version: number;
   generations: ReadonlyMap<string, number>;
   covered: readonly string[];
+  /** The countries the index holds addresses of (spill-over included): what it can search. */
+  countries: readonly string[];
 }
 
 export interface WordQuery {
@@ -240,7 +242,6 @@ export interface IndexStore {
   snapshot(): IndexSnapshot;
   /** Every country with its address count (the status command). */
   countryStates(): Promise<(CountryState & { addresses: number })[]>;
-  countries(): Promise<string[]>;
   count(): Promise<number>;
   beginImport(): Promise<ImportSession>;
   /**
