@@ -51,6 +51,12 @@ async function placesOf(state: OsmStateStore): Promise<PlaceLocator | undefined>
   return locator.areas > 0 ? locator : undefined;
 }
 
+/** Why `--update` cannot run: the failed import by name when there was one. */
+export function updatesOffMessage(failed: ImportFailure | null): string {
+  if (!failed) return 'No OpenStreetMap extract is recorded for updates: import the extract this change file follows first (addressd import extract.osm.pbf)';
+  return `Updates are off since the import of ${failed.file} at ${failed.at} withdrew the update state and did not record it again (${failed.error}): they resume once a full import of that extract completes (addressd import ${failed.file})`;
+}
+
 /**
  * Applies an OsmChange file to an index built from the extract it follows: created and
  * modified address nodes and ways are written as a fresh import of the new extract would
@@ -61,12 +67,6 @@ async function placesOf(state: OsmStateStore): Promise<PlaceLocator | undefined>
  * in between is completed by applying the same file again, and no other file is accepted
  * until then.
  */
-/** Why `--update` cannot run: the failed import by name when there was one. */
-export function updatesOffMessage(failed: ImportFailure | null): string {
-  if (!failed) return 'No OpenStreetMap extract is recorded for updates: import the extract this change file follows first (addressd import extract.osm.pbf)';
-  return `Updates are off since the import of ${failed.file} at ${failed.at} withdrew the update state and did not record it again (${failed.error}): they resume once a full import of that extract completes (addressd import ${failed.file})`;
-}
-
 export async function applyOsmChange(store: IndexStore, state: OsmStateStore, path: string, opts: { country?: string; at?: Date }): Promise<UpdateSummary> {
   if (opts.country && !/^[A-Za-z]{2}$/.test(opts.country)) throw new ImportFormatError(`--country must be an ISO 3166-1 alpha-2 code, not "${opts.country}"`);
   const country = opts.country?.toUpperCase();

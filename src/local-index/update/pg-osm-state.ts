@@ -70,7 +70,6 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
   } finally {
     setup.release();
   }
-  const meta = async (key: string) => (await pool.query<{ value: string }>('SELECT value FROM local_osm_meta WHERE key = $1', [key])).rows[0]?.value;
   const setMeta = (db: pg.PoolClient, key: string, value: string) =>
     db.query('INSERT INTO local_osm_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
   const putWays = async (db: pg.PoolClient, rows: { id: number; tags: Tags; refs: number[] }[]) => {
