@@ -70,6 +70,12 @@ const ConfigSchema = z.object({
   PDOK_COUNTRIES: countryList,
   PHOTON_COUNTRIES: countryList,
   NOMINATIM_COUNTRIES: countryList,
+  /**
+   * The countries `local` answers for as checked: `*` (default) those an import was made for
+   * (src/local-index/import/coverage.ts), or exactly this comma list. Elsewhere its answers are
+   * unverified, as with an empty index; spill-over addresses stay searchable.
+   */
+  LOCAL_COUNTRIES: countryList,
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
   /** Consecutive failures (errors, timeouts) that open a provider's circuit breaker. */
   BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),

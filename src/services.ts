@@ -25,6 +25,7 @@ import { Signer } from './lib/signer.js';
 import { Feedback } from './feedback/feedback.js';
 import { FeedbackRetention } from './feedback/retention.js';
 import { ResponseIds } from './feedback/response-ids.js';
+import { localIndexOptions } from './local-index/config-options.js';
 import { openLocalIndex, type LocalIndex } from './local-index/index.js';
 import { createLocalProvider } from './providers/local/adapter.js';
 import { createProviders, type ProviderSet } from './providers/registry.js';
@@ -114,7 +115,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const publish = (change: Change) => changes.publish(change);
   // Searches may read from a replica (LOCAL_INDEX_READ_URL); imports run in the CLI, against the primary.
   const localIndex = config.PROVIDERS.includes('local')
-    ? await openLocalIndex({ ...dbOptions, ...(config.LOCAL_INDEX_READ_URL ? { readUrl: config.LOCAL_INDEX_READ_URL } : {}) })
+    ? await openLocalIndex({ ...localIndexOptions(config, true), onError: dbOptions.onError, clock })
     : undefined;
   const providers = createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {});
   const runner = new ProviderRunner(providers, {

@@ -4,6 +4,7 @@ import { registerAccountCommands } from './commands/accounts.js';
 import { registerKeyCommands, registerTokenCommands } from './commands/credentials.js';
 import { registerGapsCommand } from './commands/gaps.js';
 import { registerImportCommand } from './commands/import.js';
+import { registerIndexCommands } from './commands/index-status.js';
 import { registerInviteCommands } from './commands/invite.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerWidgetDemoCommand } from './commands/widget-demo.js';
@@ -40,6 +41,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerKeyCommands(program, ctx);
   registerTokenCommands(program, ctx);
   registerImportCommand(program, ctx);
+  registerIndexCommands(program, ctx);
   registerInviteCommands(program, ctx);
   registerValidateCommand(program, ctx);
   registerWidgetDemoCommand(program, ctx);

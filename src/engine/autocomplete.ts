@@ -3,7 +3,7 @@ import type { ResponseCache } from '../store/cache/response-cache.js';
 import type { Biller, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
 import { AnswerMemo } from './answer-memo.js';
-import { cacheKey } from './cache-key.js';
+import { cacheKey, withDataGenerations } from './cache-key.js';
 import type { ProviderRunner } from './fan-out.js';
 import { mergeSuggestions } from './merge-suggestions.js';
 import { type SignalSource, signalOf } from './signal.js';
@@ -46,7 +46,9 @@ export class AutocompleteEngine {
       }),
       read: undefined,
     }));
-    const { key } = memo;
+    const eligible = runner.eligible('autocomplete', country);
+    // Where `local` takes part, the key carries its data generation (cache-key.ts).
+    const key = withDataGenerations(memo.key, runner.dataGenerations(eligible, country));
     const outcome = (suggestions: Suggestion[]) => ({
       verdict: null,
       provider: suggestions[0]?.provider ?? null,
@@ -60,7 +62,6 @@ export class AutocompleteEngine {
       return { suggestions: hit, cached: true };
     }
 
-    const eligible = runner.eligible('autocomplete', country);
     const { result, complete } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = runner.likeliest(eligible, allowed, country);
       const attempts = await runner.run(

@@ -36,3 +36,15 @@ export function cacheKey(
   ]);
   return `${kind}:${hash('sha256', material, 'base64url')}`;
 }
+
+/**
+ * The key of an answer `data` took part in (DESIGN §6): the request's key with each provider's data
+ * generation, so a commit that changes the data makes the old entries unreachable at once, on
+ * every instance, without a scan of the cache. No generation: the key is unchanged.
+ */
+export function withDataGenerations(key: string, data: readonly (readonly [string, number])[]): string {
+  if (data.length === 0) return key;
+  let out = key;
+  for (const [provider, generation] of data) out += `|${provider}@${generation}`;
+  return out;
+}

@@ -22,6 +22,9 @@ export interface ProviderAttempt {
 
 export type Kind = 'geocode' | 'autocomplete';
 
+/** A provider and the generation of the data it answered from (Provider.dataGeneration). */
+export type DataGeneration = readonly [provider: string, generation: number];
+
 export interface RunnerOptions {
   timeoutMs: number;
   breaker?: BreakerOptions;
@@ -106,6 +109,19 @@ export class ProviderRunner {
    */
   eligible(kind: Kind, country: string | undefined): string[] {
     return this.plan(kind, country).flatMap((p) => ('provider' in p ? [p.id] : []));
+  }
+
+  /**
+   * The data generations of the eligible providers that report one (local), for the cache key:
+   * empty when none takes part, so answers that never asked `local` keep their key.
+   */
+  dataGenerations(eligible: readonly string[], country: string | undefined): DataGeneration[] {
+    const out: DataGeneration[] = [];
+    for (const id of eligible) {
+      const generation = this.providers.get(id)?.dataGeneration?.(country);
+      if (generation !== undefined) out.push([id, generation]);
+    }
+    return out;
   }
 
   run(kind: 'geocode', query: GeocodeQuery, signal?: AbortSignal, opts?: RunOptions): Promise<ProviderAttempt[]>;

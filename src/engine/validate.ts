@@ -5,7 +5,7 @@ import type { ResponseCache } from '../store/cache/response-cache.js';
 import type { BillStep, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
 import { AnswerMemo, type MemoEntry } from './answer-memo.js';
-import { cacheKey } from './cache-key.js';
+import { cacheKey, withDataGenerations } from './cache-key.js';
 import { shapeAnswer } from './answer-shape.js';
 import { buildConsensus } from './consensus.js';
 import { hasCoordinates } from './resolved-address.js';
@@ -62,7 +62,9 @@ export class ValidateEngine {
     const { biller, cache, runner } = this.deps;
     await biller.ensureCredits(ctx.accountId);
     const memo = this.prepare(request, ctx.thresholds);
-    const { key, read } = memo;
+    const { read } = memo;
+    const eligible = runner.eligible('geocode', read.country);
+    const key = this.dataKey(memo.key, eligible, read.country);
 
     // debug shows a fresh trace: it skips the cache read but refreshes the entry.
     if (!request.debug) {
@@ -74,7 +76,6 @@ export class ValidateEngine {
       }
     }
 
-    const eligible = runner.eligible('geocode', read.country);
     const { response, attempts } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = runner.likeliest(eligible, allowed, read.country);
       const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called, requestId: ctx.requestId });
@@ -101,7 +102,8 @@ export class ValidateEngine {
   /** For the demo: a cached answer, or undefined (no credits, no allowance involved). */
   async cached(request: ValidateRequest, thresholds: Thresholds): Promise<ValidateResult | undefined> {
     const memo = this.prepare(request, thresholds);
-    const text = await this.deps.cache.getText(memo.key);
+    const key = this.dataKey(memo.key, this.deps.runner.eligible('geocode', memo.read.country), memo.read.country);
+    const text = await this.deps.cache.getText(key);
     return text === undefined ? undefined : this.fromCache(memo, text, thresholds);
   }
 
@@ -137,7 +139,7 @@ export class ValidateEngine {
     const read = readValidateInput(request);
     const eligible = this.deps.runner.eligible('geocode', read.country);
     const attempts = await this.deps.runner.run('geocode', read.query, signal, { only: eligible, requestId });
-    await this.remember(this.key(request, read), attempts, eligible);
+    await this.remember(this.dataKey(this.key(request, read), eligible, read.country), attempts, eligible);
     return markUnverified(this.decide(read, attempts, thresholds), nobodyAnswered(attempts));
   }
 
@@ -149,6 +151,11 @@ export class ValidateEngine {
       ...(request.language ? { language: request.language } : {}),
       providers,
     });
+  }
+
+  /** The request's key with the data generations of the eligible providers that hold data (cache-key.ts). */
+  private dataKey(key: string, eligible: readonly string[], country: string | undefined): string {
+    return withDataGenerations(key, this.deps.runner.dataGenerations(eligible, country));
   }
 
   /** Only complete answers are cached: a lookup where a provider failed is not kept for 30 days. */

@@ -1,11 +1,14 @@
 import { runImport } from './import/run-import.js';
 import { autocomplete, geocode } from './search/search.js';
+import { describeError } from '../lib/describe-error.js';
+import { systemClock, type Clock } from '../lib/clock.js';
 import type { PoolErrorHandler } from '../store/db/pg-pool.js';
 import { openPgStore } from './store/pg-store.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 import type { IndexStore } from './store/store.js';
 import { applyOsmChange, type UpdateSummary } from './update/apply-change.js';
 import { openOsmState } from './update/open-state.js';
+import type { OsmStateStore, OsmUpdateStatus } from './update/osm-state.js';
 import { recordOsmState } from './update/record-state.js';
 import type { AutocompleteInput, GeocodeInput, ImportOptions, ImportSummary, LocalHit } from './types.js';
 
@@ -24,6 +27,31 @@ export interface LocalIndexOptions {
   onError?: PoolErrorHandler;
   /** PostgreSQL: how long a search waits for a connection. */
   connectTimeoutMs?: number;
+  /** LOCAL_COUNTRIES: when set, exactly the countries `local` covers, whatever was imported for. */
+  coveredCountries?: readonly string[];
+  /** PostgreSQL: LISTEN for other processes' imports (a server, a list run); a one-shot command needs not. */
+  follow?: boolean;
+  /** When imports and updates are recorded as made. */
+  clock?: Clock;
+}
+
+/** One country of the index as `addressd index status` shows it. */
+export interface CountryStatus {
+  country: string;
+  addresses: number;
+  covered: boolean;
+  source: string | null;
+  importedAt: string | null;
+  lastChange: { file: string; at: string } | null;
+  /** Its source is the extract the update state was recorded from: `import --update` can run. */
+  updates: boolean;
+}
+
+export interface IndexStatus {
+  backend: 'sqlite' | 'postgres';
+  countries: CountryStatus[];
+  covered: string[];
+  updates: OsmUpdateStatus;
 }
 
 /** The offline address index behind the `local` provider. */
@@ -31,69 +59,122 @@ export interface LocalIndex {
   readonly backend: 'sqlite' | 'postgres';
   /** ISO alpha-2 codes present in the index; cached, refreshed after any import (this process or another). */
   countries(): Promise<string[]>;
-  /** The last known country list, for synchronous coverage checks. */
+  /** The last known country list, for synchronous checks: what the index can search (spill-over included). */
   knownCountries(): readonly string[];
+  /** The countries `local` answers for as checked: imported for (import/coverage.ts), or LOCAL_COUNTRIES. */
+  covered(): readonly string[];
+  /**
+   * The data generation answers for `country` were read at (no country: the whole index), for the
+   * cache key (DESIGN §6); in memory, see IndexStore.snapshot.
+   */
+  dataGeneration(country: string | undefined): number;
+  status(): Promise<IndexStatus>;
   count(): Promise<number>;
   geocode(input: GeocodeInput): Promise<LocalHit[]>;
   autocomplete(input: AutocompleteInput): Promise<LocalHit[]>;
   importFile(path: string, opts: ImportOptions): Promise<ImportSummary>;
-  /** After an OSM import: records what `applyOsmChange` needs from the extract (src/local-index/update/). */
+  /**
+   * After an OSM import: records what `applyOsmChange` needs from the extract (src/local-index/update/).
+   * A failure is noted (updates name it when they refuse) and thrown saying that updates are off.
+   */
   recordOsmState(path: string): Promise<{ ways: number; areas: number }>;
-  /** Before an OSM import: updates are refused until its recording completes (the old state no longer matches). */
-  forgetOsmState(): Promise<void>;
+  /** After an OSM import with `--no-update-state`: notes why updates are off. */
+  skipOsmState(path: string): Promise<void>;
   /** Applies an OsmChange file (`.osc`, `.osc.gz`) that follows the recorded extract. */
   applyOsmChange(path: string, opts: { country?: string }): Promise<UpdateSummary>;
   close(): Promise<void>;
 }
 
-/** How often the country list is re-checked against imports made by other processes. */
+/** PostgreSQL: how often the index state is re-checked against imports made by other processes. */
 const REFRESH_MS = 2000;
 
 export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalIndex> {
-  const store: IndexStore = opts.databaseUrl ? await openPgStore(opts.databaseUrl, { schema: opts.schema, onError: opts.onError, connectTimeoutMs: opts.connectTimeoutMs, readUrl: opts.readUrl }) : openSqliteStore(opts.dataDir);
-  let cached: { version: number; countries: string[] } = { version: -1, countries: [] };
+  const clock = opts.clock ?? systemClock;
+  const now = () => new Date(clock.now());
+  // Late-bound: another process's commit (NOTIFY) refreshes what `refresh` keeps, once it exists.
+  let ready = false;
+  const onChange = () => {
+    if (ready) void refresh().catch(() => undefined);
+  };
+  const store: IndexStore = opts.databaseUrl
+    ? await openPgStore(opts.databaseUrl, { schema: opts.schema, onError: opts.onError, connectTimeoutMs: opts.connectTimeoutMs, readUrl: opts.readUrl, ...(opts.follow ? { onChange } : {}) })
+    : openSqliteStore(opts.dataDir);
+  const override = opts.coveredCountries?.map((c) => c.toUpperCase()).sort();
+  const withState = async <T>(work: (state: OsmStateStore) => Promise<T>): Promise<T> => {
+    const state = await openOsmState(opts);
+    try {
+      return await work(state);
+    } finally {
+      await state.close();
+    }
+  };
+  // SQLite's snapshot follows by itself (its version is read per macrotask); PostgreSQL's is
+  // reloaded here when the version moved (and on NOTIFY).
   const refresh = async (): Promise<string[]> => {
-    const version = await store.version();
-    if (version !== cached.version) cached = { version, countries: await store.countries() };
-    return cached.countries;
+    await store.version();
+    return [...store.snapshot().countries];
   };
   await refresh();
-  // The CLI imports in its own process while the server runs: notice new countries without a restart.
-  const timer = setInterval(() => void refresh().catch(() => undefined), REFRESH_MS);
-  timer.unref();
+  ready = true;
+  // The CLI imports in its own process while the server runs: PostgreSQL re-checks in case a
+  // notification was missed (a dropped listening connection, a replica behind the commit).
+  const timer = store.kind === 'postgres' ? setInterval(() => void refresh().catch(() => undefined), REFRESH_MS) : undefined;
+  timer?.unref();
 
   return {
     backend: store.kind,
     countries: refresh,
-    knownCountries: () => cached.countries,
+    knownCountries: () => store.snapshot().countries,
+    covered: () => override ?? store.snapshot().covered,
+    dataGeneration(country) {
+      const snapshot = store.snapshot();
+      return country === undefined ? snapshot.version : (snapshot.generations.get(country.toUpperCase()) ?? 0);
+    },
+    async status() {
+      const [states, updates] = await Promise.all([store.countryStates(), withState((s) => s.updateStatus())]);
+      const covered = override ?? store.snapshot().covered;
+      return {
+        backend: store.kind,
+        covered: [...covered],
+        updates,
+        countries: states.map((c) => ({
+          country: c.country,
+          addresses: c.addresses,
+          covered: covered.includes(c.country),
+          source: c.source,
+          importedAt: c.importedAt,
+          lastChange: c.changeFile && c.changeAt ? { file: c.changeFile, at: c.changeAt } : null,
+          updates: updates.extract !== null && c.source === updates.extract.file,
+        })),
+      };
+    },
     count: () => store.count(),
     geocode: (input) => geocode(store, input),
     autocomplete: (input) => autocomplete(store, input),
     async importFile(path, options) {
-      const summary = await runImport(store, path, options);
+      const summary = await runImport(store, path, { at: now(), ...options });
       await refresh();
       return summary;
     },
     async recordOsmState(path) {
-      const state = await openOsmState(opts);
-      try {
-        return await recordOsmState(state, path);
-      } finally {
-        await state.close();
-      }
+      const at = now().toISOString();
+      return withState(async (state) => {
+        try {
+          return await recordOsmState(state, path, at);
+        } catch (err) {
+          const error = describeError(err);
+          await state.recordFailure({ file: path, at, error });
+          throw new Error(`${error}: the index holds ${path}, but updates are off until a full import of that extract completes (addressd import ${path})`, { cause: err });
+        }
+      });
     },
-    async forgetOsmState() {
-      const state = await openOsmState(opts);
-      try {
-        await state.forget();
-      } finally {
-        await state.close();
-      }
+    async skipOsmState(path) {
+      await withState((state) => state.recordFailure({ file: path, at: now().toISOString(), error: 'imported with --no-update-state' }));
     },
     async applyOsmChange(path, options) {
       const state = await openOsmState(opts);
       try {
-        const summary = await applyOsmChange(store, state, path, options);
+        const summary = await applyOsmChange(store, state, path, { at: now(), ...options });
         await refresh();
         return summary;
       } finally {
@@ -101,7 +182,7 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
       }
     },
     async close() {
-      clearInterval(timer);
+      if (timer) clearInterval(timer);
       await store.close();
     },
   };

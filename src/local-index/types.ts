@@ -62,6 +62,8 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Read and key rows on a worker thread; by default only for large files. */
   readInWorker?: boolean;
+  /** When the import is recorded as made (the status command); default: now. */
+  at?: Date;
 }
 
 export interface ImportSummary {
@@ -73,6 +75,10 @@ export interface ImportSummary {
   updated: number;
   unchanged: number;
   removed: number;
+  /** Without --replace: the imported countries' addresses the file no longer holds (kept; --replace removes them). */
+  notInFile: number;
+  /** The countries this import was made for (import/coverage.ts): `local` answers for them as checked. */
+  covered: string[];
   skipped: Partial<Record<SkipReason, number>>;
   /** Every bad row up to a cap (see `problemsTruncated`), in file order. */
   problems: RowProblem[];

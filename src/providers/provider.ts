@@ -71,6 +71,11 @@ export interface Provider {
   autocomplete?(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]>;
   /** False while the provider has nothing to answer from (local with an empty index); absent means always. */
   available?(): boolean;
+  /**
+   * The generation of the data it answers `country` from (local: moves on with each import that
+   * changes the country), for the cache key: absent for providers whose data we do not hold.
+   */
+  dataGeneration?(country: string | undefined): number;
   close?(): Promise<void>;
 }
 

@@ -30,7 +30,7 @@ describe.each(STORAGE_BACKENDS)('only the local provider, over HTTP (%s)', (back
 
   it('lists local in /healthz once its index holds data', async () => {
     const res = await fetch(`${server.url}/healthz`);
-    expect(await res.json()).toEqual({ status: 'ok', providers: ['local'] });
+    expect(await res.json()).toEqual({ status: 'ok', providers: ['local'], local: { covered: ['NL'] } });
   });
 
   it('exact input is valid', async () => {

@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import { ProviderRunner } from '../../engine/fan-out.js';
 import type { Clock } from '../../lib/clock.js';
+import { localIndexOptions } from '../../local-index/config-options.js';
 import { openLocalIndex } from '../../local-index/index.js';
 import { createLocalProvider } from '../../providers/local/adapter.js';
 import { createProviders } from '../../providers/registry.js';
@@ -14,10 +15,9 @@ import type { LookupDeps } from './row-lookup.js';
  * timeout and breaker, the response cache. No ledger, no sweeper: billing stays in the main thread.
  */
 export async function openLookupDeps(config: Config, clock: Clock): Promise<LookupDeps & { close(): Promise<void> }> {
-  const storage = { dataDir: config.DATA_DIR, ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}), connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS };
   // Searches read where the API's do (a replica when LOCAL_INDEX_READ_URL is set).
   const localIndex = config.PROVIDERS.includes('local')
-    ? await openLocalIndex({ ...storage, ...(config.LOCAL_INDEX_READ_URL ? { readUrl: config.LOCAL_INDEX_READ_URL } : {}) })
+    ? await openLocalIndex({ ...localIndexOptions(config, true), clock })
     : undefined;
   // Redis is shared with the API; without it the cache is this run's own (run-cache.ts).
   const cache = config.REDIS_URL ? await createResponseCache({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX }) : new RunResponseCache(clock);

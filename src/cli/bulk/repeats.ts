@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ValidateRequest } from '../../contract/validate.js';
-import { cacheKey } from '../../engine/cache-key.js';
+import { cacheKey, withDataGenerations } from '../../engine/cache-key.js';
+import type { ProviderRunner } from '../../engine/fan-out.js';
 import type { ResultFields } from './output.js';
 
 /** A complete answer a repeat may reuse: its fields and the verdict/provider of its usage event. */
@@ -24,17 +25,26 @@ const REMEMBERED = 200_000;
 export class Repeats {
   private readonly known = new LRUCache<string, KnownAnswer>({ max: REMEMBERED });
 
-  constructor(private readonly providers: readonly string[]) {}
+  private readonly providers: readonly string[];
 
+  constructor(private readonly runner: Pick<ProviderRunner, 'active' | 'eligible' | 'dataGenerations'>) {
+    this.providers = runner.active();
+  }
+
+  /**
+   * As the response cache keys it, with the data generation where `local` takes part: a run that
+   * spans an import (hours of rows, a `--update` meanwhile) never reuses an answer of the old data.
+   */
   key(request: ValidateRequest): string {
-    const country = request.country ?? request.components?.country;
-    return cacheKey('validate', {
+    const country = (request.country ?? request.components?.country)?.toUpperCase();
+    const data = this.runner.dataGenerations(this.runner.eligible('geocode', country), country);
+    return withDataGenerations(cacheKey('validate', {
       ...(request.query !== undefined ? { query: request.query } : {}),
       ...(request.components ? { components: request.components } : {}),
       ...(country ? { country } : {}),
       ...(request.language ? { language: request.language } : {}),
       providers: this.providers,
-    });
+    }), data);
   }
 
   get(key: string): KnownAnswer | undefined {

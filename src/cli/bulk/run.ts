@@ -101,7 +101,7 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
     // Rows an earlier run finished are already on the bar (it starts at their count).
     if (fresh) opts.onRow?.(summary.done);
   };
-  const repeats = new Repeats(deps.runner.active());
+  const repeats = new Repeats(deps.runner);
   let buffer: Pending[] = [];
   let requests = 0;
   /** The output stopped at a row that is not done: nothing after it is written (it stays in the journal). */

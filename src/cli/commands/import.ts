@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { detectFormat } from '../../local-index/import/detect-format.js';
 import { IMPORT_FORMATS, ImportFormatError, openLocalIndex, type ImportFormat, type ImportSummary, type LocalIndex } from '../../local-index/index.js';
 import type { CliContext } from '../context.js';
+import { localIndexOptions } from '../../local-index/config-options.js';
 import { describeStore } from '../store-info.js';
 
 interface ImportFlags {
@@ -21,6 +22,11 @@ function humanSummary(s: ImportSummary, backend: string): string[] {
     `  rows ${s.rows}: imported ${s.imported}, updated ${s.updated}, unchanged ${s.unchanged}, removed ${s.removed}, ` +
       `skipped ${skipped.reduce((a, [, n]) => a + n, 0)} in ${(s.durationMs / 1000).toFixed(1)} s (${s.ratePerSecond}/s)`,
   ];
+  if (s.covered.length > 0) lines.push(`  covered countries (answered as checked): ${s.covered.join(', ')}`);
+  // A re-import without --replace keeps what the new file no longer has: say so, and how to drop it.
+  if (s.notInFile > 0) {
+    lines.push(`  ${s.notInFile} ${s.notInFile === 1 ? 'address' : 'addresses'} of ${s.countries.join(', ')} ${s.notInFile === 1 ? 'is' : 'are'} no longer in this file and stay in the index: import with --replace to remove them`);
+  }
   if (skipped.length > 0) lines.push(`  skipped by reason: ${skipped.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);
   // Most OpenStreetMap addresses carry no addr:country: say how to keep them.
   const countryless = s.skipped.missing_country ?? 0;
@@ -67,10 +73,7 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
       }
       const format = flags.update ? 'osm' : ((flags.format as ImportFormat | undefined) ?? (await detectFormat(file).catch(() => 'csv' as const)));
       ctx.note(`store: local index in ${describeStore(ctx.config, 'local-index')}`);
-      const index = await openLocalIndex({
-        dataDir: ctx.config.DATA_DIR,
-        ...(ctx.config.DATABASE_URL ? { databaseUrl: ctx.config.DATABASE_URL } : {}),
-      });
+      const index = await openLocalIndex(localIndexOptions(ctx.config, false));
       try {
         if (flags.update) {
           const summary = await index.applyOsmChange(file, flags.country ? { country: flags.country } : {});
@@ -79,8 +82,8 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
           ctx.out({ ...summary }, lines);
           return;
         }
-        // The recorded state follows the extract imported last: until this one is recorded, no diff applies.
-        if (format === 'osm') await index.forgetOsmState();
+        // The recorded update state is withdrawn by the import's own commit (never before: a file
+        // that fails to read leaves the update chain as it was), and recorded again below.
         const summary = await importWithProgress(index, file, format, flags);
         const lines = humanSummary(summary, index.backend);
         let recorded: { ways: number; areas: number; durationMs: number } | undefined;
@@ -89,7 +92,7 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
           const r = await index.recordOsmState(file);
           recorded = { ...r, durationMs: Math.round(performance.now() - started) };
           lines.push(`  recorded for --update: ${r.ways} address and building ways, ${r.areas} boundaries in ${(recorded.durationMs / 1000).toFixed(1)} s`);
-        }
+        } else if (format === 'osm') await index.skipOsmState(file);
         ctx.out({ ...summary, ...(recorded ? { updateState: recorded } : {}) }, lines);
       } finally {
         await index.close();

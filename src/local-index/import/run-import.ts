@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { AddressInput, ImportSession, IndexStore } from '../store/store.js';
 import { ImportFormatError, type ImportOptions, type ImportSummary } from '../types.js';
 import type { KeyedAddress } from './address-keys.js';
+import { coveredCountries } from './coverage.js';
 import { keyedChunks } from './keyed-chunks.js';
 import { mergePackedUnits } from '../units.js';
 import { SummaryBuilder } from './summary.js';
@@ -33,6 +34,7 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
   // One batch is written while the next is read: PostgreSQL works while we parse. Batches
   // still go in order, so each one sees every row the previous ones wrote.
   let writing: Promise<void> = Promise.resolve();
+  const perCountry = new Map<string, number>();
   try {
     for await (const chunk of chunks) {
       summary.rows += chunk.rows;
@@ -43,15 +45,19 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
       opts.onProgress?.({ bytesRead: chunk.bytesRead, totalBytes: info.size, rows: summary.rows });
       if (batch.length >= BATCH) {
         await writing;
-        writing = writeBatch(session, batch, summary);
+        writing = writeBatch(session, batch, summary, perCountry);
         writing.catch(() => undefined); // awaited (and rethrown) before the next batch or at the end
         batch = [];
       }
     }
     await writing;
-    await writeBatch(session, batch, summary);
-    const removed = await session.finish(summary.countryList, opts.replace ?? false);
-    return summary.build(removed);
+    await writeBatch(session, batch, summary, perCountry);
+    const covered = coveredCountries(opts.format, country, perCountry);
+    const record = { kind: 'import' as const, file: path, at: (opts.at ?? new Date()).toISOString(), covered, withdrawsUpdates: opts.format === 'osm' };
+    // The option's country is recorded even when the file held none of it (covered, with no addresses yet).
+    const countries = [...new Set([...summary.countryList, ...covered])].sort();
+    const { removed, notInFile } = await session.finish(countries, opts.replace ?? false, record);
+    return summary.build(removed, notInFile, covered);
   } catch (err) {
     await chunks.return(undefined);
     await writing.catch(() => undefined);
@@ -60,7 +66,12 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
   }
 }
 
-async function writeBatch(session: ImportSession, batch: { row: number | string; a: KeyedAddress }[], summary: SummaryBuilder): Promise<void> {
+async function writeBatch(
+  session: ImportSession,
+  batch: { row: number | string; a: KeyedAddress }[],
+  summary: SummaryBuilder,
+  perCountry: Map<string, number>,
+): Promise<void> {
   if (batch.length === 0) return;
   const unique = new Map<string, { line: number | string; row: AddressInput }>();
   for (const { row: line, a } of batch) {
@@ -72,6 +83,7 @@ async function writeBatch(session: ImportSession, batch: { row: number | string;
     else unique.set(a.identity, { line, row: a });
   }
   const rows = [...unique.values()];
+  for (const { row } of rows) perCountry.set(row.street.country, (perCountry.get(row.street.country) ?? 0) + 1);
   const outcome = await session.write(rows.map((r) => r.row));
   for (const i of outcome.duplicates) summary.skip(rows[i]!.line, 'duplicate', 'same address earlier in the file');
   summary.imported += outcome.imported;

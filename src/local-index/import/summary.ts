@@ -33,7 +33,7 @@ export class SummaryBuilder {
     return [...this.countries].sort();
   }
 
-  build(removed: number): ImportSummary {
+  build(removed: number, notInFile = 0, covered: string[] = []): ImportSummary {
     const durationMs = Math.round(performance.now() - this.started);
     return {
       file: this.file,
@@ -44,6 +44,8 @@ export class SummaryBuilder {
       updated: this.updated,
       unchanged: this.unchanged,
       removed,
+      notInFile,
+      covered,
       skipped: this.skipped,
       problems: this.problems,
       problemsTruncated: this.truncated,

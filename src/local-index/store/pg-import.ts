@@ -1,8 +1,9 @@
 import type pg from 'pg';
-import { partitionPrefix } from './pg-schema.js';
+import { COUNTRY_STATE_COLUMNS, nextCountryState } from './country-state.js';
+import { INDEX_CHANNEL, partitionPrefix } from './pg-schema.js';
 import { streetStatsSql } from './queries.js';
 import { refreshPgStreetPostcodes } from './street-postcodes.js';
-import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type ImportSession } from './store.js';
+import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type CommitRecord, type CountryState, type ImportSession } from './store.js';
 
 /**
  * A batch travels as two texts, one line per street / address, fields separated by tabs,
@@ -168,6 +169,8 @@ export async function beginPgImport(
       release();
     }
   };
+  /** Whether this import changed any address: only then do the touched countries' generations move on. */
+  let changed = false;
   // Streets already sent in this import (bounded: a street sent again is found by its key).
   const sent = new Set<string>();
   const partitioned = new Set<string>();
@@ -212,6 +215,7 @@ export async function beginPgImport(
         total.duplicates.push(...out.duplicates.map((i) => g.at[i]!));
       }
       total.duplicates.sort((a, b) => a - b);
+      if (total.imported + total.updated > 0) changed = true;
       return total;
     },
     async remove(sourceIds: string[]) {
@@ -221,10 +225,13 @@ export async function beginPgImport(
          SELECT country, count(*)::int AS n FROM gone GROUP BY country`,
         [sourceIds],
       );
-      return { removed: res.rows.reduce((sum, r) => sum + r.n, 0), countries: res.rows.map((r) => r.country) };
+      const removed = res.rows.reduce((sum, r) => sum + r.n, 0);
+      if (removed > 0) changed = true;
+      return { removed, countries: res.rows.map((r) => r.country) };
     },
-    async finish(countries: string[], replace: boolean) {
+    async finish(countries: string[], replace: boolean, record?: CommitRecord) {
       let removed = 0;
+      let notInFile = 0;
       const vanished = new Set<string>();
       // Each country's upkeep runs on its own partitions (a country this import only removed from,
       // or wrote no row of, has them already, or gets empty ones).
@@ -234,6 +241,9 @@ export async function beginPgImport(
         if (replace) {
           const res = await client.query(`DELETE FROM ${t}addresses WHERE import_id <> $1`, [importId]);
           removed += res.rowCount ?? 0;
+        } else if (record?.kind === 'import') {
+          const res = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${t}addresses WHERE import_id <> $1`, [importId]);
+          notInFile += Number(res.rows[0]!.n);
         }
         await client.query(streetStatsSql(t, '$1'), [country]);
         await refreshPgStreetPostcodes(client, t);
@@ -265,9 +275,28 @@ export async function beginPgImport(
         );
       }
       await client.query('ANALYZE local_words');
-      await client.query("UPDATE local_meta SET value = value + 1 WHERE key = 'version'");
+      if (removed > 0) changed = true;
+      const bumped = await client.query<{ value: string }>("UPDATE local_meta SET value = value + 1 WHERE key = 'version' RETURNING value");
+      const version = Number(bumped.rows[0]!.value);
+      for (const country of countries) {
+        const old = await client.query<CountryState>(`SELECT ${COUNTRY_STATE_COLUMNS} FROM local_country_state WHERE country = $1`, [country]);
+        const prev = old.rows[0] && { ...old.rows[0], generation: Number(old.rows[0].generation) };
+        const n = nextCountryState(country, prev, record, changed, version);
+        await client.query(
+          `INSERT INTO local_country_state (country, generation, covered, source, imported_at, change_file, change_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (country) DO UPDATE SET generation = excluded.generation, covered = excluded.covered, source = excluded.source,
+             imported_at = excluded.imported_at, change_file = excluded.change_file, change_at = excluded.change_at`,
+          [n.country, n.generation, n.covered, n.source, n.importedAt, n.changeFile, n.changeAt],
+        );
+      }
+      if (record?.kind === 'import' && record.withdrawsUpdates) {
+        const state = await client.query<{ present: boolean }>("SELECT to_regclass('local_osm_meta') IS NOT NULL AS present");
+        if (state.rows[0]!.present) await client.query("DELETE FROM local_osm_meta WHERE key = 'recorded'");
+      }
+      // Delivered at commit to every server listening (pg-store.ts): their cache keys move on at once.
+      await client.query('SELECT pg_notify($1, $2)', [INDEX_CHANNEL, String(version)]);
       await end('COMMIT');
-      return removed;
+      return { removed, notInFile };
     },
     async abort() {
       await end('ROLLBACK');

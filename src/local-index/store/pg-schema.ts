@@ -119,11 +119,30 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
     // Indexes written before addresses knew their units gain the column (null: none known until re-imported).
     await client.query('ALTER TABLE local_addresses ADD COLUMN IF NOT EXISTS units TEXT');
     if (!hadStreetPostcodes) await addStreetPostcodes(client);
+    await addCountryStates(client);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK');
     throw err;
   }
+}
+
+/** The channel an import's commit notifies (payload: the new version); servers LISTEN on the primary (pg-store.ts). */
+export const INDEX_CHANNEL = 'addressd_local_index';
+
+/**
+ * Country states (store/country-state.ts). An index from before them counts every country it
+ * holds as imported for (what coverage meant then), at the current generation.
+ */
+async function addCountryStates(client: pg.PoolClient): Promise<void> {
+  if ((await tableKind(client, 'local_country_state')) !== undefined) return;
+  await client.query(`
+    CREATE TABLE local_country_state (
+      country TEXT PRIMARY KEY, generation BIGINT NOT NULL, covered BOOLEAN NOT NULL DEFAULT false,
+      source TEXT, imported_at TEXT, change_file TEXT, change_at TEXT
+    );
+    INSERT INTO local_country_state (country, generation, covered)
+    SELECT DISTINCT country, (SELECT value FROM local_meta WHERE key = 'version'), true FROM local_streets WHERE n > 0`);
 }
 
 /** Whether the index is in this version's layout (looked up in the catalog, which takes no table lock). */
@@ -136,7 +155,8 @@ async function isCurrent(client: pg.PoolClient): Promise<boolean> {
                   WHERE c.relname = 'local_addresses' AND c.relnamespace = current_schema()::regnamespace AND a.attname = 'units' AND NOT a.attisdropped)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_words_trgm' AND c.relnamespace = current_schema()::regnamespace)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_street_postcodes' AND c.relnamespace = current_schema()::regnamespace)
-      AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_meta' AND c.relnamespace = current_schema()::regnamespace) AS current`);
+      AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_meta' AND c.relnamespace = current_schema()::regnamespace)
+      AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_country_state' AND c.relnamespace = current_schema()::regnamespace) AS current`);
   return res.rows[0]!.current;
 }
 

@@ -1,14 +1,15 @@
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
-import { createPgPool, type PoolErrorHandler } from '../../store/db/pg-pool.js';
+import { createPgPool, DEFAULT_CONNECT_TIMEOUT_MS, type PoolErrorHandler } from '../../store/db/pg-pool.js';
 import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
-import { applyPgSchema, ensurePartitions, ident } from './pg-schema.js';
+import { COUNTRY_STATE_COLUMNS, toSnapshot } from './country-state.js';
+import { applyPgSchema, ensurePartitions, ident, INDEX_CHANNEL } from './pg-schema.js';
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { narrowedStreetsSql, postcodeStreetsSql } from './pg-street-queries.js';
-import { NUMBERED_PER_STREET, PREFIX_END, typosWanted, type IndexStore, type StreetHit, type WordLookUp, type WordQuery, type WordResolution } from './store.js';
+import { NUMBERED_PER_STREET, PREFIX_END, typosWanted, type CountryState, type IndexSnapshot, type IndexStore, type StreetHit, type WordLookUp, type WordQuery, type WordResolution } from './store.js';
 
 /** A longer prefix is searched as the OR of its words when it has at most this many (as on SQLite). */
 const MAX_COMPLETIONS = 16;
@@ -60,6 +61,11 @@ export interface PgStoreOptions {
    * the primary. The version is read there too, so caches follow what the replica shows.
    */
   readUrl?: string | undefined;
+  /**
+   * Called when another process's import commits (LISTEN on the primary): a server passes its
+   * refresh here, so its cache keys move on at once. Unset: no listening connection (a one-shot command).
+   */
+  onChange?: (() => void) | undefined;
 }
 
 export async function openPgStore(databaseUrl: string, options: PgStoreOptions = {}): Promise<IndexStore> {
@@ -112,6 +118,62 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     postcodes.clear();
     completions.clear();
   };
+  let snapshot: IndexSnapshot = toSnapshot(-1, [], []);
+  /**
+   * The version and the country states in one statement, from where searches read (the replica
+   * with LOCAL_INDEX_READ_URL, so a lagging replica never has its old data cached under a new
+   * generation). The hot path never waits for it: it runs on open, on each NOTIFY an import's
+   * commit sends, and on the index's poll every few seconds (which also catches a replica that
+   * had not replayed the commit when the notification came, and a dropped listening connection).
+   * A statement per request would cost a round trip on every cache hit.
+   */
+  const readState = async (): Promise<number> => {
+    const res = await pool.query<{ version: string; country: string | null; generation: string | null; covered: boolean | null }>(
+      `SELECT m.value AS version, c.country, c.generation, c.covered
+       FROM local_meta m LEFT JOIN local_country_state c ON true WHERE m.key = 'version'`,
+    );
+    const v = Number(res.rows[0]?.version ?? 0);
+    if (v !== seenVersion) {
+      const held = await pool.query<{ country: string }>('SELECT DISTINCT country FROM local_streets WHERE n > 0 ORDER BY country');
+      snapshot = toSnapshot(
+        v,
+        res.rows.filter((r) => r.country !== null) as { country: string; generation: string; covered: boolean }[],
+        held.rows.map((r) => r.country),
+      );
+      invalidate();
+      seenVersion = v;
+    }
+    return v;
+  };
+  await readState();
+  let listener: pg.Client | undefined;
+  /** LISTEN needs the primary: a standby delivers no notifications. */
+  const listen = async () => {
+    if (!options.onChange || listener) return;
+    const client = new pg.Client({
+      connectionString: withSessionOptions(databaseUrl, schema),
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    });
+    listener = client;
+    // Dropped (a restart, a failover): the poll keeps the state current and listens again.
+    const drop = () => {
+      if (listener === client) listener = undefined;
+    };
+    client.on('end', drop);
+    client.on('error', () => {
+      drop();
+      void client.end().catch(() => undefined);
+    });
+    client.on('notification', () => options.onChange?.());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${INDEX_CHANNEL}`);
+    } catch {
+      if (listener === client) listener = undefined;
+      await client.end().catch(() => undefined);
+    }
+  };
+  await listen();
   /**
    * A prefix as the OR of the words it completes to, when they are few (learnt by lookUp, in the
    * same statement). GIN answers a prefix (`hauptstr:*`) by reading the whole posting list of every
@@ -233,13 +295,16 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   return {
     kind: 'postgres',
     async version() {
-      const v = Number((await pool.query<{ value: string }>("SELECT value FROM local_meta WHERE key = 'version'")).rows[0]?.value ?? 0);
-      if (v !== seenVersion) invalidate();
-      seenVersion = v;
-      return v;
+      await listen();
+      return readState();
     },
-    async countries() {
-      return (await pool.query<{ country: string }>('SELECT DISTINCT country FROM local_streets WHERE n > 0 ORDER BY country')).rows.map((r) => r.country);
+    snapshot: () => snapshot,
+    async countryStates() {
+      const res = await pool.query<CountryState & { addresses: string; generation: string }>(
+        `SELECT ${COUNTRY_STATE_COLUMNS}, (SELECT count(*) FROM local_addresses a WHERE a.country = c.country) AS addresses
+         FROM local_country_state c ORDER BY country`,
+      );
+      return res.rows.map((r) => ({ ...r, generation: Number(r.generation), addresses: Number(r.addresses) }));
     },
     async count() {
       return Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM local_addresses')).rows[0]!.n);
@@ -392,7 +457,9 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       return (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit))).map(toAddressHit);
     },
     async close() {
-      await Promise.all([pool.end(), pool === primary ? undefined : primary.end()]);
+      const l = listener;
+      listener = undefined;
+      await Promise.all([pool.end(), pool === primary ? undefined : primary.end(), l?.end().catch(() => undefined)]);
     },
   };
 }

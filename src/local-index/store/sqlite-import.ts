@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import { streetStatsSql } from './queries.js';
 import { refreshSqliteStreetPostcodes } from './street-postcodes.js';
 import { mergePackedUnits } from '../units.js';
-import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type ImportSession } from './store.js';
+import { COUNTRY_STATE_COLUMNS, nextCountryState } from './country-state.js';
+import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type CommitRecord, type CountryState, type ImportSession } from './store.js';
 
 /** Parameters of one new address. */
 const COLUMNS = 11;
@@ -69,6 +70,8 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
     return id;
   };
   let open = true;
+  /** Whether this import changed any address: only then do the touched countries' generations move on. */
+  let changedAny = false;
 
   return {
     importId,
@@ -101,6 +104,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
         }
       });
       for (let i = 0; i < values.length; i += COLUMNS) insert.run(values.slice(i, i + COLUMNS));
+      if (out.imported + out.updated > 0) changedAny = true;
       return out;
     },
     async remove(sourceIds: string[]) {
@@ -110,17 +114,18 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
         .pluck()
         .all(ids) as string[];
       const removed = db.prepare('DELETE FROM addresses WHERE source_id IN (SELECT value FROM json_each(?))').run(ids).changes;
+      if (removed > 0) changedAny = true;
       return { removed, countries };
     },
-    async finish(countries: string[], replace: boolean) {
+    async finish(countries: string[], replace: boolean, record?: CommitRecord) {
       let removed = 0;
+      let notInFile = 0;
       const inList = countries.map(() => '?').join(', ');
       if (countries.length > 0) {
-        if (replace) {
-          removed = db
-            .prepare(`DELETE FROM addresses WHERE import_id <> ? AND street_id IN (SELECT id FROM streets WHERE country IN (${inList}))`)
-            .run(importId, ...countries).changes;
-        }
+        const older = `FROM addresses WHERE import_id <> ? AND street_id IN (SELECT id FROM streets WHERE country IN (${inList}))`;
+        if (replace) removed = db.prepare(`DELETE ${older}`).run(importId, ...countries).changes;
+        else if (record?.kind === 'import') notInFile = db.prepare(`SELECT count(*) ${older}`).pluck().get(importId, ...countries) as number;
+        if (removed > 0) changedAny = true;
         db.prepare(streetStatsSql('', inList)).run(...countries);
         refreshSqliteStreetPostcodes(db, inList, countries);
         db.prepare(`DELETE FROM streets WHERE n = 0 AND country IN (${inList})`).run(...countries);
@@ -128,12 +133,25 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
       // Merges the full-text index's segments into one, in the same transaction: an import leaves
       // dozens, and every search then probes each of them per word (half the cost of a street match).
       db.exec("INSERT INTO streets_fts (streets_fts) VALUES ('optimize')");
-      db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'version'").run();
+      const version = db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value").pluck().get() as number;
+      const stateOf = db.prepare(`SELECT ${COUNTRY_STATE_COLUMNS} FROM country_state WHERE country = ?`);
+      const putState = db.prepare(
+        `INSERT OR REPLACE INTO country_state (country, generation, covered, source, imported_at, change_file, change_at)
+         VALUES (@country, @generation, @covered, @source, @importedAt, @changeFile, @changeAt)`,
+      );
+      for (const country of countries) {
+        const old = stateOf.get(country) as (Omit<CountryState, 'covered'> & { covered: number }) | undefined;
+        const next = nextCountryState(country, old && { ...old, covered: old.covered === 1 }, record, changedAny, version);
+        putState.run({ ...next, covered: next.covered ? 1 : 0 });
+      }
+      if (record?.kind === 'import' && record.withdrawsUpdates && db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'osm_meta'").get()) {
+        db.prepare("DELETE FROM osm_meta WHERE key = 'recorded'").run();
+      }
       db.exec('COMMIT');
       db.pragma('optimize');
       open = false;
       onCommit();
-      return removed;
+      return { removed, notInFile };
     },
     async abort() {
       if (open && db.inTransaction) db.exec('ROLLBACK');

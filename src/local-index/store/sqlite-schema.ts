@@ -66,6 +66,17 @@ export function applySqliteSchema(db: Database.Database): void {
     CREATE UNIQUE INDEX IF NOT EXISTS addresses_source ON addresses (source_id) WHERE source_id IS NOT NULL;
     CREATE INDEX IF NOT EXISTS addresses_postcode ON addresses (pc_key, hn_key) WHERE pc_key IS NOT NULL;
   `);
+  // Index files written before country states count every country they hold as imported for
+  // (what coverage meant then), at the current generation.
+  const hadStates = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'country_state'").get() !== undefined;
+  db.exec(`CREATE TABLE IF NOT EXISTS country_state (
+    country TEXT PRIMARY KEY, generation INTEGER NOT NULL, covered INTEGER NOT NULL DEFAULT 0,
+    source TEXT, imported_at TEXT, change_file TEXT, change_at TEXT
+  )`);
+  if (!hadStates) {
+    db.exec(`INSERT OR IGNORE INTO country_state (country, generation, covered)
+             SELECT DISTINCT country, (SELECT value FROM meta WHERE key = 'version'), 1 FROM streets WHERE n > 0`);
+  }
   // Index files written before streets knew their municipality gain the column (null until re-imported).
   const columns = db.prepare("SELECT name FROM pragma_table_info('streets')").pluck().all() as string[];
   if (!columns.includes('municipality')) db.exec('ALTER TABLE streets ADD COLUMN municipality TEXT');

@@ -7,7 +7,8 @@ import { applySqliteSchema } from './sqlite-schema.js';
 import { applySqliteStreetPostcodes } from './street-postcodes.js';
 import { beginSqliteImport } from './sqlite-import.js';
 import { ftsQuery, matchesTerms, toAddressHit, toStreetHit, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
-import { NUMBERED_PER_STREET, typosWanted, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
+import { COUNTRY_STATE_COLUMNS, toSnapshot } from './country-state.js';
+import { NUMBERED_PER_STREET, typosWanted, type CountryState, type IndexSnapshot, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -55,6 +56,17 @@ export function openSqliteStore(dataDir: string): IndexStore {
     return versionNow;
   };
   let vocab: { version: number; words: Vocabulary } | undefined;
+  const stateRows = stmt('SELECT country, generation, covered FROM country_state');
+  const heldCountries = stmt('SELECT DISTINCT country FROM streets WHERE n > 0 ORDER BY country').pluck();
+  let snapshot: IndexSnapshot | undefined;
+  /** The country states, read again only when the version (read at most once per macrotask) moved. */
+  const snapshotNow = (): IndexSnapshot => {
+    const v = version();
+    if (snapshot?.version !== v) {
+      snapshot = toSnapshot(v, stateRows.all() as { country: string; generation: number; covered: number }[], heldCountries.all() as string[]);
+    }
+    return snapshot;
+  };
   const postcodes = new PostcodeCache();
   let postcodesVersion = -1;
   // The vocabulary and the known postcodes follow imports made by any process (the CLI imports while the server runs).
@@ -142,8 +154,14 @@ export function openSqliteStore(dataDir: string): IndexStore {
     async version() {
       return readVersion();
     },
-    async countries() {
-      return stmt('SELECT DISTINCT country FROM streets WHERE n > 0 ORDER BY country').pluck().all() as string[];
+    snapshot: snapshotNow,
+    async countryStates() {
+      const rows = stmt(
+        `SELECT ${COUNTRY_STATE_COLUMNS},
+                (SELECT count(*) FROM addresses a JOIN streets s ON s.id = a.street_id WHERE s.country = country_state.country) AS addresses
+         FROM country_state ORDER BY country`,
+      ).all() as (Omit<CountryState, 'covered'> & { covered: number; addresses: number })[];
+      return rows.map((r) => ({ ...r, covered: r.covered === 1 }));
     },
     async count() {
       return stmt('SELECT count(*) FROM addresses').pluck().get() as number;

@@ -71,9 +71,59 @@ export interface ImportSession {
   write(rows: AddressInput[]): Promise<BatchOutcome>;
   /** Removes the addresses with these source ids (an OSM update's deleted elements): how many, and their countries. */
   remove(sourceIds: string[]): Promise<{ removed: number; countries: string[] }>;
-  /** Refreshes street statistics, applies `replace`, commits. Returns the number of removed addresses. */
-  finish(countries: string[], replace: boolean): Promise<number>;
+  /**
+   * Refreshes street statistics, applies `replace`, records `record` for each of `countries`
+   * (store/country-state.ts: a changed country's data generation moves on, in this same commit)
+   * and commits.
+   */
+  finish(countries: string[], replace: boolean, record?: CommitRecord): Promise<FinishOutcome>;
   abort(): Promise<void>;
+}
+
+/** What a commit records of the countries it touched: a full import of a file, or a change file applied. */
+export type CommitRecord =
+  | {
+      kind: 'import';
+      file: string;
+      at: string;
+      covered: readonly string[];
+      /**
+       * An OpenStreetMap extract: the recorded update state (update/) no longer matches the index
+       * once this commits, so it is withdrawn in the same commit, never before: a file that fails
+       * to read (a typo, a truncated download) leaves the index and the update chain as they were.
+       */
+      withdrawsUpdates: boolean;
+    }
+  | { kind: 'change'; file: string; at: string };
+
+export interface FinishOutcome {
+  /** Addresses `replace` removed. */
+  removed: number;
+  /** Without `replace`, after a full import: the countries' addresses the file no longer holds (kept). */
+  notInFile: number;
+}
+
+/** One country of the index as its imports left it (`country_state` / `local_country_state`). */
+export interface CountryState {
+  country: string;
+  /** Moves on with every commit that changed the country's addresses: part of the cache key of answers `local` gave. */
+  generation: number;
+  /** An import was made for the country (not merely some of its addresses came along): see country-state.ts. */
+  covered: boolean;
+  source: string | null;
+  importedAt: string | null;
+  changeFile: string | null;
+  changeAt: string | null;
+}
+
+/** What the hot path needs of the country states, held in memory (IndexStore.snapshot). */
+export interface IndexSnapshot {
+  /** The whole index's generation (`meta.version`): for a query naming no country. */
+  version: number;
+  generations: ReadonlyMap<string, number>;
+  covered: readonly string[];
+  /** The countries the index holds addresses of (spill-over included): what it can search. */
+  countries: readonly string[];
 }
 
 export interface WordQuery {
@@ -188,9 +238,16 @@ export interface PostcodeFilter {
 
 export interface IndexStore {
   readonly kind: 'sqlite' | 'postgres';
-  /** Changes whenever an import commits (in any process). */
+  /** Changes whenever an import commits (in any process); on PostgreSQL a changed one also reloads the snapshot. */
   version(): Promise<number>;
-  countries(): Promise<string[]>;
+  /**
+   * The country states the cache key and coverage need, without a round trip: SQLite reads the
+   * version at most once per macrotask (in process), PostgreSQL keeps what LISTEN/NOTIFY and the
+   * version poll last loaded (pg-store.ts says why).
+   */
+  snapshot(): IndexSnapshot;
+  /** Every country with its address count (the status command). */
+  countryStates(): Promise<(CountryState & { addresses: number })[]>;
   count(): Promise<number>;
   beginImport(): Promise<ImportSession>;
   /**

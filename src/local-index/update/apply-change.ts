@@ -9,7 +9,7 @@ import { buildAddress } from '../import/record.js';
 import { SummaryBuilder } from '../import/summary.js';
 import type { IndexStore } from '../store/store.js';
 import { ImportFormatError, type ImportSummary, type ReaderItem } from '../types.js';
-import { stateTags, tracked, type OsmStateStore, type StateChange, type StoredWay } from './osm-state.js';
+import { stateTags, tracked, type ImportFailure, type OsmStateStore, type StateChange, type StoredWay } from './osm-state.js';
 
 export interface UpdateSummary extends ImportSummary {
   /** Boundary relations the change touched: not applied (a re-import of the extract applies them). */
@@ -51,6 +51,12 @@ async function placesOf(state: OsmStateStore): Promise<PlaceLocator | undefined>
   return locator.areas > 0 ? locator : undefined;
 }
 
+/** Why `--update` cannot run: the failed import by name when there was one. */
+export function updatesOffMessage(failed: ImportFailure | null): string {
+  if (!failed) return 'No OpenStreetMap extract is recorded for updates: import the extract this change file follows first (addressd import extract.osm.pbf)';
+  return `Updates are off since the import of ${failed.file} at ${failed.at} withdrew the update state and did not record it again (${failed.error}): they resume once a full import of that extract completes (addressd import ${failed.file})`;
+}
+
 /**
  * Applies an OsmChange file to an index built from the extract it follows: created and
  * modified address nodes and ways are written as a fresh import of the new extract would
@@ -61,16 +67,15 @@ async function placesOf(state: OsmStateStore): Promise<PlaceLocator | undefined>
  * in between is completed by applying the same file again, and no other file is accepted
  * until then.
  */
-export async function applyOsmChange(store: IndexStore, state: OsmStateStore, path: string, opts: { country?: string }): Promise<UpdateSummary> {
+export async function applyOsmChange(store: IndexStore, state: OsmStateStore, path: string, opts: { country?: string; at?: Date }): Promise<UpdateSummary> {
   if (opts.country && !/^[A-Za-z]{2}$/.test(opts.country)) throw new ImportFormatError(`--country must be an ISO 3166-1 alpha-2 code, not "${opts.country}"`);
   const country = opts.country?.toUpperCase();
   const summary = new SummaryBuilder(path, 'osm');
   const change = await readOsmChange(path);
   const digest = await changeDigest(path);
-  if (!(await state.recorded())) {
-    throw new ImportFormatError('No OpenStreetMap extract is recorded for updates: import the extract this change file follows first (addressd import extract.osm.pbf)');
-  }
-  const pending = await state.pending();
+  const status = await state.updateStatus();
+  if (!status.extract) throw new ImportFormatError(updatesOffMessage(status.failed));
+  const pending = status.pending;
   if (pending !== null && pending !== digest) {
     throw new ImportFormatError('An earlier update did not complete: apply that change file again (the same file) before any later one');
   }
@@ -128,7 +133,7 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
       summary.updated += outcome.updated;
       summary.unchanged += outcome.unchanged;
     }
-    await session.finish([...countries].sort(), false);
+    await session.finish([...countries].sort(), false, { kind: 'change', file: path, at: (opts.at ?? new Date()).toISOString() });
     await state.complete(digest);
     return { ...summary.build(gone.removed), relationsIgnored: change.relations };
   } catch (err) {

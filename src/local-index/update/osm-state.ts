@@ -55,17 +55,53 @@ export interface StateRecorder {
   /** Coordinates of nodes; only those an address way uses are kept. */
   nodes(rows: [number, number, number][]): Promise<void>;
   areas(rows: StoredArea[]): Promise<void>;
-  commit(): Promise<void>;
+  /** Marks the state recorded for this extract, and clears a failure noted before. */
+  commit(extract: ExtractMark): Promise<void>;
   abort(): Promise<void>;
 }
 
+/** The extract the state was recorded from (meta `recorded`). */
+export interface ExtractMark {
+  file: string;
+  at: string;
+}
+
+/** An OSM import that withdrew the update state and did not record it again (meta `failed`). */
+export interface ImportFailure extends ExtractMark {
+  error: string;
+}
+
+export interface OsmUpdateStatus {
+  /** null: updates cannot run until an extract is imported (and recorded) in full. */
+  extract: ExtractMark | null;
+  /** The change file (its digest) whose update began but did not complete. */
+  pending: string | null;
+  failed: ImportFailure | null;
+}
+
+/** Meta values as stored: JSON; a `recorded` mark from before named no file (just its time). */
+export function readUpdateStatus(meta: (key: string) => string | undefined): OsmUpdateStatus {
+  const json = <T>(v: string | undefined): T | null => {
+    if (v === undefined) return null;
+    try {
+      return JSON.parse(v) as T;
+    } catch {
+      return null;
+    }
+  };
+  const recorded = meta('recorded');
+  return {
+    extract: recorded === undefined ? null : (json<ExtractMark>(recorded) ?? { file: '(an earlier extract)', at: recorded }),
+    pending: meta('pending') ?? null,
+    failed: json<ImportFailure>(meta('failed')),
+  };
+}
+
 export interface OsmStateStore {
-  /** Whether an OSM import recorded state: without it an update cannot place what it changes. */
-  recorded(): Promise<boolean>;
-  /** Marks the state as not recorded: before an OSM import, whose recording completes it again. */
-  forget(): Promise<void>;
-  /** The change file (its digest) whose update began but did not complete, if any. */
-  pending(): Promise<string | null>;
+  /** Whether an OSM import recorded state (without it an update cannot place what it changes), an unfinished update, a failure. */
+  updateStatus(): Promise<OsmUpdateStatus>;
+  /** Notes why the state is not recorded, for the refusal of later updates and the status command. */
+  recordFailure(failure: ImportFailure): Promise<void>;
   waysUsingNodes(ids: number[]): Promise<number[]>;
   ways(ids: number[]): Promise<Map<number, StoredWay>>;
   nodes(ids: number[]): Promise<Map<number, [number, number]>>;

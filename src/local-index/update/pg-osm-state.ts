@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { createPgPool } from '../../store/db/pg-pool.js';
 import { ident } from '../store/pg-schema.js';
 import { withSessionOptions } from '../store/pg-store.js';
-import type { OsmStateStore, StateRecorder, StoredArea, StoredWay, Tags } from './osm-state.js';
+import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags } from './osm-state.js';
 
 /**
  * Which ways use a node: a GIN index on the ways' node lists (`refs @> ARRAY[node]`). It replaced a
@@ -70,7 +70,6 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
   } finally {
     setup.release();
   }
-  const meta = async (key: string) => (await pool.query<{ value: string }>('SELECT value FROM local_osm_meta WHERE key = $1', [key])).rows[0]?.value;
   const setMeta = (db: pg.PoolClient, key: string, value: string) =>
     db.query('INSERT INTO local_osm_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
   const putWays = async (db: pg.PoolClient, rows: { id: number; tags: Tags; refs: number[] }[]) => {
@@ -98,14 +97,17 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
   };
 
   return {
-    async recorded() {
-      return (await meta('recorded')) !== undefined;
+    async updateStatus() {
+      const rows = (await pool.query<{ key: string; value: string }>('SELECT key, value FROM local_osm_meta')).rows;
+      return readUpdateStatus((key) => rows.find((r) => r.key === key)?.value);
     },
-    async forget() {
-      await pool.query("DELETE FROM local_osm_meta WHERE key = 'recorded'");
-    },
-    async pending() {
-      return (await meta('pending')) ?? null;
+    async recordFailure(failure) {
+      const db = await pool.connect();
+      try {
+        await setMeta(db, 'failed', JSON.stringify(failure));
+      } finally {
+        db.release();
+      }
     },
     async waysUsingNodes(ids) {
       // One index probe per node: `refs && $1` with thousands of ids was planned as a scan of
@@ -181,13 +183,14 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
             [rows.map((a) => a.id), rows.map((a) => JSON.stringify(a.value)), rows.map((a) => JSON.stringify(a.rings))],
           );
         },
-        async commit() {
+        async commit(extract) {
           if (first) await db.query(WAYS_BY_NODE);
           // Statistics for the semi-join below (and for updates' plans after a bulk load).
           await db.query('ANALYZE local_osm_ways');
           await db.query('ANALYZE pg_temp.osm_record_nodes');
           await db.query(KEEP_USED_STAGED(!noNodes));
-          await setMeta(db, 'recorded', new Date().toISOString());
+          await setMeta(db, 'recorded', JSON.stringify(extract));
+          await db.query("DELETE FROM local_osm_meta WHERE key = 'failed'");
           await end('COMMIT');
         },
         abort: () => end('ROLLBACK'),

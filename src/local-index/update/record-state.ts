@@ -42,7 +42,7 @@ async function eachNode(path: string, visit: (id: number, lat: number, lon: numb
  * way uses them, so memory stays bounded on a country. One transaction: an interrupted
  * recording leaves the previous state.
  */
-export async function recordOsmState(state: OsmStateStore, path: string): Promise<{ ways: number; areas: number }> {
+export async function recordOsmState(state: OsmStateStore, path: string, at: string): Promise<{ ways: number; areas: number }> {
   await checkPbfHeader(path);
   const recorder = await state.beginRecord();
   try {
@@ -117,7 +117,7 @@ export async function recordOsmState(state: OsmStateStore, path: string): Promis
       if (makeArea(b.boundary, rings)) areas.push({ id: b.id, value: b.boundary, rings });
     }
     await recorder.areas(areas);
-    await recorder.commit();
+    await recorder.commit({ file: path, at });
     return { ways: wayCount, areas: areas.length };
   } catch (err) {
     await recorder.abort();

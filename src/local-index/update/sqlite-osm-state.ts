@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQLITE_INDEX_FILE } from '../store/sqlite-store.js';
-import type { OsmStateStore, StateRecorder, StoredArea, StoredWay, Tags } from './osm-state.js';
+import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags } from './osm-state.js';
 
 /** Ids per `IN (SELECT value FROM json_each(?))` look-up. */
 const CHUNK = 10_000;
@@ -64,14 +64,11 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
   };
 
   return {
-    async recorded() {
-      return meta('recorded') !== undefined;
+    async updateStatus() {
+      return readUpdateStatus(meta);
     },
-    async forget() {
-      db.prepare("DELETE FROM osm_meta WHERE key = 'recorded'").run();
-    },
-    async pending() {
-      return meta('pending') ?? null;
+    async recordFailure(failure) {
+      setMeta.run('failed', JSON.stringify(failure));
     },
     async waysUsingNodes(ids) {
       const stmt = db.prepare('SELECT DISTINCT way_id FROM osm_way_nodes WHERE node_id IN (SELECT value FROM json_each(?))').pluck();
@@ -139,7 +136,7 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
         async areas(rows) {
           for (const a of rows) putArea.run(a.id, JSON.stringify(a.value), JSON.stringify(a.rings));
         },
-        async commit() {
+        async commit(extract) {
           if (first) {
             db.exec(`
               INSERT OR IGNORE INTO osm_way_nodes (node_id, way_id) SELECT j.value, w.id FROM osm_ways w, json_each(w.refs) j ORDER BY 1, 2;
@@ -147,7 +144,8 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
                 WHERE EXISTS (SELECT 1 FROM osm_way_nodes n WHERE n.node_id = t.id) ORDER BY id
                 ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng;`);
           }
-          setMeta.run('recorded', new Date().toISOString());
+          setMeta.run('recorded', JSON.stringify(extract));
+          db.prepare("DELETE FROM osm_meta WHERE key = 'failed'").run();
           finish('COMMIT');
         },
         async abort() {

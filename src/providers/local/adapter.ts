@@ -17,8 +17,8 @@ function toCandidate(hit: LocalHit): ProviderCandidate {
 }
 
 /**
- * The `local` provider: the offline index of imported open address data. It covers exactly
- * the countries its index holds (none while it is empty). The index is owned, and closed,
+ * The `local` provider: the offline index of imported open address data. It covers the
+ * countries imports were made for (none while it is empty). The index is owned, and closed,
  * by whoever opened it.
  */
 export function createLocalProvider(index: LocalIndex): Provider {
@@ -26,10 +26,12 @@ export function createLocalProvider(index: LocalIndex): Provider {
     id: 'local',
     // Listed by /healthz only once the index holds data.
     available: () => index.knownCountries().length > 0,
+    // Only countries an import was made for (or LOCAL_COUNTRIES): a neighbour's border addresses that
+    // came along with an extract are searchable, but their country's answers stay unverified.
     covers(country) {
-      const countries = index.knownCountries();
-      return country === undefined ? countries.length > 0 : countries.includes(country.toUpperCase());
+      return country === undefined ? index.knownCountries().length > 0 : index.covered().includes(country.toUpperCase());
     },
+    dataGeneration: (country) => index.dataGeneration(country),
     async geocode(query: GeocodeQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
       signal.throwIfAborted();
       const hits = await index.geocode({ query: query.query, components: query.components, country: query.country, limit: 5 });
