@@ -28,9 +28,13 @@ const NOTES: readonly (readonly string[])[] = [
 /** The recipient lines and notes of a text, in input order. */
 export function recipientSpans(tokens: readonly Token[], country: string | undefined): Span[] {
   const out: Span[] = [];
+  // Most texts hold no marker word at all: the keys are made once, the phrases looked up by first word.
+  const keys = tokens.map((t) => foldCase(t.text).replace(/:+$/, ''));
+  if (!keys.some((k) => FIRST_WORDS.has(k))) return out;
   for (let i = 0; i < tokens.length; i++) {
+    if (!FIRST_WORDS.has(keys[i] as string)) continue;
     const opens = tokens[i]?.opens ?? false;
-    const note = phraseAt(tokens, i, NOTES);
+    const note = phraseAt(tokens, keys, i, NOTES);
     if (note !== undefined) {
       // The code itself (`door code 1234`, `Türcode: 4711`).
       const next = tokens[note + 1];
@@ -39,7 +43,7 @@ export function recipientSpans(tokens: readonly Token[], country: string | undef
       i = to;
       continue;
     }
-    const marker = phraseAt(tokens, i, ANYWHERE) ?? (opens ? phraseAt(tokens, i, SECTION_START) : undefined);
+    const marker = phraseAt(tokens, keys, i, ANYWHERE) ?? (opens ? phraseAt(tokens, keys, i, SECTION_START) : undefined);
     if (marker === undefined) continue;
     const to = nameEnd(tokens, marker, country);
     out.push({ from: i, to });
@@ -48,14 +52,12 @@ export function recipientSpans(tokens: readonly Token[], country: string | undef
   return out;
 }
 
-function phraseKey(token: Token): string {
-  return foldCase(token.text).replace(/:+$/, '');
-}
+const FIRST_WORDS = new Set([...ANYWHERE, ...SECTION_START, ...NOTES].map((p) => p[0] as string));
 
 /** The last token of one of `phrases` starting at `i`, or undefined. */
-function phraseAt(tokens: readonly Token[], i: number, phrases: readonly (readonly string[])[]): number | undefined {
+function phraseAt(tokens: readonly Token[], keys: readonly string[], i: number, phrases: readonly (readonly string[])[]): number | undefined {
   for (const phrase of phrases) {
-    if (phrase.every((word, k) => tokens[i + k] && (k === 0 || !tokens[i + k]?.opens) && phraseKey(tokens[i + k] as Token) === word)) return i + phrase.length - 1;
+    if (phrase.every((word, k) => keys[i + k] === word && (k === 0 || !tokens[i + k]?.opens))) return i + phrase.length - 1;
   }
   return undefined;
 }
