@@ -200,9 +200,11 @@ class UnitContext {
     if (next !== undefined && ORDINAL_FLOOR.test(t) && FLOOR_WORDS.has(wordKey(next)) && wordKey(next) !== 'hoog') return i + 1;
     if (next !== undefined && /^\d{1,2}$/.test(t) && wordKey(next) === 'hoog' && this.dutch()) return i + 1;
     if (next !== undefined && IBERIAN_FLOOR.test(t) && (IBERIAN_DOOR.test(next) || SIDE_WORDS.has(wordKey(next)))) return i + 1;
-    if ((UNIT_WORDS.has(key) || t === '#') && next !== undefined && IDENTIFIER.test(next) && !this.insideName(i) && (continuing || !this.wordLike(i, key))) {
-      // `Apt #5`: the sign belongs to the identifier.
-      return i + 1;
+    if ((UNIT_WORDS.has(key) || t === '#') && next !== undefined && !this.insideName(i) && (continuing || !this.wordLike(i, key))) {
+      if (IDENTIFIER.test(next)) return i + 1;
+      // `Suite # 100`: the sign between designator and identifier.
+      const after = this.free(i + 2) && !this.tokens[i + 2]?.opens ? this.text(i + 2) : '';
+      if (next === '#' && t !== '#' && IDENTIFIER.test(after)) return i + 2;
     }
     return undefined;
   }
@@ -238,11 +240,13 @@ class UnitContext {
     const words: string[] = [];
     for (let i = from; i <= to; i++) {
       const t = this.text(i);
-      if (t === '/') continue;
+      if (t === '/' || (t === '#' && i > from)) continue;
       const prev = i > from ? this.text(i - 1) : '';
       // A door after an Iberian floor stays as written (`2n 1a`); a floor word after its ordinal in lower case (`3e étage`).
       if (IBERIAN_FLOOR.test(prev) && /^\d{1,2}a$/i.test(t)) words.push(t.toLowerCase());
       else if ((ORDINAL_FLOOR.test(prev) || /^\d{1,2}$/.test(prev)) && FLOOR_WORDS.has(wordKey(t)) && !/^(?:OG|EG|DG)$/.test(t)) words.push(displayWord(t, this.country).toLowerCase());
+      // After a designator the sign is only a separator (`Apt #3B` → `Apt 3B`).
+      else if (i > from && t.startsWith('#')) words.push(displayWord(t.slice(1), this.country));
       else words.push(displayWord(t, this.country));
     }
     return words.join(' ').replace(/^# /, '#');

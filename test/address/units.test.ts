@@ -40,6 +40,8 @@ const UNITS: [string, string, string, ('before' | 'after')[]?][] = [
   ['US', 'Apt. 3B', 'Apt 3B'],
   ['US', 'apt 3b', 'Apt 3B'],
   ['US', '#3B', '#3B'],
+  ['US', 'Apt #3B', 'Apt 3B'],
+  ['US', 'Suite # 100', 'Suite 100'],
   ['US', 'Suite 100', 'Suite 100'],
   ['US', 'Ste 210', 'Ste 210'],
   ['US', 'Unit 5', 'Unit 5'],
