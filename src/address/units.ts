@@ -89,8 +89,8 @@ const ORDINAL_FLOOR = /^\d{1,2}(?:st|nd|rd|th|e|er|ère|re|ème|eme|\.|\.?[ºo°
 /** Iberian floor and door (`2º Esq`, `3º 2ª`, `2n 1a`): the floor is an ordinal, the door a feminine ordinal, letter or side. */
 const IBERIAN_FLOOR = /^\d{1,2}(?:\.?[ºo°]|n|r|t|er)$/i;
 const IBERIAN_DOOR = /^(?:\d{1,2}\.?[aª]|[A-Z])$/;
-/** German floors (`EG`, `2. OG`, `1.OG`, `DG`, `UG`), written in capitals. */
-const GERMAN_FLOOR = /^(?:\d{1,2}\.)?(?:EG|OG|DG|UG)$/;
+/** German floors (`EG`, `2. OG`, `1.OG`, `DG`), written in capitals (`UG` is also a company form). */
+const GERMAN_FLOOR = /^(?:\d{1,2}\.)?(?:EG|OG|DG)$/;
 /** Dutch floors (`3hg`, `3-hoog`): the storey, not a BAG addition. */
 const DUTCH_FLOOR = /^\d{1,2}(?:hg|-?hoog)$/i;
 /** Portuguese ground floor (`R/C`). */
@@ -146,7 +146,7 @@ class UnitContext {
     if (!prevIsNumber) return undefined;
     if (t === '/' && this.free(i + 1) && !this.tokens[i + 1]?.opens) {
       // `22 / Top 4`: a designated unit after the slash, wherever it is written; `340 / 3` only where doors follow slashes.
-      const unit = this.unitAt(i + 1);
+      const unit = this.unitAt(i + 1, true);
       if (unit) return { ...unit, from: i };
       if (this.isSlashCountry() && /^\d{1,4}[a-z]?(?:\/\d{1,4}[a-z]?)*$/i.test(this.text(i + 1))) return { from: i, to: i + 1, display: this.text(i + 1) };
     }
@@ -160,8 +160,8 @@ class UnitContext {
   }
 
   /** The unit that starts at token `i`, with the unit words that follow it in its section. */
-  private unitAt(i: number): UnitSpan | undefined {
-    const end = this.unitEnd(i);
+  private unitAt(i: number, continuing = false): UnitSpan | undefined {
+    const end = this.unitEnd(i, continuing);
     if (end === undefined) return undefined;
     let to = end;
     // Sides and further parts in the same section (`2. OG links`, `Stiege 2 Top 4`, `Hinterhaus 1. OG`).
@@ -172,15 +172,18 @@ class UnitContext {
         to = next;
         continue;
       }
-      const more = this.unitEnd(next);
+      const more = this.unitEnd(next, true);
       if (more === undefined) break;
       to = more;
     }
     return { from: i, to, display: this.display(i, to) };
   }
 
-  /** The last token of one unit part starting at `i` (designator and identifier, floor, side), or undefined. */
-  private unitEnd(i: number): number | undefined {
+  /**
+   * The last token of one unit part starting at `i` (designator and identifier, floor, side), or
+   * undefined. `continuing`: right after another part of the unit (`int. 5 scala A`).
+   */
+  private unitEnd(i: number, continuing = false): number | undefined {
     if (!this.free(i)) return undefined;
     const t = this.text(i);
     const key = wordKey(t);
@@ -197,11 +200,22 @@ class UnitContext {
     if (next !== undefined && ORDINAL_FLOOR.test(t) && FLOOR_WORDS.has(wordKey(next)) && wordKey(next) !== 'hoog') return i + 1;
     if (next !== undefined && /^\d{1,2}$/.test(t) && wordKey(next) === 'hoog' && this.dutch()) return i + 1;
     if (next !== undefined && IBERIAN_FLOOR.test(t) && (IBERIAN_DOOR.test(next) || SIDE_WORDS.has(wordKey(next)))) return i + 1;
-    if ((UNIT_WORDS.has(key) || t === '#') && next !== undefined && IDENTIFIER.test(next) && !this.insideName(i)) {
-      // `Apt #5`: the sign belongs to the identifier.
-      return i + 1;
+    if ((UNIT_WORDS.has(key) || t === '#') && next !== undefined && !this.insideName(i) && (continuing || !this.wordLike(i, key))) {
+      if (IDENTIFIER.test(next)) return i + 1;
+      // `Suite # 100`: the sign between designator and identifier.
+      const after = this.free(i + 2) && !this.tokens[i + 2]?.opens ? this.text(i + 2) : '';
+      if (next === '#' && t !== '#' && IDENTIFIER.test(after)) return i + 2;
     }
     return undefined;
+  }
+
+  /**
+   * A designator that is also a word of names (`Scala`, `Piano`, `Sala`, `Top`) counts only where a
+   * unit starts: opening a section or right after the house number (`Via dela Scala 10` is a street).
+   */
+  private wordLike(i: number, key: string): boolean {
+    if (!WORD_LIKE.has(key) || i === 0 || this.tokens[i]?.opens) return false;
+    return !/\d/.test(this.text(i - 1));
   }
 
   private dutch(): boolean {
@@ -226,16 +240,21 @@ class UnitContext {
     const words: string[] = [];
     for (let i = from; i <= to; i++) {
       const t = this.text(i);
-      if (t === '/') continue;
+      if (t === '/' || (t === '#' && i > from)) continue;
       const prev = i > from ? this.text(i - 1) : '';
       // A door after an Iberian floor stays as written (`2n 1a`); a floor word after its ordinal in lower case (`3e étage`).
       if (IBERIAN_FLOOR.test(prev) && /^\d{1,2}a$/i.test(t)) words.push(t.toLowerCase());
-      else if ((ORDINAL_FLOOR.test(prev) || /^\d{1,2}$/.test(prev)) && FLOOR_WORDS.has(wordKey(t)) && !/^(?:OG|EG|DG|UG)$/.test(t)) words.push(displayWord(t, this.country).toLowerCase());
+      else if ((ORDINAL_FLOOR.test(prev) || /^\d{1,2}$/.test(prev)) && FLOOR_WORDS.has(wordKey(t)) && !/^(?:OG|EG|DG)$/.test(t)) words.push(displayWord(t, this.country).toLowerCase());
+      // After a designator the sign is only a separator (`Apt #3B` → `Apt 3B`).
+      else if (i > from && t.startsWith('#')) words.push(displayWord(t.slice(1), this.country));
       else words.push(displayWord(t, this.country));
     }
     return words.join(' ').replace(/^# /, '#');
   }
 }
+
+/** Designators that are also words of street and place names. */
+const WORD_LIKE = new Set(['scala', 'piano', 'sala', 'loja', 'porte', 'planta', 'andar', 'piso', 'puerta', 'escalera', 'top', 'level', 'stock']);
 
 const ALL_PARTICLE_LANGS = ['pt', 'es', 'fr', 'it', 'de', 'en'];
 /** Joining words of names that are not among the particles (`Am Top 3`, `Zum Hinterhaus`, `Van Flat`). */
@@ -260,7 +279,7 @@ const CANONICAL: Readonly<Record<string, string>> = {
   apt: 'Apt', apartment: 'Apartment', flat: 'Flat', unit: 'Unit', suite: 'Suite', ste: 'Ste', room: 'Room', rm: 'Rm',
   fl: 'Fl', floor: 'Floor', level: 'Level', bldg: 'Bldg', building: 'Building',
   whg: 'Whg.', wohnung: 'Wohnung', app: 'App.', top: 'Top', stiege: 'Stiege', stg: 'Stg.', tur: 'Tür', tuer: 'Tür',
-  stock: 'Stock', etage: 'Étage', og: 'OG', eg: 'EG', dg: 'DG', ug: 'UG', links: 'links', rechts: 'rechts', mitte: 'Mitte', li: 'li.', re: 're.',
+  stock: 'Stock', etage: 'Étage', og: 'OG', eg: 'EG', dg: 'DG', links: 'links', rechts: 'rechts', mitte: 'Mitte', li: 'li.', re: 're.',
   hinterhaus: 'Hinterhaus', vorderhaus: 'Vorderhaus', seitenflugel: 'Seitenflügel', gartenhaus: 'Gartenhaus', quergebaude: 'Quergebäude',
   appt: 'Appt', appartement: 'Appartement', bat: 'Bât.', batiment: 'Bâtiment', escalier: 'Escalier', esc: 'Esc.', porte: 'Porte',
   esq: 'Esq.', esquerdo: 'Esq.', esqo: 'Esq.', dto: 'Dto.', dt: 'Dto.', direito: 'Dto.', dta: 'Dta.', dir: 'Dir.', frente: 'Frente', fte: 'Frente', tras: 'Trás',

@@ -49,6 +49,7 @@ const components = fc.oneof(
       city: field(fc.constantFrom('Amsterdam', 'Berlin')),
       state: field(fc.constant('Noord-Holland')),
       country: field(fc.constantFrom('NL', 'DE', 'nl', 'XX')),
+      unit: field(fc.constantFrom('Apt 3B', 'Whg. 5', '2º Esq.')),
     },
     { requiredKeys: [] },
   ),
@@ -58,7 +59,7 @@ const components = fc.oneof(
 export const validateBody: fc.Arbitrary<unknown> = fc.oneof(
   fc.record(
     {
-      query: field(fc.constantFrom('Damrak 1, 1012 LG Amsterdam', 'Damrk 2 Amsterdam', 'Unter den Linden 1, Berlin')),
+      query: field(fc.constantFrom('Damrak 1, 1012 LG Amsterdam', 'Damrk 2 Amsterdam', 'Unter den Linden 1, Berlin', 'c/o Müller, Damrak 1 3hg, 1012 LG Amsterdam', 'Apt 3B')),
       components,
       country: field(fc.constantFrom('NL', 'DE', 'GB')),
       language: field(fc.constantFrom('nl', 'en', 'nl-NL')),
