@@ -24,6 +24,8 @@ export const AddressComponents = z
     city: text(1, 100, { storable: true }).optional(),
     state: text(1, 100, { storable: true }).optional(),
     country: CountryCode.optional(),
+    // Owned by branch units-read (issue 27); the flat, suite or door within the house. Not compared by scoring.
+    unit: text(1, 40, { storable: true }).optional().openapi({ description: 'Unit within the house (Apt 3B, Whg. 5, Top 3)', example: 'Apt 3B' }),
   })
   .openapi('AddressComponents');
 export type AddressComponents = z.infer<typeof AddressComponents>;

@@ -1,6 +1,7 @@
 import type { AutocompleteRequest, Suggestion } from '../contract/autocomplete.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
 import type { Biller, CallContext } from './billing.js';
+import { stripUnitAndRecipient } from '../address/units.js';
 import { everyoneAnswered } from './answered.js';
 import { AnswerMemo } from './answer-memo.js';
 import { cacheKey } from './cache-key.js';
@@ -23,7 +24,8 @@ export interface AutocompleteResult {
 
 /**
  * Autocomplete for servers and the widget alike: quota gate → cache (24 h) → reserve →
- * fan-out to providers that autocomplete → merge and deduplicate → settle.
+ * fan-out to providers that autocomplete (asked without the unit and recipient the user typed:
+ * no provider matches them) → merge and deduplicate, the unit carried back → settle.
  */
 export class AutocompleteEngine {
   /** Cache hits reuse the cache key and the parsed suggestions of the same request (answer-memo.ts). */
@@ -60,13 +62,16 @@ export class AutocompleteEngine {
       return { suggestions: hit, cached: true };
     }
 
+    const typed = stripUnitAndRecipient(request.query, country);
+    // Only a unit or recipient typed beside an address is set aside; alone it is all there is to search.
+    const query = typed.text || request.query;
     const eligible = runner.eligible('autocomplete', country);
     const { result, complete } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = runner.likeliest(eligible, allowed, country);
       const attempts = await runner.run(
         'autocomplete',
         {
-          query: request.query,
+          query,
           ...(country ? { country } : {}),
           ...(request.language ? { language: request.language } : {}),
           limit: request.limit,
@@ -74,7 +79,10 @@ export class AutocompleteEngine {
         signalOf(signal),
         { only: called, requestId: ctx.requestId },
       );
-      const suggestions = mergeSuggestions(attempts, request.limit, country);
+      const suggestions = mergeSuggestions(attempts, request.limit, {
+        ...(country ? { country } : {}),
+        ...(typed.text && typed.unit ? { unit: typed.unit } : {}),
+      });
       return {
         value: { result: markUnverified({ suggestions, cached: false }, nobodyAnswered(attempts)), complete: everyoneAnswered(attempts, eligible) },
         answered: attempts.filter((a) => a.answered).length,
