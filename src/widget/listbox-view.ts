@@ -97,6 +97,34 @@ export class ListboxView {
     this.status.textContent = this.status.textContent === text ? `${text}\u00a0` : text;
   }
 
+  private shown?: () => void;
+
+  /**
+   * Shows `text` right after `target` as its accessible description, until the user types there;
+   * without arguments, takes down the one shown.
+   */
+  hint(target?: HTMLElement, text?: string, done?: () => void): void {
+    this.shown?.();
+    if (!target) return;
+    const p = document.createElement('p');
+    p.className = 'svc-ac-hint';
+    p.id = `${this.id}-hint`;
+    p.textContent = text ?? '';
+    (target.closest('label') ?? target).after(p);
+    const described = target.getAttribute('aria-describedby');
+    target.setAttribute('aria-describedby', described ? `${described} ${p.id}` : p.id);
+    const clear = () => {
+      p.remove();
+      target.removeEventListener('input', clear);
+      if (described) target.setAttribute('aria-describedby', described);
+      else target.removeAttribute('aria-describedby');
+      this.shown = undefined;
+      done?.();
+    };
+    target.addEventListener('input', clear);
+    this.shown = clear;
+  }
+
   remove(): void {
     this.popup.remove();
     this.status.remove();

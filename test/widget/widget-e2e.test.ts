@@ -111,6 +111,23 @@ describe('widget on an allowed HTTPS origin, loaded from the real service', () =
     await page.close();
   });
 
+  it('keeps the flat typed after the house: the service reads it, the choice keeps it and fills the apartment field (issue 27)', async () => {
+    const page = await openCheckout(shop.url('/checkout'));
+    await typeAndWaitForList(page, 'Marienplatz 8 Whg. 5');
+    const texts = await optionTexts(page);
+    const wanted = texts.findIndex((t) => t.startsWith('Marienplatz 8'));
+    expect(wanted).toBeGreaterThanOrEqual(0);
+    expect(texts[wanted]).toContain('Whg. 5');
+    for (let i = 0; i <= wanted; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#street').inputValue()).toBe('Marienplatz');
+    expect(await page.locator('#house-number').inputValue()).toBe('8');
+    expect(await page.locator('#line2').inputValue()).toBe('Whg. 5');
+    expect(await page.locator('#address').inputValue()).toContain('Whg. 5');
+    expect(await page.locator('#postcode').inputValue()).toBe('80331');
+    await page.close();
+  });
+
   it('works the same when imported as an ES module', async () => {
     const page = await openCheckout(shop.url('/module'));
     await typeAndWaitForList(page, 'Coolsingel 40');
