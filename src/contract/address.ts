@@ -24,11 +24,13 @@ export const AddressComponents = z
     city: text(1, 100, { storable: true }).optional(),
     state: text(1, 100, { storable: true }).optional(),
     country: CountryCode.optional(),
-    // Owned by branch units-read (issue 27); the flat, suite or door within the house. Not compared by scoring.
-    unit: text(1, 40, { storable: true }).optional().openapi({ description: 'Unit within the house (Apt 3B, Whg. 5, Top 3)', example: 'Apt 3B' }),
+    unit: text(1, 40, { storable: true, noControl: true })
+      .optional()
+      .openapi({ description: 'Flat, apartment, suite, floor or door within the house (Apt 3B, Flat 3, Whg. 5, 2º Esq.); never compared with the house', example: 'Apt 3B' }),
   })
   .openapi('AddressComponents');
 export type AddressComponents = z.infer<typeof AddressComponents>;
+/** The fields scoring and consensus compare: a unit never changes the verdict of its house. */
 export const COMPONENT_FIELDS = ['street', 'houseNumber', 'postcode', 'city', 'state', 'country'] as const;
 export type ComponentField = (typeof COMPONENT_FIELDS)[number];
 
