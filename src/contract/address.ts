@@ -41,12 +41,18 @@ export const ResolvedAddress = z
   .object({
     street: z.string().optional(),
     houseNumber: z.string().optional(),
+    unit: z.string().optional().openapi({ description: 'The unit the input gave, as the country writes it', example: 'Apt 3B' }),
     postcode: z.string().optional(),
     city: z.string().optional(),
     state: z.string().optional(),
     country: z.string().optional(),
     lat: z.number(),
     lng: z.number(),
+    lines: z.array(z.string()).openapi({
+      description: "The postal address in the country's order, unit included; the country line only when the request's country differs",
+      example: ['1932 Eastern Avenue Apt 3B', 'Baltimore, MD 21231'],
+    }),
+    formatted: z.string().openapi({ description: 'The postal lines on one line', example: '1932 Eastern Avenue Apt 3B, Baltimore, MD 21231' }),
   })
   .openapi('ResolvedAddress');
 export type ResolvedAddress = z.infer<typeof ResolvedAddress>;
@@ -59,6 +65,8 @@ export const ComponentVerdicts = z
     postcode: ComponentVerdict.optional(),
     city: ComponentVerdict.optional(),
     country: ComponentVerdict.optional(),
+    /** Checked only where the data lists the house's units; never part of VERDICT_FIELDS (a unit never moves the house's score). */
+    unit: ComponentVerdict.optional().openapi({ example: 'match' }),
   })
   .openapi('ComponentVerdicts');
 export type ComponentVerdicts = z.infer<typeof ComponentVerdicts>;

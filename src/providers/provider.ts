@@ -22,10 +22,7 @@ export interface ProviderCandidate {
    * municipality, Nominatim's `address` names the hamlet). Absent when the provider names none.
    */
   placeNames?: string[];
-  /**
-   * The units the data lists for this house, as the data writes them; absent when the data knows
-   * none (issue 27, owned by branch index-units). Two or more and none typed: ask for the unit.
-   */
+  /** The units the data lists for this house, as the data writes them; absent when the data knows none. */
   units?: string[];
   /** Provider-native payload, shown only in debug candidates; never sent to browsers. */
   raw?: unknown;
