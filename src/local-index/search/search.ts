@@ -6,6 +6,7 @@ import { scoreHit, scoreStreet } from './score.js';
 import { foldTownless } from './fold-streets.js';
 import { rankStreets, type RankedStreet } from './streets.js';
 import { postcodeKey } from '../text.js';
+import { mergeUnits } from '../units.js';
 
 /** Hits scoring below this are not the address asked for; returning them would only mislead. */
 const MIN_SCORE = 0.35;
@@ -15,13 +16,21 @@ function scoredAddresses(plan: Plan, hits: AddressHit[], ranked: RankedStreet[])
   return hits.map((h) => addressToHit(h, scoreHit(plan, h.street, h, byId.get(h.street.id) ?? scoreStreet(plan, h.street).score)));
 }
 
+/**
+ * Each result once. Several objects of one house (OSM: a node per flat, each with its
+ * `addr:unit`) are one result with all their units.
+ */
 function dedupe(hits: LocalHit[]): LocalHit[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, LocalHit>();
   return hits.filter((h) => {
     const key = `${h.precision}|${h.label}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, h);
+      return true;
+    }
+    if (h.units) first.units = mergeUnits(first.units, h.units);
+    return false;
   });
 }
 

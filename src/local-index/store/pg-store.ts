@@ -329,7 +329,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       // trip (the street match stays materialized, planned as it is alone).
       const res = await pool.query<NumberedRow>({
         text: numbered(`WITH m AS MATERIALIZED (${match})
-              SELECT m.*, a.id AS a_id, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng FROM m
+              SELECT m.*, ${numberedColumns} FROM m
               LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.country = m.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true`),
         values: [...args, hnKey],
       });

@@ -10,7 +10,7 @@ export interface Query {
 }
 
 export const streetColumns = 's.id, s.country, s.street, s.city, s.municipality, s.state, s.postcode, s.n, s.lat, s.lng, s.street_words, s.city_words';
-const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng`;
+const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng, a.units AS a_units`;
 
 /**
  * Address joined to its street. PostgreSQL's addresses carry their street's country, the
@@ -20,7 +20,7 @@ const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postco
 const streetJoin = (t: string) => `${t}addresses a JOIN ${t}streets s ON s.id = a.street_id${t ? ' AND a.country = s.country' : ''}`;
 
 /** An address beside its street's columns, as `NumberedRow` reads it. */
-export const numberedColumns = 'a.id AS a_id, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng';
+export const numberedColumns = 'a.id AS a_id, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng, a.units AS a_units';
 /** SQLite only: PostgreSQL's queries name the country as a plain equality so the plan prunes partitions. */
 export const countryFilter = '(CAST(? AS TEXT) IS NULL OR s.country = ?)';
 

@@ -40,6 +40,8 @@ export interface AddressInput {
   pcKey: string | null;
   lat: number;
   lng: number;
+  /** The house's units this row lists, packed (`units.ts`); null or absent for none. */
+  units?: string | null;
 }
 
 /** What one batch did. */
@@ -158,6 +160,8 @@ export interface NumberedAddress {
   postcode: string | null;
   lat: number;
   lng: number;
+  /** The house's units this address lists; absent for none. */
+  units?: string[];
 }
 
 /** At most this many addresses of one street come back with it from `findStreets` (the geocode keeps 20 over all its streets). */
@@ -170,6 +174,8 @@ export interface AddressHit {
   postcode: string | null;
   lat: number;
   lng: number;
+  /** The house's units this address lists; absent for none. */
+  units?: string[];
 }
 
 /** House-number filter: exact key, key prefix (typing), or the leading integer (`123` for `123-2`). */
