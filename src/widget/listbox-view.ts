@@ -55,7 +55,9 @@ export class ListboxView {
         li.setAttribute('role', 'option');
         li.setAttribute('aria-selected', 'false');
         li.dataset.index = String(i);
-        const cut = s.label.indexOf(', ');
+        // The main line runs to the end of the street line: a unit the country writes first (`Whg. 5, Marienplatz 8`) stays with it.
+        const street = s.address.street ? s.label.indexOf(s.address.street) : -1;
+        const cut = s.label.indexOf(', ', Math.max(street, 0));
         const main = li.appendChild(document.createElement('span'));
         main.className = 'svc-ac-main';
         highlight(main, cut < 0 ? s.label : s.label.slice(0, cut), words);

@@ -118,6 +118,8 @@ describe('widget on an allowed HTTPS origin, loaded from the real service', () =
     const wanted = texts.findIndex((t) => t.includes('Marienplatz 8'));
     expect(wanted).toBeGreaterThanOrEqual(0);
     expect(texts[wanted]).toContain('Whg. 5');
+    // The option's main line is the street line with its unit, whichever the country writes first.
+    expect(await page.locator('.svc-ac-main').nth(wanted).textContent()).toMatch(/^(Whg\. 5, Marienplatz 8|Marienplatz 8,? Whg\. 5)/);
     for (let i = 0; i <= wanted; i++) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     expect(await page.locator('#street').inputValue()).toBe('Marienplatz');
