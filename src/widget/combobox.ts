@@ -225,8 +225,7 @@ export class AddressCombobox extends EventTarget {
     this.reset();
     this.session = null; // a selection ends the session; further typing starts a new one
     const { unit } = values;
-    const action = s.action && !unit ? s.action : undefined;
-    if (action) this.askUnit();
+    const action = s.action && !unit && this.askUnit() ? s.action : undefined;
     const detail: SelectDetail = { id: s.id, label: s.label, provider: s.provider, address: s.address, houseNumber: kept.houseNumber, extra: kept.extra, value, unit, action };
     this.input.dispatchEvent(new Event('change', { bubbles: true }));
     this.input.dispatchEvent(new CustomEvent('select', { detail, bubbles: true }));
@@ -235,15 +234,18 @@ export class AddressCombobox extends EventTarget {
 
   /**
    * The house has several units and none was given: a visible prompt, named as the description of
-   * the unit field (focused, to type it right away) or, without one, of the input itself.
+   * the unit field (focused, to type it right away) or, without one, of the input itself. Not when
+   * the unit field was filled in already: false.
    */
-  private askUnit(): void {
+  private askUnit(): boolean {
     const field = this.fields.get('unit') ?? this.fields.get('line2');
+    if (field?.value) return false;
     const target = field ?? this.input;
     this.input.dataset.addressdNeeds = 'unit';
     this.view.hint(target, this.opts.messages.unitNeeded, () => delete this.input.dataset.addressdNeeds);
     if (field) field.focus();
     else this.view.announce(this.opts.messages.unitNeeded);
+    return true;
   }
 
   /**

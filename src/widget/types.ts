@@ -1,14 +1,8 @@
 import type { AddressComponents } from '../contract/address.js';
+import type { WidgetSuggestion } from '../contract/autocomplete.js';
 
-/** One suggestion as the widget endpoint returns it (SPEC "WidgetSuggestion"). */
-export interface WidgetSuggestion {
-  id: string;
-  label: string;
-  provider: string;
-  address: AddressComponents;
-  /** `add_unit`: the house has several units in the data and none was typed; ask for one. */
-  action?: 'add_unit';
-}
+/** One suggestion as the widget endpoint returns it (SPEC "WidgetSuggestion"; type only, no Zod in the bundle). */
+export type { WidgetSuggestion };
 
 /**
  * Fields the widget can fill; `line1`/`line2` are the two street lines of HTML autofill, `unit`
@@ -75,7 +69,7 @@ export interface SelectDetail {
   /** The unit: as the service read it from the typing, else the typed extra. */
   unit?: string;
   /** `add_unit`: none was given and the house has several; the widget asked for it. */
-  action?: 'add_unit';
+  action?: WidgetSuggestion['action'];
 }
 
 /**

@@ -309,6 +309,17 @@ describe('units', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
     expect(await selected()).toEqual([expect.objectContaining({ unit: 'Whg. 5', action: undefined })]);
   });
+
+  it('does not ask when the unit field was filled in already, and leaves it as it is', async () => {
+    await page.goto(server.url('/checkout-unit'));
+    await page.locator('#unit').fill('Whg. 7');
+    api.suggestions = [baader];
+    await choose('Baaderstraße 22');
+    expect(await value('#unit')).toBe('Whg. 7');
+    expect(await hint().count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
+    expect(await selected()).toEqual([expect.objectContaining({ id: 'svc_s_m', action: undefined })]);
+  });
 });
 
 describe('talking to the service', () => {
