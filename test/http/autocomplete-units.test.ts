@@ -65,9 +65,14 @@ describe.each(STORAGE_BACKENDS)('autocomplete and the units of the local index (
   });
 
   it('says the same to the widget', async () => {
-    const res = await server.post('/v1/widget/autocomplete', { query: '1932 Eastern Avenue', country: 'US' }, { authorization: `Bearer ${token}`, origin: ORIGIN });
-    expect(res.status).toBe(200);
-    const house = byHouse(((await res.json()) as WidgetAutocompleteResponse).suggestions, '1932');
-    expect(house).toMatchObject({ action: 'add_unit', address: { street: 'Eastern Avenue', houseNumber: '1932' } });
+    const widget = async (query: string) => {
+      const res = await server.post('/v1/widget/autocomplete', { query, country: 'US' }, { authorization: `Bearer ${token}`, origin: ORIGIN });
+      expect(res.status).toBe(200);
+      return byHouse(((await res.json()) as WidgetAutocompleteResponse).suggestions, '1932');
+    };
+    expect(await widget('1932 Eastern Avenue')).toMatchObject({ action: 'add_unit', address: { street: 'Eastern Avenue', houseNumber: '1932' } });
+    const typed = await widget('1932 Eastern Avenue Apt 3B');
+    expect(typed).toMatchObject({ address: { houseNumber: '1932', unit: 'Apt 3B' }, label: expect.stringContaining('Apt 3B') });
+    expect(typed).not.toHaveProperty('action');
   });
 });

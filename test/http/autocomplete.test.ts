@@ -117,6 +117,7 @@ describe('POST /v1/autocomplete', () => {
     { query: 'Marienplatz 8 Whg. 5', country: 'DE', unit: 'Whg. 5', provider: 'Marienplatz 8' },
     { query: '350 Fifth Avenue Apt 3B', country: 'US', unit: 'Apt 3B', provider: '350 Fifth Avenue' },
     { query: 'Damrak 70 Top 3', country: 'NL', unit: 'Top 3', provider: 'Damrak 70' },
+    { query: 'Whg. 5, Marienplatz 8', country: 'DE', unit: 'Whg. 5', provider: 'Marienplatz 8' },
   ])('asks the providers without the unit of "$query" and carries $unit back in every house suggestion and its label', async ({ query, country, unit, provider }) => {
     const sent = (e: keyof TestServer['emulators']) => server.emulators[e].requests.length;
     const before = { pdok: sent('pdok'), photon: sent('photon') };
