@@ -1,6 +1,6 @@
 import { isStreetTypeWord } from './abbreviations.js';
 import { findCountry } from './country-find.js';
-import { countryLanguages } from './languages.js';
+import { countryLanguages, streetTypePosition } from './languages.js';
 import { isParticle } from './particles.js';
 import { recipientSpans } from './recipients.js';
 import { foldCase } from './text.js';
@@ -84,8 +84,8 @@ const SLASH_DOOR_COUNTRIES = new Set(['AT', 'LI']);
 const SLASH_DOOR = /^(\d{1,5}[a-z]?)\/(\d{1,4}[a-z]?(?:\/\d{1,4}[a-z]?)*)$/i;
 /** What follows a designator: a number (`3B`, `100`, `3/5`), one letter (`Bât. A`) or a Roman numeral. */
 const IDENTIFIER = /^#?(?:[\p{L}\p{N}]{0,5}\d[\p{L}\p{N}/-]{0,6}|\p{L}|[IVX]{1,4})\.?$/u;
-/** An ordinal floor (`2nd`, `3e`, `3ème`, `2.`, `1º`, `2.º`, `2n`): before a floor word, and in ES/PT pairs. */
-const ORDINAL_FLOOR = /^\d{1,2}(?:st|nd|rd|th|e|er|ère|re|ème|eme|\.|\.?[ºo°]|n|r|t)?$/i;
+/** An ordinal floor (`2nd`, `3e`, `3ème`, `2.`, `1º`, `2.º`, `2n`) before a floor word; a bare number only before Dutch `hoog`. */
+const ORDINAL_FLOOR = /^\d{1,2}(?:st|nd|rd|th|e|er|ère|re|ème|eme|\.|\.?[ºo°]|n|r|t)$/i;
 /** Iberian floor and door (`2º Esq`, `3º 2ª`, `2n 1a`): the floor is an ordinal, the door a feminine ordinal, letter or side. */
 const IBERIAN_FLOOR = /^\d{1,2}(?:\.?[ºo°]|n|r|t|er)$/i;
 const IBERIAN_DOOR = /^(?:\d{1,2}\.?[aª]|[A-Z])$/;
@@ -194,7 +194,8 @@ class UnitContext {
     if (DUTCH_FLOOR.test(t) && this.dutch()) return i;
     if (RC.test(t)) return i;
     if (STANDALONE.has(key) && !this.insideName(i)) return i;
-    if (next !== undefined && ORDINAL_FLOOR.test(t) && FLOOR_WORDS.has(wordKey(next)) && (wordKey(next) !== 'hoog' || this.dutch())) return i + 1;
+    if (next !== undefined && ORDINAL_FLOOR.test(t) && FLOOR_WORDS.has(wordKey(next)) && wordKey(next) !== 'hoog') return i + 1;
+    if (next !== undefined && /^\d{1,2}$/.test(t) && wordKey(next) === 'hoog' && this.dutch()) return i + 1;
     if (next !== undefined && IBERIAN_FLOOR.test(t) && (IBERIAN_DOOR.test(next) || SIDE_WORDS.has(wordKey(next)))) return i + 1;
     if ((UNIT_WORDS.has(key) || t === '#') && next !== undefined && IDENTIFIER.test(next) && !this.insideName(i)) {
       // `Apt #5`: the sign belongs to the identifier.
@@ -215,8 +216,9 @@ class UnitContext {
     if (i === 0 || this.tokens[i]?.opens) return false;
     const prev = this.tokens[i - 1] as Token;
     if (isParticle(prev.norm, ALL_PARTICLE_LANGS) || NAME_JOINERS.has(prev.norm)) return true;
-    const opensName = prev.opens || /^\d/.test(this.text(i - 2));
-    return opensName && this.langs.some((l) => isStreetTypeWord(prev.norm, [l]));
+    // Only a type that opens its street's name (`Rua`, `Via`, `Rue`): after `Street` or `Avenue` the street has ended.
+    const opensName = prev.opens || /^\d{1,5}[a-z]?$/i.test(this.text(i - 2));
+    return opensName && this.langs.some((l) => streetTypePosition(l) === 'first' && isStreetTypeWord(prev.norm, [l]));
   }
 
   /** The unit as the country writes it: designators in their usual spelling, identifiers in capitals. */
@@ -228,7 +230,7 @@ class UnitContext {
       const prev = i > from ? this.text(i - 1) : '';
       // A door after an Iberian floor stays as written (`2n 1a`); a floor word after its ordinal in lower case (`3e étage`).
       if (IBERIAN_FLOOR.test(prev) && /^\d{1,2}a$/i.test(t)) words.push(t.toLowerCase());
-      else if (ORDINAL_FLOOR.test(prev) && FLOOR_WORDS.has(wordKey(t)) && !/^(?:OG|EG|DG|UG)$/.test(t)) words.push(displayWord(t, this.country).toLowerCase());
+      else if ((ORDINAL_FLOOR.test(prev) || /^\d{1,2}$/.test(prev)) && FLOOR_WORDS.has(wordKey(t)) && !/^(?:OG|EG|DG|UG)$/.test(t)) words.push(displayWord(t, this.country).toLowerCase());
       else words.push(displayWord(t, this.country));
     }
     return words.join(' ').replace(/^# /, '#');

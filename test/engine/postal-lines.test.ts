@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { corpusAddresses } from '../../bench/accuracy/corpus.js';
 import { postalLines } from '../../src/engine/postal-lines.js';
 
 /** One real address of every country of the accuracy corpus, with a unit as that country writes it. */
@@ -20,6 +21,10 @@ const CASES = [
 ] as const;
 
 describe('postalLines', () => {
+  it('has a case for every country of the accuracy corpus', () => {
+    expect(CASES.map((c) => c.country).sort()).toEqual([...new Set(corpusAddresses().map((a) => a.country))].sort());
+  });
+
   it.each(CASES)('writes $country in its own order, unit included', ({ lines, ...address }) => {
     expect(postalLines(address, address.country)).toEqual({ lines, formatted: lines.join(', ') });
   });

@@ -32,7 +32,6 @@ const QUERY_NAMES = ['query', 'address', 'fulladdress', 'addressline', 'adres', 
 const COMPONENT_NAMES: Record<ComponentKey, string[]> = {
   street: ['street', 'streetname', 'straat', 'straatnaam', 'strasse', 'straße', 'rue'],
   houseNumber: ['housenumber', 'housenr', 'number', 'huisnummer', 'hausnummer', 'nr', 'no'],
-  unit: ['unit', 'apartment', 'apt', 'suite', 'flat', 'addressline2', 'address2', 'wohnung', 'appartement'],
   postcode: ['postcode', 'postalcode', 'zip', 'zipcode', 'plz', 'cp'],
   city: ['city', 'town', 'place', 'plaats', 'woonplaats', 'ort', 'stadt', 'ville'],
   state: ['state', 'province', 'provincie', 'region', 'county'],
