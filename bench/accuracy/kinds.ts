@@ -67,7 +67,7 @@ export function written(a: CorpusAddress, p: Parts = a): string {
   return `${street}, ${pc ? `${pc} ` : ''}${p.city}`;
 }
 
-function streetPart(a: CorpusAddress): string {
+export function streetPart(a: CorpusAddress): string {
   return NUMBER_FIRST.has(a.country) ? `${a.houseNumber} ${a.street}` : `${a.street} ${a.houseNumber}`;
 }
 

@@ -28,9 +28,13 @@ const NOTES: readonly (readonly string[])[] = [
 /** The recipient lines and notes of a text, in input order. */
 export function recipientSpans(tokens: readonly Token[], country: string | undefined): Span[] {
   const out: Span[] = [];
+  // Most texts hold no marker word at all: the keys are made once, the phrases looked up by first word.
+  const keys = tokens.map((t) => foldCase(t.text).replace(/:+$/, ''));
+  if (!keys.some((k) => FIRST_WORDS.has(k))) return out;
   for (let i = 0; i < tokens.length; i++) {
+    if (!FIRST_WORDS.has(keys[i] as string)) continue;
     const opens = tokens[i]?.opens ?? false;
-    const note = phraseAt(tokens, i, NOTES);
+    const note = phraseAt(tokens, keys, i, NOTES);
     if (note !== undefined) {
       // The code itself (`door code 1234`, `Türcode: 4711`).
       const next = tokens[note + 1];
@@ -39,7 +43,7 @@ export function recipientSpans(tokens: readonly Token[], country: string | undef
       i = to;
       continue;
     }
-    const marker = phraseAt(tokens, i, ANYWHERE) ?? (opens ? phraseAt(tokens, i, SECTION_START) : undefined);
+    const marker = phraseAt(tokens, keys, i, ANYWHERE) ?? (opens ? phraseAt(tokens, keys, i, SECTION_START) : undefined);
     if (marker === undefined) continue;
     const to = nameEnd(tokens, marker, country);
     out.push({ from: i, to });
@@ -48,14 +52,12 @@ export function recipientSpans(tokens: readonly Token[], country: string | undef
   return out;
 }
 
-function phraseKey(token: Token): string {
-  return foldCase(token.text).replace(/:+$/, '');
-}
+const FIRST_WORDS = new Set([...ANYWHERE, ...SECTION_START, ...NOTES].map((p) => p[0] as string));
 
 /** The last token of one of `phrases` starting at `i`, or undefined. */
-function phraseAt(tokens: readonly Token[], i: number, phrases: readonly (readonly string[])[]): number | undefined {
+function phraseAt(tokens: readonly Token[], keys: readonly string[], i: number, phrases: readonly (readonly string[])[]): number | undefined {
   for (const phrase of phrases) {
-    if (phrase.every((word, k) => tokens[i + k] && (k === 0 || !tokens[i + k]?.opens) && phraseKey(tokens[i + k] as Token) === word)) return i + phrase.length - 1;
+    if (phrase.every((word, k) => keys[i + k] === word && (k === 0 || !tokens[i + k]?.opens))) return i + phrase.length - 1;
   }
   return undefined;
 }
@@ -90,16 +92,19 @@ function nameEnd(tokens: readonly Token[], marker: number, country: string | und
       (next !== undefined && !next.opens && !/\d/.test(next.text) && (TYPE_FIRST_EXTRA.has(t.norm) || langs.some((l) => streetTypePosition(l) === 'first' && isStreetTypeWord(t.norm, [l]))));
     // A street that ends in its type (`Baaderstraße`, `Hovedgaden`; `Mariahilfer Straße` with the word before it),
     // with the words that qualify it (`Grote Houtstraat`, `Gedempte Oude Gracht`, `Burgemeester Reigerstraat`).
-    const closesStreet = COMPOUND_STREET.test(t.norm) || DEFINITE_STREET.test(t.norm);
+    const closesStreet = COMPOUND_STREET.test(t.norm) || DEFINITE_STREET.test(t.norm) || COMPOUND_EXTRA.test(t.norm);
     // A type closes the street its word before names where the number follows it (`Mariahilfer Straße 100`);
     // followed by words it opens one (`Platz der Deutschen Einheit 1`).
     const closesName = !next || next.opens || /^\d/.test(next.text);
-    const typeAfterName = j > start && closesName && langs.some((l) => streetTypePosition(l) === 'last' && isStreetTypeWord(t.norm, [l]));
+    const typeAfterName = j > start && closesName && !DEFINITE_STREET.test(t.norm) && !COMPOUND_EXTRA.test(t.norm) && langs.some((l) => streetTypePosition(l) === 'last' && isStreetTypeWord(t.norm, [l]));
     if (opensStreet || closesStreet || typeAfterName) {
       // `Straße` is a prefix too (`Straße des 17. Juni`): after a word, it is the type closing that word's street.
       let first = typeAfterName ? j - 1 : j;
-      while (first - 1 >= start && first - 1 > (salutation ?? marker) && STREET_ADJECTIVE.test((tokens[first - 1] as Token).norm)) first--;
-      return Math.max(marker, salutation !== undefined ? Math.min(short, first - 1) : first - 1);
+      // The words that qualify the street or join its name (`Grote Houtstraat`, `Van Welderenstraat`) are the street's.
+      while (first - 1 > (salutation ?? start) && (STREET_ADJECTIVE.test((tokens[first - 1] as Token).norm) || NAME_PARTICLES.has((tokens[first - 1] as Token).norm))) first--;
+      // The line names someone: at least one word after the marker (`c/o Hansen Boulevarden 10`).
+      first = Math.max(first, (salutation ?? marker) + 2);
+      return Math.min(first - 1, salutation !== undefined ? short : first - 1);
     }
   }
   let end = start;
@@ -130,10 +135,21 @@ function shortName(tokens: readonly Token[], before: number): number {
 }
 
 const NAME_PARTICLES = new Set(['de', 'van', 'der', 'den', 'von', 'zu', 'du', 'le', 'la', 'da', 'di', 'del', 'dos', 'ter', 'ten', 'mc', 'mac', 'o']);
-/** Danish streets with their article (`Hovedgaden`, `Strandvejen`, `Kongens Nytorv`'s `Torvet`). */
-const DEFINITE_STREET = /(?:gaden|vejen|torvet|pladsen)$/;
-/** Words that qualify a street before its type: Dutch adjectives and titles (`Grote Houtstraat`, `Burgemeester Reigerstraat`). */
-const STREET_ADJECTIVE = /^(?:grote|kleine|oude|nieuwe|lange|korte|hoge|lage|eerste|tweede|derde|vierde|burgemeester|gedempte|sint|heilige)$/;
+/** Scandinavian streets with their article, whole names even alone (`Hovedgaden`, `Boulevarden`, `Drottninggatan`). */
+const DEFINITE_STREET = /(?:gaden|vejen|torvet|pladsen|boulevarden|alleen|straedet|kajen|gatan|vagen)$/;
+/** Scandinavian compounds whose ending alone is a type (`Nytorv`, `Rådhusplads`; `Torv` after a word is its type). */
+const COMPOUND_EXTRA = /^.+(?:torv|plads|boulevard|alle|gyde|kaj|straede|grand)$/;
+/**
+ * Words that qualify a street before its type: Dutch, German and Danish adjectives and titles
+ * (`Grote Houtstraat`, `Burgemeester Reigerstraat`, `Alte Gasse`, `Søndre Fasanvej`), normalized.
+ */
+const STREET_ADJECTIVE = new RegExp(
+  '^(?:' +
+    ['grote', 'kleine', 'oude', 'nieuwe', 'lange', 'korte', 'hoge', 'lage', 'eerste', 'tweede', 'derde', 'vierde', 'burgemeester', 'gedempte', 'sint', 'heilige',
+      'alte', 'neue', 'grosse', 'kleine', 'obere', 'untere', 'hintere', 'vordere', 'innere', 'hohe', 'breite',
+      'sondre', 'ostre', 'vestre', 'nordre', 'ny', 'nye', 'gamle', 'gammel', 'store', 'lille', 'sankt', 'skt', 'gl', 'ndr', 'sdr', 'nr'].join('|') +
+    ')$',
+);
 /** Street types that open a name and are missing from the vocabularies: Catalan (Andorra, Catalonia). */
 const TYPE_FIRST_EXTRA = new Set(['avinguda', 'carrer', 'placa', 'passeig', 'carretera', 'cami', 'travessera', 'rambla', 'baixada', 'pujada']);
 const ALL_LANGS = ['en', 'de', 'nl', 'fr', 'pt', 'es', 'it', 'da'];

@@ -89,8 +89,8 @@ const ORDINAL_FLOOR = /^\d{1,2}(?:st|nd|rd|th|e|er|ère|re|ème|eme|\.|\.?[ºo°
 /** Iberian floor and door (`2º Esq`, `3º 2ª`, `2n 1a`): the floor is an ordinal, the door a feminine ordinal, letter or side. */
 const IBERIAN_FLOOR = /^\d{1,2}(?:\.?[ºo°]|n|r|t|er)$/i;
 const IBERIAN_DOOR = /^(?:\d{1,2}\.?[aª]|[A-Z])$/;
-/** German floors (`EG`, `2. OG`, `1.OG`, `DG`, `UG`), written in capitals. */
-const GERMAN_FLOOR = /^(?:\d{1,2}\.)?(?:EG|OG|DG|UG)$/;
+/** German floors (`EG`, `2. OG`, `1.OG`, `DG`), written in capitals (`UG` is also a company form). */
+const GERMAN_FLOOR = /^(?:\d{1,2}\.)?(?:EG|OG|DG)$/;
 /** Dutch floors (`3hg`, `3-hoog`): the storey, not a BAG addition. */
 const DUTCH_FLOOR = /^\d{1,2}(?:hg|-?hoog)$/i;
 /** Portuguese ground floor (`R/C`). */
@@ -230,7 +230,7 @@ class UnitContext {
       const prev = i > from ? this.text(i - 1) : '';
       // A door after an Iberian floor stays as written (`2n 1a`); a floor word after its ordinal in lower case (`3e étage`).
       if (IBERIAN_FLOOR.test(prev) && /^\d{1,2}a$/i.test(t)) words.push(t.toLowerCase());
-      else if ((ORDINAL_FLOOR.test(prev) || /^\d{1,2}$/.test(prev)) && FLOOR_WORDS.has(wordKey(t)) && !/^(?:OG|EG|DG|UG)$/.test(t)) words.push(displayWord(t, this.country).toLowerCase());
+      else if ((ORDINAL_FLOOR.test(prev) || /^\d{1,2}$/.test(prev)) && FLOOR_WORDS.has(wordKey(t)) && !/^(?:OG|EG|DG)$/.test(t)) words.push(displayWord(t, this.country).toLowerCase());
       else words.push(displayWord(t, this.country));
     }
     return words.join(' ').replace(/^# /, '#');
@@ -260,7 +260,7 @@ const CANONICAL: Readonly<Record<string, string>> = {
   apt: 'Apt', apartment: 'Apartment', flat: 'Flat', unit: 'Unit', suite: 'Suite', ste: 'Ste', room: 'Room', rm: 'Rm',
   fl: 'Fl', floor: 'Floor', level: 'Level', bldg: 'Bldg', building: 'Building',
   whg: 'Whg.', wohnung: 'Wohnung', app: 'App.', top: 'Top', stiege: 'Stiege', stg: 'Stg.', tur: 'Tür', tuer: 'Tür',
-  stock: 'Stock', etage: 'Étage', og: 'OG', eg: 'EG', dg: 'DG', ug: 'UG', links: 'links', rechts: 'rechts', mitte: 'Mitte', li: 'li.', re: 're.',
+  stock: 'Stock', etage: 'Étage', og: 'OG', eg: 'EG', dg: 'DG', links: 'links', rechts: 'rechts', mitte: 'Mitte', li: 'li.', re: 're.',
   hinterhaus: 'Hinterhaus', vorderhaus: 'Vorderhaus', seitenflugel: 'Seitenflügel', gartenhaus: 'Gartenhaus', quergebaude: 'Quergebäude',
   appt: 'Appt', appartement: 'Appartement', bat: 'Bât.', batiment: 'Bâtiment', escalier: 'Escalier', esc: 'Esc.', porte: 'Porte',
   esq: 'Esq.', esquerdo: 'Esq.', esqo: 'Esq.', dto: 'Dto.', dt: 'Dto.', direito: 'Dto.', dta: 'Dta.', dir: 'Dir.', frente: 'Frente', fte: 'Frente', tras: 'Trás',
