@@ -106,6 +106,8 @@ export interface LocalHit {
    * with every number the data gives it, so that number is known to be absent.
    */
   houseNumbersKnown?: true;
+  /** A street hit for a typed postcode none of the street's addresses has, where they have postcodes. */
+  postcodesKnown?: true;
 }
 
 export interface GeocodeInput {

@@ -85,7 +85,8 @@ describe.each(STORAGE_BACKENDS)('units in the local index (%s)', (backend) => {
     const late = '-76.582,39.29,1940,Eastern Avenue,Suite 200,Baltimore,,MD,21231,,';
     const early = '-76.582,39.29,1940,Eastern Avenue,Suite 100,Baltimore,,MD,21231,,';
     const path = box.file('us.oa.csv', [OA_HEADER, ...rows, early, ...filler, late].join('\n'));
-    const summary = await box.index.importFile(path, { format: 'openaddresses', country: 'US' });
+    // Read on a worker thread: units cross the thread boundary with their rows.
+    const summary = await box.index.importFile(path, { format: 'openaddresses', country: 'US', readInWorker: true });
     expect(summary).toMatchObject({ imported: 10_003, skipped: { duplicate: 2 } });
     expect((await candidate('Eastern Avenue', '1932', 'US'))?.units).toEqual(['Apt 3A', 'Apt 3B']);
     expect(await candidate('Eastern Avenue', '1934', 'US')).not.toHaveProperty('units');
@@ -97,6 +98,12 @@ describe.each(STORAGE_BACKENDS)('units in the local index (%s)', (backend) => {
     expect((await candidate('Eastern Avenue', '1932', 'US'))?.units).toEqual(['Apt 3A']);
     expect((await candidate('Eastern Avenue', '1940', 'US'))?.units).toEqual(['Suite 100']);
     expect(await box.index.count()).toBe(3);
+  });
+
+  it("imports a plain CSV's unit column", async () => {
+    const rows = ['street,houseNumber,unit,postcode,city,country,lat,lng', 'Baaderstraße,22,Whg. 5,80469,München,DE,48.13,11.58', 'Baaderstraße,22,Whg. 6,80469,München,DE,48.13,11.58'];
+    expect(await box.index.importFile(box.file('de.csv', rows.join('\n')), { format: 'csv' })).toMatchObject({ imported: 1, skipped: {} });
+    expect((await candidate('Baaderstraße', '22', 'DE'))?.units).toEqual(['Whg. 5', 'Whg. 6']);
   });
 
   it('opens an index written before addresses had units, and imports units into it', async () => {

@@ -4,7 +4,7 @@ import { createPgPool, type PoolErrorHandler } from '../../store/db/pg-pool.js';
 import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
 import { applyPgSchema, ensurePartitions, ident } from './pg-schema.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, sqlLimit, streetColumns, type Query } from './queries.js';
+import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { narrowedStreetsSql, postcodeStreetsSql } from './pg-street-queries.js';
@@ -383,6 +383,10 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
       return (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit))).map(toAddressHit);
+    },
+    async streetsNotInPostcode(streetIds, pcKey) {
+      if (streetIds.length === 0) return [];
+      return (await all<{ id: string }>(postcodeAbsentQuery('local_', streetIds, pcKey))).map((r) => Number(r.id));
     },
     async addressesByPostcode(pc, hn, country, limit) {
       return (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit))).map(toAddressHit);

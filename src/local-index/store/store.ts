@@ -223,6 +223,8 @@ export interface IndexStore {
   findStreetsInPostcode(terms: WordQuery[][], country: string | undefined, limit: number, pcKey: string, hnKey?: string): Promise<StreetHit[]>;
   addressesOnStreets(streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Promise<AddressHit[]>;
   addressesByPostcode(pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number): Promise<AddressHit[]>;
+  /** Of these streets, the ids of those with postcoded addresses, none in this postcode (an exact key): see `postcodeAbsentQuery`. */
+  streetsNotInPostcode(streetIds: number[], pcKey: string): Promise<number[]>;
   close(): Promise<void>;
 }
 

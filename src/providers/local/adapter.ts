@@ -11,6 +11,7 @@ function toCandidate(hit: LocalHit): ProviderCandidate {
     ...(hit.placeNames ? { placeNames: hit.placeNames } : {}),
     ...(hit.units ? { units: hit.units } : {}),
     ...(hit.houseNumbersKnown ? { houseNumbersKnown: true } : {}),
+    ...(hit.postcodesKnown ? { postcodesKnown: true } : {}),
     raw: { score: hit.score, precision: hit.precision },
   };
 }
