@@ -36,6 +36,7 @@ const COMPONENT_NAMES: Record<ComponentKey, string[]> = {
   city: ['city', 'town', 'place', 'plaats', 'woonplaats', 'ort', 'stadt', 'ville'],
   state: ['state', 'province', 'provincie', 'region', 'county'],
   country: ['country', 'countrycode', 'land'],
+  unit: ['unit', 'apartment', 'apt', 'suite', 'flat', 'addressline2', 'address2', 'wohnung'],
 };
 const fold = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
 
