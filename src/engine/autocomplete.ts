@@ -1,9 +1,9 @@
 import type { AutocompleteRequest, Suggestion } from '../contract/autocomplete.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
 import type { Biller, CallContext } from './billing.js';
-import { stripUnitAndRecipient } from '../address/units.js';
 import { everyoneAnswered } from './answered.js';
 import { AnswerMemo } from './answer-memo.js';
+import { autocompleteText } from './autocomplete-query.js';
 import { cacheKey } from './cache-key.js';
 import type { ProviderRunner } from './fan-out.js';
 import { mergeSuggestions } from './merge-suggestions.js';
@@ -62,9 +62,7 @@ export class AutocompleteEngine {
       return { suggestions: hit, cached: true };
     }
 
-    const typed = stripUnitAndRecipient(request.query, country);
-    // Only a unit or recipient typed beside an address is set aside; alone it is all there is to search.
-    const query = typed.text || request.query;
+    const { query, unit } = autocompleteText(request.query, country);
     const eligible = runner.eligible('autocomplete', country);
     const { result, complete } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = runner.likeliest(eligible, allowed, country);
@@ -79,10 +77,7 @@ export class AutocompleteEngine {
         signalOf(signal),
         { only: called, requestId: ctx.requestId },
       );
-      const suggestions = mergeSuggestions(attempts, request.limit, {
-        ...(country ? { country } : {}),
-        ...(typed.text && typed.unit ? { unit: typed.unit } : {}),
-      });
+      const suggestions = mergeSuggestions(attempts, request.limit, { ...(country ? { country } : {}), ...(unit ? { unit } : {}) });
       return {
         value: { result: markUnverified({ suggestions, cached: false }, nobodyAnswered(attempts)), complete: everyoneAnswered(attempts, eligible) },
         answered: attempts.filter((a) => a.answered).length,

@@ -138,6 +138,14 @@ describe('POST /v1/autocomplete', () => {
     expect(body.suggestions.every((s) => s.action === undefined)).toBe(true);
   });
 
+  it('keeps suggesting the house while its unit is being typed: a designator without its number yet is not searched for', async () => {
+    const before = server.emulators.photon.requests.length;
+    const { body } = await complete({ query: 'Marienplatz 8 Whg', country: 'DE' });
+    expect(server.emulators.photon.requests.slice(before).map((r) => r.query.q)).toEqual(['Marienplatz 8']);
+    expect(body.suggestions[0]?.components).toMatchObject({ street: 'Marienplatz', houseNumber: '8' });
+    expect(body.suggestions[0]?.components.unit).toBeUndefined();
+  });
+
   it('bills only the providers that answered, and caches only complete answers', async () => {
     server.emulators.photon.setFault({ mode: 'status', status: 500 });
     const before = await used();
