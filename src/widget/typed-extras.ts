@@ -70,6 +70,8 @@ export function keepTyping(typed: string, label: string, address: AddressCompone
     if (keep && !(address.unit && (isUnit || unit))) extras.push(t.raw);
     unit = isUnit;
   }
+  // A designator still waiting for its number (`Whg`, `apt`; not the `floor` of `2nd floor`) names no unit yet.
+  if (UNIT_WORDS.has(toks[last]?.norm ?? '') && extras.at(-1) === toks[last]?.raw && !/\d/.test(extras.at(-2) ?? '')) extras.pop();
   const extra = extras.join(' ');
   return { houseNumber, extra, value: weave(label, address, houseNumber, extra), line1: streetLine(label, address, houseNumber) };
 }

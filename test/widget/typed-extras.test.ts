@@ -32,6 +32,8 @@ describe('keepTyping: a selection never wipes what the suggestion lacks', () => 
     ['Damrak 7b', streetOnly, '7b', '', 'Damrak 7b, 1012 Amsterdam'],
     ['Landstrasse 340 Top 3', triesen, '340', 'Top 3', 'Landstrasse 340 Top 3, 9495 Triesen'],
     ['Damrak 1 apt 1', damrak, '1', 'apt 1', 'Damrak 1 apt 1, 1012 LG Amsterdam'],
+    ['Damrak 1 apt', damrak, '1', '', 'Damrak 1, 1012 LG Amsterdam'],
+    ['Damrak 1 2nd floor', damrak, '1', '2nd floor', 'Damrak 1 2nd floor, 1012 LG Amsterdam'],
     ['1932 Eastern Ave Apt 3B', eastern, '1932', '', eastern.label],
     ['1932 Eastern Ave Apartment 3B', eastern, '1932', '', eastern.label],
     ['Damrak', streetOnly, undefined, '', 'Damrak, 1012 Amsterdam'],
