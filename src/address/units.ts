@@ -146,7 +146,7 @@ class UnitContext {
     if (!prevIsNumber) return undefined;
     if (t === '/' && this.free(i + 1) && !this.tokens[i + 1]?.opens) {
       // `22 / Top 4`: a designated unit after the slash, wherever it is written; `340 / 3` only where doors follow slashes.
-      const unit = this.unitAt(i + 1);
+      const unit = this.unitAt(i + 1, true);
       if (unit) return { ...unit, from: i };
       if (this.isSlashCountry() && /^\d{1,4}[a-z]?(?:\/\d{1,4}[a-z]?)*$/i.test(this.text(i + 1))) return { from: i, to: i + 1, display: this.text(i + 1) };
     }
@@ -160,8 +160,8 @@ class UnitContext {
   }
 
   /** The unit that starts at token `i`, with the unit words that follow it in its section. */
-  private unitAt(i: number): UnitSpan | undefined {
-    const end = this.unitEnd(i);
+  private unitAt(i: number, continuing = false): UnitSpan | undefined {
+    const end = this.unitEnd(i, continuing);
     if (end === undefined) return undefined;
     let to = end;
     // Sides and further parts in the same section (`2. OG links`, `Stiege 2 Top 4`, `Hinterhaus 1. OG`).
@@ -172,15 +172,18 @@ class UnitContext {
         to = next;
         continue;
       }
-      const more = this.unitEnd(next);
+      const more = this.unitEnd(next, true);
       if (more === undefined) break;
       to = more;
     }
     return { from: i, to, display: this.display(i, to) };
   }
 
-  /** The last token of one unit part starting at `i` (designator and identifier, floor, side), or undefined. */
-  private unitEnd(i: number): number | undefined {
+  /**
+   * The last token of one unit part starting at `i` (designator and identifier, floor, side), or
+   * undefined. `continuing`: right after another part of the unit (`int. 5 scala A`).
+   */
+  private unitEnd(i: number, continuing = false): number | undefined {
     if (!this.free(i)) return undefined;
     const t = this.text(i);
     const key = wordKey(t);
@@ -197,11 +200,20 @@ class UnitContext {
     if (next !== undefined && ORDINAL_FLOOR.test(t) && FLOOR_WORDS.has(wordKey(next)) && wordKey(next) !== 'hoog') return i + 1;
     if (next !== undefined && /^\d{1,2}$/.test(t) && wordKey(next) === 'hoog' && this.dutch()) return i + 1;
     if (next !== undefined && IBERIAN_FLOOR.test(t) && (IBERIAN_DOOR.test(next) || SIDE_WORDS.has(wordKey(next)))) return i + 1;
-    if ((UNIT_WORDS.has(key) || t === '#') && next !== undefined && IDENTIFIER.test(next) && !this.insideName(i)) {
+    if ((UNIT_WORDS.has(key) || t === '#') && next !== undefined && IDENTIFIER.test(next) && !this.insideName(i) && (continuing || !this.wordLike(i, key))) {
       // `Apt #5`: the sign belongs to the identifier.
       return i + 1;
     }
     return undefined;
+  }
+
+  /**
+   * A designator that is also a word of names (`Scala`, `Piano`, `Sala`, `Top`) counts only where a
+   * unit starts: opening a section or right after the house number (`Via dela Scala 10` is a street).
+   */
+  private wordLike(i: number, key: string): boolean {
+    if (!WORD_LIKE.has(key) || i === 0 || this.tokens[i]?.opens) return false;
+    return !/\d/.test(this.text(i - 1));
   }
 
   private dutch(): boolean {
@@ -236,6 +248,9 @@ class UnitContext {
     return words.join(' ').replace(/^# /, '#');
   }
 }
+
+/** Designators that are also words of street and place names. */
+const WORD_LIKE = new Set(['scala', 'piano', 'sala', 'loja', 'porte', 'planta', 'andar', 'piso', 'puerta', 'escalera', 'top', 'level', 'stock']);
 
 const ALL_PARTICLE_LANGS = ['pt', 'es', 'fr', 'it', 'de', 'en'];
 /** Joining words of names that are not among the particles (`Am Top 3`, `Zum Hinterhaus`, `Van Flat`). */

@@ -137,6 +137,8 @@ describe('units in every language and position', () => {
   it.each([
     // Designator words inside a street's or town's name are the name's.
     ['Via della Scala 5, 50123 Firenze', 'IT', 'Via della Scala'],
+    ['Via dela Scala 10, 50123 Firenze', 'IT', 'Via dela Scala'],
+    ['Via del Piano 3, 50123 Firenze', 'IT', 'Via del Piano'],
     ['Rua da Loja 2, 4050-029 Porto', 'PT', 'Rua da Loja'],
     ['Rue de la Porte 3, 75001 Paris', 'FR', 'Rue de la Porte'],
     ['Rua 1º de Maio 10, 4050-029 Porto', 'PT', 'Rua 1º de Maio'],
