@@ -164,7 +164,7 @@ export class ValidateEngine {
     );
     // Only results with usable coordinates can become the standardized address, and only those
     // recognisably the address asked for: never another street, never two components replaced.
-    const usable = scored.filter((c) => hasCoordinates(c) && recognisable(c.componentVerdicts));
+    const usable = scored.filter((c) => hasCoordinates(c) && recognisable(c.componentVerdicts, c.precision));
     const { selected, consensus, confidence } = buildConsensus(usable);
     const decided = decideVerdict({ selected, confidence, thresholds });
     // What the caller stores and acts on, from the reading and the chosen candidate (answer-shape.ts).

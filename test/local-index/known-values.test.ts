@@ -52,11 +52,18 @@ describe.each(STORAGE_BACKENDS)('what the local index knows (%s)', (backend) => 
     expect(r).toMatchObject({ verdict: 'invalid', components: { street: 'match', houseNumber: 'mismatch' } });
     expect(r.reasons).toContain('no_house_number_match');
     expect(await validate('Äulestrasse 3, 9490 Vaduz')).toMatchObject({ verdict: 'valid', components: { houseNumber: 'match' } });
+    // With a wrong postcode too, the street still stands for the input: nothing but the postcode is replaced.
+    const wrongPostcode = await validate('Äulestrasse 30, 9491 Vaduz');
+    expect(wrongPostcode).toMatchObject({ verdict: 'invalid', components: { houseNumber: 'mismatch', postcode: 'corrected' } });
+    expect(wrongPostcode.reasons).toEqual(expect.arrayContaining(['no_house_number_match', 'components_corrected']));
+    expect(wrongPostcode.reasons).not.toContain('no_results');
   });
 
   it("a postcode none of the street's addresses has is a mismatch; one of its postcodes is not", async () => {
     for (const postcode of ['9494', '9499']) {
-      expect(await validate(`Kirchstrasse 7, ${postcode} Vaduz`)).toMatchObject({ verdict: 'invalid', components: { street: 'match', houseNumber: 'mismatch', postcode: 'mismatch' } });
+      const r = await validate(`Kirchstrasse 7, ${postcode} Vaduz`);
+      expect(r).toMatchObject({ verdict: 'invalid', components: { street: 'match', houseNumber: 'mismatch', postcode: 'mismatch' } });
+      expect(r.reasons).toContain('no_house_number_match');
     }
     expect((await validate('Kirchstrasse 7, 9491 Vaduz')).components).toMatchObject({ houseNumber: 'mismatch', postcode: 'not-checked' });
   });

@@ -81,7 +81,7 @@ async function geocodePlan(store: IndexStore, plan: Plan, limit: number): Promis
   const bare = streets.slice(0, 3).filter((s) => !exactOn.has(s.street.id));
   const pc = plan.postcode && !plan.postcode.prefix ? plan.postcode.key : undefined;
   const several = bare.filter((s) => s.street.postcode === null).map((s) => s.street.id);
-  const notIn = new Set(pc !== undefined && several.length > 0 ? await store.streetsNotInPostcode(several, pc) : []);
+  const notIn = new Set(pc !== undefined && several.length > 0 ? await store.streetsNotInPostcode(several, pc, plan.country) : []);
   for (const s of bare) {
     const hit = streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score));
     out.push({ ...hit, ...(plan.hn ? { houseNumbersKnown: true } : {}), ...(notIn.has(s.street.id) ? { postcodesKnown: true } : {}) });

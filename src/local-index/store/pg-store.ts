@@ -384,9 +384,9 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       if (streetIds.length === 0) return [];
       return (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit))).map(toAddressHit);
     },
-    async streetsNotInPostcode(streetIds, pcKey) {
+    async streetsNotInPostcode(streetIds, pcKey, country) {
       if (streetIds.length === 0) return [];
-      return (await all<{ id: string }>(postcodeAbsentQuery('local_', streetIds, pcKey))).map((r) => Number(r.id));
+      return (await all<{ id: string }>(postcodeAbsentQuery('local_', streetIds, pcKey, country))).map((r) => Number(r.id));
     },
     async addressesByPostcode(pc, hn, country, limit) {
       return (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit))).map(toAddressHit);

@@ -107,14 +107,16 @@ export function postcodeExistsQuery(t: string, key: string, prefix: boolean, cou
  * Which of these streets have addresses with postcodes, none of them this one: the index then
  * knows the postcode is not the street's. Both look-ups are by index (the postcode's streets, a
  * street's addresses); a street whose addresses carry no postcode is left out (nothing known).
+ * PostgreSQL: a country given prunes the look-up to its partitions.
  */
-export function postcodeAbsentQuery(t: string, streetIds: number[], pcKey: string): Query {
+export function postcodeAbsentQuery(t: string, streetIds: number[], pcKey: string, country?: string): Query {
   const sameCountry = (alias: string) => (t ? ` AND ${alias}.country = s.country` : '');
+  const countrySql = t && country !== undefined ? ' AND s.country = ?' : '';
   return {
-    sql: `SELECT s.id FROM ${t}streets s WHERE s.id IN (${streetIds.map(() => '?').join(', ')})
+    sql: `SELECT s.id FROM ${t}streets s WHERE s.id IN (${streetIds.map(() => '?').join(', ')})${countrySql}
           AND EXISTS (SELECT 1 FROM ${t}addresses a WHERE a.street_id = s.id${sameCountry('a')} AND a.pc_key IS NOT NULL)
           AND NOT EXISTS (SELECT 1 FROM ${t}street_postcodes sp WHERE sp.pc_key = ? AND sp.street_id = s.id${sameCountry('sp')})`,
-    args: [...streetIds, pcKey],
+    args: [...streetIds, ...(countrySql ? [country] : []), pcKey],
   };
 }
 

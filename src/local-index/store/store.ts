@@ -224,7 +224,7 @@ export interface IndexStore {
   addressesOnStreets(streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Promise<AddressHit[]>;
   addressesByPostcode(pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number): Promise<AddressHit[]>;
   /** Of these streets, the ids of those with postcoded addresses, none in this postcode (an exact key): see `postcodeAbsentQuery`. */
-  streetsNotInPostcode(streetIds: number[], pcKey: string): Promise<number[]>;
+  streetsNotInPostcode(streetIds: number[], pcKey: string, country: string | undefined): Promise<number[]>;
   close(): Promise<void>;
 }
 
