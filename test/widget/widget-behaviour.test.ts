@@ -244,15 +244,17 @@ describe('units', () => {
   const describedBy = (sel: string) =>
     page.locator(sel).evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' '));
 
-  async function choose(typed: string): Promise<void> {
+  /** Types `typed` on the page at `path` (else the one open) where the service suggests `suggestions`, and takes the first. */
+  async function choose(typed: string, suggestions: WidgetSuggestion[], path?: string): Promise<void> {
+    if (path) await page.goto(server.url(path));
+    api.suggestions = suggestions;
     await typeAndWaitForList(typed);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
   }
 
   it('keeps the unit typed after the house, also where a word of the label starts like its number', async () => {
-    api.suggestions = [triesen];
-    await choose('Landstrasse 340 Top 3');
+    await choose('Landstrasse 340 Top 3', [triesen]);
     expect(await value('#address')).toBe('Landstrasse 340 Top 3, 9495 Triesen');
     expect(await value('#house-number')).toBe('340');
     expect(await value('#line2')).toBe('Top 3');
@@ -260,9 +262,7 @@ describe('units', () => {
   });
 
   it('fills the unit the service read into the unit field, and the street line without it', async () => {
-    await page.goto(server.url('/checkout-unit'));
-    api.suggestions = [baltimore];
-    await choose('1932 Eastern Ave Apt 3B');
+    await choose('1932 Eastern Ave Apt 3B', [baltimore], '/checkout-unit');
     expect(await value('#unit')).toBe('Apt 3B');
     expect(await value('#line1')).toBe('1932 Eastern Avenue');
     expect(await value('#address')).toBe(baltimore.label);
@@ -272,9 +272,7 @@ describe('units', () => {
   });
 
   it('asks for the unit where the house has several: focuses the unit field, described by a visible prompt, until one is typed', async () => {
-    await page.goto(server.url('/checkout-unit'));
-    api.suggestions = [baader];
-    await choose('Baaderstraße 22');
+    await choose('Baaderstraße 22', [baader], '/checkout-unit');
     expect(await value('#line1')).toBe('Baaderstraße 22');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('unit');
     await expect(hint().innerText()).resolves.toBe('This address has several flats or units: please add yours.');
@@ -291,9 +289,7 @@ describe('units', () => {
   });
 
   it('without a unit field, asks beside the search input and announces it', async () => {
-    await page.goto(server.url('/checkout-no-unit'));
-    api.suggestions = [baader];
-    await choose('Baaderstraße 22');
+    await choose('Baaderstraße 22', [baader], '/checkout-no-unit');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
     expect(await hint().isVisible()).toBe(true);
     expect(await describedBy('#address')).toBe('This address has several flats or units: please add yours.');
@@ -302,8 +298,7 @@ describe('units', () => {
   });
 
   it('does not ask when the unit was typed', async () => {
-    api.suggestions = [baader];
-    await choose('Baaderstraße 22 Whg. 5');
+    await choose('Baaderstraße 22 Whg. 5', [baader]);
     expect(await value('#line2')).toBe('Whg. 5');
     expect(await hint().count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
@@ -313,8 +308,7 @@ describe('units', () => {
   it('does not ask when the unit field was filled in already, and leaves it as it is', async () => {
     await page.goto(server.url('/checkout-unit'));
     await page.locator('#unit').fill('Whg. 7');
-    api.suggestions = [baader];
-    await choose('Baaderstraße 22');
+    await choose('Baaderstraße 22', [baader]);
     expect(await value('#unit')).toBe('Whg. 7');
     expect(await hint().count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
