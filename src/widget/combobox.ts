@@ -250,7 +250,7 @@ export class AddressCombobox extends EventTarget {
 
   /**
    * A street without a number is no address yet: the input shows the street with the caret where
-   * the number goes (`Landstrasse |, 9495 Triesen, LI`), so the next keystrokes drill down to its
+   * the number goes (`Landstrasse |, 9495 Triesen`), so the next keystrokes drill down to its
    * house numbers within the same session; no field is filled and no `select` fires. The input
    * is marked (`data-addressd-needs="houseNumber"`) and a `street` event says what is missing.
    */
