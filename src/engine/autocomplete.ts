@@ -3,10 +3,10 @@ import type { ResponseCache } from '../store/cache/response-cache.js';
 import type { Biller, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
 import { AnswerMemo } from './answer-memo.js';
-import { autocompleteText } from './autocomplete-query.js';
 import { cacheKey } from './cache-key.js';
 import type { ProviderRunner } from './fan-out.js';
 import { mergeSuggestions } from './merge-suggestions.js';
+import { autocompleteText } from './autocomplete-query.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 
@@ -62,10 +62,10 @@ export class AutocompleteEngine {
       return { suggestions: hit, cached: true };
     }
 
-    const { query, unit } = autocompleteText(request.query, country);
     const eligible = runner.eligible('autocomplete', country);
     const { result, complete } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = runner.likeliest(eligible, allowed, country);
+      const { query, unit } = autocompleteText(request.query, country);
       const attempts = await runner.run(
         'autocomplete',
         {
