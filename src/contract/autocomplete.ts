@@ -15,14 +15,35 @@ export const AutocompleteRequest = z
   .openapi('AutocompleteRequest', { example: { query: 'Damrak 1', country: 'NL', limit: 5 } });
 export type AutocompleteRequest = z.infer<typeof AutocompleteRequest>;
 
+/**
+ * Next step for a chosen suggestion (issue 27): `add_unit` when the data lists two or more units
+ * for the house and none was typed, so the form asks for the flat before the order is placed.
+ */
+export const SuggestionAction = z
+  .enum(['add_unit'])
+  .openapi('SuggestionAction', {
+    description:
+      'Present only when the form should ask for more. `add_unit`: the data lists two or more units (flats, suites) for this house and none was typed; ask for the unit.',
+    example: 'add_unit',
+  });
+export type SuggestionAction = z.infer<typeof SuggestionAction>;
+
 export const Suggestion = z
   .object({
-    label: z.string(),
+    label: z.string().openapi({ description: 'The postal address on one line, in the country\'s order, with the typed unit' }),
     components: AddressComponents,
     location: GeoPoint.optional(),
     provider: z.string(),
+    action: SuggestionAction.optional(),
   })
-  .openapi('Suggestion');
+  .openapi('Suggestion', {
+    example: {
+      label: '1932 Eastern Avenue Apt 3B, Baltimore, MD 21231',
+      components: { street: 'Eastern Avenue', houseNumber: '1932', unit: 'Apt 3B', postcode: '21231', city: 'Baltimore', state: 'Maryland', country: 'US' },
+      location: { lat: 39.2857, lng: -76.5905 },
+      provider: 'local',
+    },
+  });
 export type Suggestion = z.infer<typeof Suggestion>;
 
 export const AutocompleteResponse = z
@@ -40,8 +61,17 @@ export const WidgetSuggestion = z
     label: z.string(),
     provider: z.string(),
     address: AddressComponents,
+    action: SuggestionAction.optional(),
   })
-  .openapi('WidgetSuggestion');
+  .openapi('WidgetSuggestion', {
+    example: {
+      id: 'svc_s_…',
+      label: 'Baaderstraße 22, 80469 München',
+      provider: 'local',
+      address: { street: 'Baaderstraße', houseNumber: '22', postcode: '80469', city: 'München', country: 'DE' },
+      action: 'add_unit',
+    },
+  });
 export type WidgetSuggestion = z.infer<typeof WidgetSuggestion>;
 
 export const WidgetAutocompleteResponse = z

@@ -6,6 +6,7 @@ import { AnswerMemo } from './answer-memo.js';
 import { cacheKey, withDataGenerations } from './cache-key.js';
 import type { ProviderRunner } from './fan-out.js';
 import { mergeSuggestions } from './merge-suggestions.js';
+import { autocompleteText } from './autocomplete-query.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 
@@ -23,7 +24,8 @@ export interface AutocompleteResult {
 
 /**
  * Autocomplete for servers and the widget alike: quota gate → cache (24 h) → reserve →
- * fan-out to providers that autocomplete → merge and deduplicate → settle.
+ * fan-out to providers that autocomplete (asked without the unit and recipient the user typed:
+ * no provider matches them) → merge and deduplicate, the unit carried back → settle.
  */
 export class AutocompleteEngine {
   /** Cache hits reuse the cache key and the parsed suggestions of the same request (answer-memo.ts). */
@@ -64,10 +66,11 @@ export class AutocompleteEngine {
 
     const { result, complete } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = runner.likeliest(eligible, allowed, country);
+      const { query, unit } = autocompleteText(request.query, country);
       const attempts = await runner.run(
         'autocomplete',
         {
-          query: request.query,
+          query,
           ...(country ? { country } : {}),
           ...(request.language ? { language: request.language } : {}),
           limit: request.limit,
@@ -75,7 +78,7 @@ export class AutocompleteEngine {
         signalOf(signal),
         { only: called, requestId: ctx.requestId },
       );
-      const suggestions = mergeSuggestions(attempts, request.limit, country);
+      const suggestions = mergeSuggestions(attempts, request.limit, { ...(country ? { country } : {}), ...(unit ? { unit } : {}) });
       return {
         value: { result: markUnverified({ suggestions, cached: false }, nobodyAnswered(attempts)), complete: everyoneAnswered(attempts, eligible) },
         answered: attempts.filter((a) => a.answered).length,

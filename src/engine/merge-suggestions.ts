@@ -1,25 +1,25 @@
 import type { Suggestion } from '../contract/autocomplete.js';
 import { normalizeText } from '../address/normalize.js';
+import type { ProviderCandidate } from '../providers/provider.js';
 import type { ProviderAttempt } from './fan-out.js';
+import { postalLines } from './postal-lines.js';
+
+export interface MergeOptions {
+  /** The request's country: the label names the country only where it differs. */
+  country?: string;
+  /** The unit typed after the house, set aside from the provider query and carried back here. */
+  unit?: string;
+}
 
 /**
  * Merges provider suggestion lists: round-robin by rank in provider order (each provider's own
  * order is kept, and no single provider crowds out the others), first occurrence of a label wins
- * (labels compared after normalization), cut at `limit`. Labels are written one way for every
- * provider (`Damrak 1, 1012 LG Amsterdam`), so the same address from two providers is one
- * suggestion and the list reads consistently; the country is added only when none was asked for.
+ * (labels compared after normalization), cut at `limit`. Labels are the validate answer's postal
+ * formatting (`postal-lines.ts`), so the same address from two providers is one suggestion and reads
+ * as the checkout will store it.
  */
-export function mergeSuggestions(attempts: ProviderAttempt[], limit: number, country?: string): Suggestion[] {
-  const lists = attempts.map((attempt) =>
-    attempt.candidates.map(
-      (c): Suggestion => ({
-        label: formatLabel(c.components, country === undefined) || c.label || '',
-        components: c.components,
-        ...(c.location ? { location: c.location } : {}),
-        provider: attempt.provider,
-      }),
-    ),
-  );
+export function mergeSuggestions(attempts: ProviderAttempt[], limit: number, options: MergeOptions = {}): Suggestion[] {
+  const lists = attempts.map((attempt) => attempt.candidates.map((c) => toSuggestion(c, attempt.provider, options)));
   const seen = new Set<string>();
   const merged: Suggestion[] = [];
   const longest = Math.max(0, ...lists.map((l) => l.length));
@@ -37,14 +37,19 @@ export function mergeSuggestions(attempts: ProviderAttempt[], limit: number, cou
   return merged;
 }
 
-/** Countries that write the house number before the street (`221B Baker Street`). */
-const NUMBER_FIRST = new Set(['GB', 'US', 'FR', 'IE', 'CA', 'AU', 'NZ', 'LU', 'IL', 'ZA']);
-
-/** One display label for every provider: `Street 1, 1012 AB City[, CC]`, in the country's order. */
-export function formatLabel(c: Suggestion['components'], withCountry: boolean): string {
-  const numberFirst = c.country !== undefined && NUMBER_FIRST.has(c.country.toUpperCase());
-  const street = (numberFirst ? [c.houseNumber, c.street] : [c.street, c.houseNumber]).filter(Boolean).join(' ');
-  const place = [c.postcode, c.city].filter(Boolean).join(' ');
-  if (!street && !place) return '';
-  return [street, place, withCountry ? c.country : undefined].filter(Boolean).join(', ');
+/**
+ * One candidate as a suggestion. A typed unit belongs to a house, so only a house-level suggestion
+ * carries it; a house whose data lists two or more units, chosen without one, asks for it.
+ */
+function toSuggestion(c: ProviderCandidate, provider: string, { country, unit }: MergeOptions): Suggestion {
+  const house = c.components.houseNumber !== undefined;
+  const components = house && unit ? { ...c.components, unit } : c.components;
+  const askUnit = house && !unit && (c.units?.length ?? 0) >= 2;
+  return {
+    label: postalLines(components, country).formatted || c.label || '',
+    components,
+    ...(c.location ? { location: c.location } : {}),
+    provider,
+    ...(askUnit ? { action: 'add_unit' as const } : {}),
+  };
 }

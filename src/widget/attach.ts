@@ -8,6 +8,7 @@ const MESSAGES: WidgetMessages = {
   none: 'No addresses found.',
   listLabel: 'Address suggestions',
   numberNeeded: 'Street chosen. Type the house number.',
+  unitNeeded: 'This address has several flats or units: please add yours.',
 };
 
 const attached = new WeakMap<HTMLInputElement, AddressCombobox>();

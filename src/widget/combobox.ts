@@ -59,6 +59,7 @@ export class AddressCombobox extends EventTarget {
 
   destroy(): void {
     this.reset();
+    this.view.hint();
     this.off.forEach((f) => f());
     this.view.remove();
     for (const a of ['role', 'aria-autocomplete', 'aria-expanded', 'aria-controls', 'aria-activedescendant']) this.input.removeAttribute(a);
@@ -214,6 +215,7 @@ export class AddressCombobox extends EventTarget {
     const kept = keepTyping(this.input.value, s.label, s.address);
     if (s.address.street && !s.address.houseNumber && !kept.houseNumber) return this.pickStreet(s);
     delete this.input.dataset.addressdNeeds;
+    this.view.hint();
     const values = fieldValues(s, kept, this.fields);
     fillFields(this.fields, values, this.input);
     const own = [...this.fields].find(([, el]) => el === this.input)?.[0];
@@ -222,15 +224,33 @@ export class AddressCombobox extends EventTarget {
     this.input.setSelectionRange(value.length, value.length);
     this.reset();
     this.session = null; // a selection ends the session; further typing starts a new one
-    const detail: SelectDetail = { id: s.id, label: s.label, provider: s.provider, address: s.address, houseNumber: kept.houseNumber, extra: kept.extra, value };
+    const { unit } = values;
+    const action = s.action && !unit && this.askUnit() ? s.action : undefined;
+    const detail: SelectDetail = { id: s.id, label: s.label, provider: s.provider, address: s.address, houseNumber: kept.houseNumber, extra: kept.extra, value, unit, action };
     this.input.dispatchEvent(new Event('change', { bubbles: true }));
     this.input.dispatchEvent(new CustomEvent('select', { detail, bubbles: true }));
     this.dispatchEvent(new CustomEvent('select', { detail }));
   }
 
   /**
+   * The house has several units and none was given: a visible prompt, named as the description of
+   * the unit field (focused, to type it right away) or, without one, of the input itself. Not when
+   * the unit field was filled in already: false.
+   */
+  private askUnit(): boolean {
+    const field = this.fields.get('unit') ?? this.fields.get('line2');
+    if (field?.value) return false;
+    const target = field ?? this.input;
+    this.input.dataset.addressdNeeds = 'unit';
+    this.view.hint(target, this.opts.messages.unitNeeded, () => delete this.input.dataset.addressdNeeds);
+    if (field) field.focus();
+    else this.view.announce(this.opts.messages.unitNeeded);
+    return true;
+  }
+
+  /**
    * A street without a number is no address yet: the input shows the street with the caret where
-   * the number goes (`Landstrasse |, 9495 Triesen, LI`), so the next keystrokes drill down to its
+   * the number goes (`Landstrasse |, 9495 Triesen`), so the next keystrokes drill down to its
    * house numbers within the same session; no field is filled and no `select` fires. The input
    * is marked (`data-addressd-needs="houseNumber"`) and a `street` event says what is missing.
    */

@@ -40,7 +40,8 @@ export function discoverFields(
   for (const el of (input.form ?? document).querySelectorAll('input,select,textarea')) {
     if (!isField(el) || mapped.has(el)) continue;
     const tokens = tokensOf(el);
-    const name = AUTOFILL[tokens[tokens.length - 1] ?? ''];
+    // `data-addressd-field` names a field no autocomplete token has (the unit).
+    const name = (el.getAttribute('data-addressd-field') as FieldName | null) ?? AUTOFILL[tokens[tokens.length - 1] ?? ''];
     if (name && !map.has(name) && sectionOf(tokens) === section) map.set(name, el);
   }
   return map;
@@ -57,12 +58,16 @@ function countryName(code: string): string | undefined {
 /** The value each field gets; undefined means "the suggestion lacks it: leave what the user has". */
 export function fieldValues(s: WidgetSuggestion, kept: KeptTyping, fields: FieldMap): Record<FieldName, string | undefined> {
   const a = s.address;
-  const extraInLine2 = fields.has('line2') && kept.extra !== '';
+  // The unit the service read from the typing, else what the user typed beyond the suggestion.
+  const unit = a.unit || kept.extra;
+  const ownField = fields.has('line2') || fields.has('unit');
   return {
     street: a.street,
     houseNumber: kept.houseNumber,
-    line1: extraInLine2 || !kept.extra ? kept.line1 : `${kept.line1} ${kept.extra}`,
-    line2: kept.extra || undefined,
+    line1: ownField || !unit ? kept.line1 : `${kept.line1} ${unit}`,
+    // A form with a unit field of its own keeps line 2 for what else the user writes there.
+    line2: fields.has('unit') ? undefined : unit || undefined,
+    unit: unit || undefined,
     postcode: a.postcode,
     city: a.city,
     state: a.state,

@@ -55,7 +55,9 @@ export class ListboxView {
         li.setAttribute('role', 'option');
         li.setAttribute('aria-selected', 'false');
         li.dataset.index = String(i);
-        const cut = s.label.indexOf(', ');
+        // The main line runs to the end of the street line: a unit the country writes first (`Whg. 5, Marienplatz 8`) stays with it.
+        const street = s.address.street ? s.label.indexOf(s.address.street) : -1;
+        const cut = s.label.indexOf(', ', Math.max(street, 0));
         const main = li.appendChild(document.createElement('span'));
         main.className = 'svc-ac-main';
         highlight(main, cut < 0 ? s.label : s.label.slice(0, cut), words);
@@ -95,6 +97,34 @@ export class ListboxView {
   announce(text: string): void {
     // Alternate a trailing no-break space so an identical count is announced again.
     this.status.textContent = this.status.textContent === text ? `${text}\u00a0` : text;
+  }
+
+  private shown?: () => void;
+
+  /**
+   * Shows `text` right after `target` as its accessible description, until the user types there;
+   * without arguments, takes down the one shown.
+   */
+  hint(target?: HTMLElement, text?: string, done?: () => void): void {
+    this.shown?.();
+    if (!target) return;
+    const p = document.createElement('p');
+    p.className = 'svc-ac-hint';
+    p.id = `${this.id}-hint`;
+    p.textContent = text ?? '';
+    (target.closest('label') ?? target).after(p);
+    const described = target.getAttribute('aria-describedby');
+    target.setAttribute('aria-describedby', described ? `${described} ${p.id}` : p.id);
+    const clear = () => {
+      p.remove();
+      target.removeEventListener('input', clear);
+      if (described) target.setAttribute('aria-describedby', described);
+      else target.removeAttribute('aria-describedby');
+      this.shown = undefined;
+      done?.();
+    };
+    target.addEventListener('input', clear);
+    this.shown = clear;
   }
 
   remove(): void {

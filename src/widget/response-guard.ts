@@ -3,7 +3,7 @@ import type { WidgetSuggestion } from './types.js';
 
 // Hand-written twin of the contract's WidgetAutocompleteResponse schema: Zod would take most of the
 // 10 KB budget. test/widget/response-guard.test.ts checks it agrees with the Zod schema.
-const ADDRESS_KEYS = ['street', 'houseNumber', 'postcode', 'city', 'state', 'country'] as const;
+const ADDRESS_KEYS = ['street', 'houseNumber', 'unit', 'postcode', 'city', 'state', 'country'] as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isText = (v: unknown): v is string => typeof v === 'string';
@@ -25,7 +25,8 @@ function toSuggestion(v: unknown): WidgetSuggestion | null {
   const { id, label, provider } = v;
   const address = toAddress(v.address);
   if (!isText(id) || !id.startsWith('svc_s_') || !isText(label) || !isText(provider) || !address) return null;
-  return { id, label, provider, address };
+  // An action this widget does not know is left out: the suggestion is still an address.
+  return { id, label, provider, address, ...(v.action === 'add_unit' ? { action: v.action } : {}) };
 }
 
 /** The usable suggestions of a widget response; malformed items are dropped, a malformed body gives null. */

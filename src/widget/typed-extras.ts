@@ -64,9 +64,14 @@ export function keepTyping(typed: string, label: string, address: AddressCompone
     const isUnit = UNIT_WORDS.has(t.norm) || t.norm.startsWith('#');
     // A 4+ digit number is a postcode the suggestion replaces, not an apartment.
     const postcodeLike = /^\d{4,}$/.test(t.norm) && !unit;
-    if (!covered(t, i) && !postcodeLike && (isUnit || unit || /\d/.test(t.norm))) extras.push(t.raw);
+    // The unit's own identifier is kept even where a label word starts like it (`Top 3` at house `340`);
+    // a unit the service read (`address.unit`) is in the label already and is not repeated.
+    const keep = (unit || !covered(t, i)) && !postcodeLike && (isUnit || unit || /\d/.test(t.norm));
+    if (keep && !(address.unit && (isUnit || unit))) extras.push(t.raw);
     unit = isUnit;
   }
+  // A designator still waiting for its number (`Whg`, `apt`; not the `floor` of `2nd floor`) names no unit yet.
+  if (UNIT_WORDS.has(toks[last]?.norm ?? '') && extras.at(-1) === toks[last]?.raw && !/\d/.test(extras.at(-2) ?? '')) extras.pop();
   const extra = extras.join(' ');
   return { houseNumber, extra, value: weave(label, address, houseNumber, extra), line1: streetLine(label, address, houseNumber) };
 }
@@ -96,7 +101,9 @@ function weave(label: string, address: AddressComponents, houseNumber: string, e
 }
 
 function streetLine(label: string, address: AddressComponents, houseNumber: string | undefined): string {
-  const first = weave(label, address, houseNumber ?? '', '').split(',')[0] as string;
+  // Where the country writes the unit on the street line (`1932 Eastern Avenue Apt 3B`), it has a field of its own.
+  let first = weave(label, address, houseNumber ?? '', '').split(',')[0] as string;
+  if (address.unit) first = first.replace(address.unit, '');
   if (address.street && first.toLowerCase().includes(address.street.toLowerCase())) return first.trim();
   return [address.street, houseNumber].filter(Boolean).join(' ');
 }

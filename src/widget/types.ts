@@ -1,19 +1,19 @@
 import type { AddressComponents } from '../contract/address.js';
+import type { WidgetSuggestion } from '../contract/autocomplete.js';
 
-/** One suggestion as the widget endpoint returns it (SPEC "WidgetSuggestion"). */
-export interface WidgetSuggestion {
-  id: string;
-  label: string;
-  provider: string;
-  address: AddressComponents;
-}
+/** One suggestion as the widget endpoint returns it (SPEC "WidgetSuggestion"; type only, no Zod in the bundle). */
+export type { WidgetSuggestion };
 
-/** Fields the widget can fill; `line1`/`line2` are the two street lines of HTML autofill. */
+/**
+ * Fields the widget can fill; `line1`/`line2` are the two street lines of HTML autofill, `unit`
+ * a field of its own for the flat or suite (`data-addressd-field="unit"`).
+ */
 export type FieldName =
   | 'street'
   | 'houseNumber'
   | 'line1'
   | 'line2'
+  | 'unit'
   | 'postcode'
   | 'city'
   | 'state'
@@ -30,6 +30,8 @@ export interface WidgetMessages {
   listLabel: string;
   /** Live-region text after a street-only choice: the house number is still to be typed. */
   numberNeeded: string;
+  /** Visible prompt (beside the unit field, else the input) when the chosen house needs a unit. */
+  unitNeeded: string;
 }
 
 export interface WidgetOptions {
@@ -64,6 +66,10 @@ export interface SelectDetail {
   extra: string;
   /** The text the input now shows. */
   value: string;
+  /** The unit: as the service read it from the typing, else the typed extra. */
+  unit?: string;
+  /** `add_unit`: none was given and the house has several; the widget asked for it. */
+  action?: WidgetSuggestion['action'];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AutocompleteResponse } from '../../src/contract/autocomplete.js';
+import { postalLines } from '../../src/engine/postal-lines.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { DEFAULT_DATASET, type EmulatorAddress } from '../emulators/dataset.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -101,9 +102,48 @@ describe('POST /v1/autocomplete', () => {
     expect(body.sessionToken).toBe('');
   });
 
-  it('writes house numbers first where the country does', async () => {
+  it('labels each suggestion with the postal formatting of the validate answer, house number first where the country writes it so', async () => {
     const { body } = await complete({ query: 'Baker Street 221', country: 'GB' });
-    expect(body.suggestions[0]?.label).toBe('221B Baker Street, NW1 6XE London');
+    expect(body.suggestions[0]?.label).toMatch(/^221B Baker Street, /);
+    for (const query of ['Baker Street 221', 'Fifth Avenue 350', 'Marienplatz 8']) {
+      const { body: other } = await complete({ query });
+      expect(other.suggestions.length).toBeGreaterThan(0);
+      for (const s of other.suggestions) expect(s.label).toBe(postalLines(s.components).formatted);
+    }
+  });
+
+  // Issue 27: a unit typed after the house is no part of what providers match; it comes back on each house.
+  it.each([
+    { query: 'Marienplatz 8 Whg. 5', country: 'DE', unit: 'Whg. 5', provider: 'Marienplatz 8' },
+    { query: '350 Fifth Avenue Apt 3B', country: 'US', unit: 'Apt 3B', provider: '350 Fifth Avenue' },
+    { query: 'Damrak 70 Top 3', country: 'NL', unit: 'Top 3', provider: 'Damrak 70' },
+    { query: 'Whg. 5, Marienplatz 8', country: 'DE', unit: 'Whg. 5', provider: 'Marienplatz 8' },
+  ])('asks the providers without the unit of "$query" and carries $unit back in every house suggestion and its label', async ({ query, country, unit, provider }) => {
+    const sent = (e: keyof TestServer['emulators']) => server.emulators[e].requests.length;
+    const before = { pdok: sent('pdok'), photon: sent('photon') };
+    const { status, body } = await complete({ query, country, limit: 10 });
+    expect(status).toBe(200);
+    const asked = [...server.emulators.photon.requests.slice(before.photon), ...server.emulators.pdok.requests.slice(before.pdok)].map((r) => r.query.q);
+    expect(asked.length).toBeGreaterThan(0);
+    for (const q of asked) expect(q).toBe(provider);
+    const houses = body.suggestions.filter((s) => s.components.houseNumber);
+    expect(houses.length).toBeGreaterThan(0);
+    for (const s of houses) {
+      expect(s.components.unit).toBe(unit);
+      expect(s.label).toBe(postalLines(s.components, country).formatted);
+      expect(s.label).toContain(unit);
+    }
+    // A street or a town has no flat: the unit stays off it.
+    for (const s of body.suggestions.filter((x) => !x.components.houseNumber)) expect(s.components.unit).toBeUndefined();
+    expect(body.suggestions.every((s) => s.action === undefined)).toBe(true);
+  });
+
+  it('keeps suggesting the house while its unit is being typed: a designator without its number yet is not searched for', async () => {
+    const before = server.emulators.photon.requests.length;
+    const { body } = await complete({ query: 'Marienplatz 8 Whg', country: 'DE' });
+    expect(server.emulators.photon.requests.slice(before).map((r) => r.query.q)).toEqual(['Marienplatz 8']);
+    expect(body.suggestions[0]?.components).toMatchObject({ street: 'Marienplatz', houseNumber: '8' });
+    expect(body.suggestions[0]?.components.unit).toBeUndefined();
   });
 
   it('bills only the providers that answered, and caches only complete answers', async () => {

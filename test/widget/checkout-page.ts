@@ -10,6 +10,8 @@ export interface CheckoutPageOptions {
   colorScheme?: 'light' | 'dark';
   /** No field mapping: one street line (`address-line1`) found by its `autocomplete` attribute alone. */
   autofillOnly?: boolean;
+  /** The form's field for the flat: `address-line2` (default), one marked `data-addressd-field="unit"`, or none. */
+  unitField?: 'line2' | 'unit' | 'none';
 }
 
 const attr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -21,6 +23,11 @@ export function checkoutPage(o: CheckoutPageOptions): string {
     ? `<label for="line1">Street and number</label><input id="line1" name="line1" autocomplete="address-line1">`
     : `<label for="street">Street</label><input id="street" name="street">
   <label for="house-number">House number</label><input id="house-number" name="houseNumber">`;
+  const unitField = {
+    line2: `<label for="line2">Apartment, floor</label><input id="line2" name="line2" autocomplete="address-line2">`,
+    unit: `<label for="unit">Flat or unit</label><input id="unit" name="unit" data-addressd-field="unit">`,
+    none: '',
+  }[o.unitField ?? 'line2'];
   const loader = o.module
     ? `<script type="module">
         import { attach } from ${JSON.stringify(o.scriptSrc)};
@@ -42,7 +49,7 @@ export function checkoutPage(o: CheckoutPageOptions): string {
   <label for="address">Find your address</label>
   <input id="address" name="address" type="text">
   ${streetFields}
-  <label for="line2">Apartment, floor</label><input id="line2" name="line2" autocomplete="address-line2">
+  ${unitField}
   <label for="postcode">Postcode</label><input id="postcode" name="postcode" autocomplete="postal-code">
   <label for="city">City</label><input id="city" name="city" autocomplete="address-level2">
   <label for="country">Country</label>

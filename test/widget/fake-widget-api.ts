@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { WidgetSuggestion } from '../../src/contract/autocomplete.js';
 import type { HttpsPageServer } from '../support/https-page-server.js';
 
 export interface RecordedRequest {
@@ -20,10 +21,12 @@ export interface FakeWidgetApi {
   accessStatus: number;
   /** Hold the answer to queries containing this text until release() (to make a request stale). */
   holdQueriesContaining: string | null;
+  /** What an `ok` answer suggests (default SUGGESTIONS). */
+  suggestions: WidgetSuggestion[];
   release(): void;
 }
 
-export const SUGGESTIONS = [
+export const SUGGESTIONS: WidgetSuggestion[] = [
   { id: 'svc_s_1', label: 'Damrak 1, 1012 LG Amsterdam', provider: 'pdok', address: { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' } },
   { id: 'svc_s_2', label: 'Damrak 10, 1012 LK Amsterdam', provider: 'pdok', address: { street: 'Damrak', houseNumber: '10', postcode: '1012 LK', city: 'Amsterdam', country: 'NL' } },
   { id: 'svc_s_3', label: 'Damrakpassage, Amsterdam', provider: 'photon', address: { street: 'Damrakpassage', city: 'Amsterdam', country: 'NL' } },
@@ -49,6 +52,7 @@ export function installFakeWidgetApi(server: HttpsPageServer, widgetDir: string)
     allowed: true,
     accessStatus: 200,
     holdQueriesContaining: null,
+    suggestions: SUGGESTIONS,
     release: () => {
       waiting.forEach((w) => w());
       waiting = [];
@@ -72,7 +76,7 @@ export function installFakeWidgetApi(server: HttpsPageServer, widgetDir: string)
     if (api.mode === 'rate-limited') return void res.writeHead(429, json).end(JSON.stringify({ message: 'Widget autocomplete rate limit reached' }));
     if (api.mode === 'error') return void res.writeHead(500, json).end(JSON.stringify({ message: 'Internal error' }));
     if (api.mode === 'garbage') return void res.writeHead(200, json).end('<html>proxy error</html>');
-    res.writeHead(200, json).end(JSON.stringify({ suggestions: SUGGESTIONS, sessionToken: body.sessionToken ?? null, cached: false }));
+    res.writeHead(200, json).end(JSON.stringify({ suggestions: api.suggestions, sessionToken: body.sessionToken ?? null, cached: false }));
   });
   return api;
 }

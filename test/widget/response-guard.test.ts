@@ -16,6 +16,14 @@ describe('the widget reads responses exactly as the contract defines them', () =
     expect(parseSuggestions(body)).toEqual(WidgetAutocompleteResponse.parse(body).suggestions);
   });
 
+  it('reads the unit and the add_unit action as the contract defines them (issue 27)', () => {
+    const withUnit = { ...good, id: 'svc_s_u', address: { ...good.address, unit: 'Apt 3B' } };
+    const body = { suggestions: [withUnit, { ...good, action: 'add_unit' }], sessionToken: null, cached: false };
+    expect(parseSuggestions(body)).toEqual(WidgetAutocompleteResponse.parse(body).suggestions);
+    // An action of a later version is no reason to lose the address.
+    expect(parseSuggestions({ suggestions: [{ ...good, action: 'call_home' }] })).toEqual([good]);
+  });
+
   it.each([
     ['id without the svc_s_ prefix', { ...good, id: 'photon:123' }],
     ['missing label', { ...good, label: undefined }],

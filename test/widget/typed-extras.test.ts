@@ -3,6 +3,12 @@ import { keepTyping } from '../../src/widget/typed-extras.js';
 
 const damrak = { label: 'Damrak 1, 1012 LG Amsterdam', address: { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' } };
 const main = { label: '123 Main Street, Springfield, IL 62701', address: { street: 'Main Street', houseNumber: '123', postcode: '62701', city: 'Springfield', state: 'IL', country: 'US' } };
+const triesen = { label: 'Landstrasse 340, 9495 Triesen', address: { street: 'Landstrasse', houseNumber: '340', postcode: '9495', city: 'Triesen', country: 'LI' } };
+// The service read the unit (issue 27): it is in the address and in the label.
+const eastern = {
+  label: '1932 Eastern Avenue Apt 3B, Baltimore, MD 21231',
+  address: { street: 'Eastern Avenue', houseNumber: '1932', unit: 'Apt 3B', postcode: '21231', city: 'Baltimore', state: 'MD', country: 'US' },
+};
 const streetOnly = { label: 'Damrak, 1012 Amsterdam', address: { street: 'Damrak', postcode: '1012', city: 'Amsterdam', country: 'NL' } };
 
 describe('keepTyping: a selection never wipes what the suggestion lacks', () => {
@@ -24,6 +30,12 @@ describe('keepTyping: a selection never wipes what the suggestion lacks', () => 
     ['123 Main St #5', main, '123', '#5', '123 Main Street #5, Springfield, IL 62701'],
     ['123 Main Rd', main, '123', '', '123 Main Street, Springfield, IL 62701'],
     ['Damrak 7b', streetOnly, '7b', '', 'Damrak 7b, 1012 Amsterdam'],
+    ['Landstrasse 340 Top 3', triesen, '340', 'Top 3', 'Landstrasse 340 Top 3, 9495 Triesen'],
+    ['Damrak 1 apt 1', damrak, '1', 'apt 1', 'Damrak 1 apt 1, 1012 LG Amsterdam'],
+    ['Damrak 1 apt', damrak, '1', '', 'Damrak 1, 1012 LG Amsterdam'],
+    ['Damrak 1 2nd floor', damrak, '1', '2nd floor', 'Damrak 1 2nd floor, 1012 LG Amsterdam'],
+    ['1932 Eastern Ave Apt 3B', eastern, '1932', '', eastern.label],
+    ['1932 Eastern Ave Apartment 3B', eastern, '1932', '', eastern.label],
     ['Damrak', streetOnly, undefined, '', 'Damrak, 1012 Amsterdam'],
   ])('%s', (typed, s, houseNumber, extra, value) => {
     const kept = keepTyping(typed, s.label, s.address);
@@ -36,5 +48,6 @@ describe('keepTyping: a selection never wipes what the suggestion lacks', () => 
     expect(keepTyping('Damrak 1-3 apt 4', damrak.label, damrak.address).line1).toBe('Damrak 1-3');
     expect(keepTyping('123 Main St Apt 4B', main.label, main.address).line1).toBe('123 Main Street');
     expect(keepTyping('Damrak 7b', streetOnly.label, streetOnly.address).line1).toBe('Damrak 7b');
+    expect(keepTyping('1932 Eastern Ave Apt 3B', eastern.label, eastern.address).line1).toBe('1932 Eastern Avenue');
   });
 });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildWidget } from '../../scripts/build-widget.js';
-import { launchBrowser, recordConsole, type ConsoleLog, type TestBrowser } from '../support/browser.js';
+import type { WidgetSuggestion } from '../../src/contract/autocomplete.js';
+import { describeViolations, launchBrowser, recordConsole, runAxe, type ConsoleLog, type TestBrowser } from '../support/browser.js';
 import { startHttpsPageServer, type HttpsPageServer } from '../support/https-page-server.js';
 import { checkoutPage } from './checkout-page.js';
 import { installFakeWidgetApi, SUGGESTIONS, type FakeWidgetApi } from './fake-widget-api.js';
@@ -28,6 +29,8 @@ beforeAll(async () => {
   // A long debounce leaves room to watch what happens to a request between two keystrokes.
   server.page('/checkout-slow', checkoutPage({ scriptSrc: server.url('/widget/v1/widget.js'), token: TOKEN, data: { 'data-debounce-ms': '1500' } }));
   server.page('/checkout-autofill', checkoutPage({ scriptSrc: server.url('/widget/v1/widget.js'), token: TOKEN, autofillOnly: true }));
+  server.page('/checkout-unit', checkoutPage({ scriptSrc: server.url('/widget/v1/widget.js'), token: TOKEN, autofillOnly: true, unitField: 'unit' }));
+  server.page('/checkout-no-unit', checkoutPage({ scriptSrc: server.url('/widget/v1/widget.js'), token: TOKEN, unitField: 'none' }));
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -36,7 +39,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 beforeEach(async () => {
-  Object.assign(api, { requests: [], aborted: [], mode: 'ok', allowed: true, accessStatus: 200, holdQueriesContaining: null });
+  Object.assign(api, { requests: [], aborted: [], mode: 'ok', allowed: true, accessStatus: 200, holdQueriesContaining: null, suggestions: SUGGESTIONS });
   page = await browser.newPage();
   consoleLog = recordConsole(page);
   await page.goto(server.url('/checkout'));
@@ -217,6 +220,99 @@ describe('filling the form', () => {
     await options().nth(1).click();
     expect(await value('#address')).toBe('Damrak 10, 1012 LK Amsterdam');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
+  });
+});
+
+// Issue 27: the unit (flat, suite, door) survives the choice, lands in its field, and is asked for when the house needs one.
+describe('units', () => {
+  const triesen: WidgetSuggestion = { id: 'svc_s_t', label: 'Landstrasse 340, 9495 Triesen', provider: 'local', address: { street: 'Landstrasse', houseNumber: '340', postcode: '9495', city: 'Triesen', country: 'LI' } };
+  const baltimore: WidgetSuggestion = {
+    id: 'svc_s_b',
+    label: '1932 Eastern Avenue Apt 3B, Baltimore, MD 21231',
+    provider: 'local',
+    address: { street: 'Eastern Avenue', houseNumber: '1932', unit: 'Apt 3B', postcode: '21231', city: 'Baltimore', state: 'Maryland', country: 'US' },
+  };
+  const baader: WidgetSuggestion = {
+    id: 'svc_s_m',
+    label: 'Baaderstraße 22, 80469 München',
+    provider: 'local',
+    address: { street: 'Baaderstraße', houseNumber: '22', postcode: '80469', city: 'München', country: 'DE' },
+    action: 'add_unit',
+  };
+  const hint = () => page.locator('.svc-ac-hint');
+  const selected = () => page.evaluate(() => (window as unknown as { selected: { unit?: string; action?: string }[] }).selected);
+  const describedBy = (sel: string) =>
+    page.locator(sel).evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' '));
+
+  /** Types `typed` on the page at `path` (else the one open) where the service suggests `suggestions`, and takes the first. */
+  async function choose(typed: string, suggestions: WidgetSuggestion[], path?: string): Promise<void> {
+    if (path) await page.goto(server.url(path));
+    api.suggestions = suggestions;
+    await typeAndWaitForList(typed);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+  }
+
+  it('keeps the unit typed after the house, also where a word of the label starts like its number', async () => {
+    await choose('Landstrasse 340 Top 3', [triesen]);
+    expect(await value('#address')).toBe('Landstrasse 340 Top 3, 9495 Triesen');
+    expect(await value('#house-number')).toBe('340');
+    expect(await value('#line2')).toBe('Top 3');
+    expect(await selected()).toEqual([expect.objectContaining({ unit: 'Top 3', extra: 'Top 3' })]);
+  });
+
+  it('fills the unit the service read into the unit field, and the street line without it', async () => {
+    await choose('1932 Eastern Ave Apt 3B', [baltimore], '/checkout-unit');
+    expect(await value('#unit')).toBe('Apt 3B');
+    expect(await value('#line1')).toBe('1932 Eastern Avenue');
+    expect(await value('#address')).toBe(baltimore.label);
+    expect(await value('#postcode')).toBe('21231');
+    expect(await hint().count()).toBe(0);
+    expect(await selected()).toEqual([expect.objectContaining({ unit: 'Apt 3B', extra: '' })]);
+  });
+
+  it('asks for the unit where the house has several: focuses the unit field, described by a visible prompt, until one is typed', async () => {
+    await choose('Baaderstraße 22', [baader], '/checkout-unit');
+    expect(await value('#line1')).toBe('Baaderstraße 22');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('unit');
+    await expect(hint().innerText()).resolves.toBe('This address has several flats or units: please add yours.');
+    expect(await hint().isVisible()).toBe(true);
+    expect(await describedBy('#unit')).toBe('This address has several flats or units: please add yours.');
+    expect(await combobox().getAttribute('data-addressd-needs')).toBe('unit');
+    expect(await selected()).toEqual([expect.objectContaining({ id: 'svc_s_m', action: 'add_unit' })]);
+    expect(describeViolations(await runAxe(page))).toEqual([]);
+
+    await page.keyboard.type('5');
+    expect(await hint().count()).toBe(0);
+    expect(await page.locator('#unit').getAttribute('aria-describedby')).toBeNull();
+    expect(await combobox().getAttribute('data-addressd-needs')).toBeNull();
+  });
+
+  it('without a unit field, asks beside the search input and announces it', async () => {
+    await choose('Baaderstraße 22', [baader], '/checkout-no-unit');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
+    expect(await hint().isVisible()).toBe(true);
+    expect(await describedBy('#address')).toBe('This address has several flats or units: please add yours.');
+    await expect(page.locator('[role=status]').first().innerText()).resolves.toMatch(/^This address has several flats or units/);
+    expect(describeViolations(await runAxe(page))).toEqual([]);
+  });
+
+  it('does not ask when the unit was typed', async () => {
+    await choose('Baaderstraße 22 Whg. 5', [baader]);
+    expect(await value('#line2')).toBe('Whg. 5');
+    expect(await hint().count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
+    expect(await selected()).toEqual([expect.objectContaining({ unit: 'Whg. 5', action: undefined })]);
+  });
+
+  it('does not ask when the unit field was filled in already, and leaves it as it is', async () => {
+    await page.goto(server.url('/checkout-unit'));
+    await page.locator('#unit').fill('Whg. 7');
+    await choose('Baaderstraße 22', [baader]);
+    expect(await value('#unit')).toBe('Whg. 7');
+    expect(await hint().count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
+    expect(await selected()).toEqual([expect.objectContaining({ id: 'svc_s_m', action: undefined })]);
   });
 });
 

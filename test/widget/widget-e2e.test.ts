@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildWidget } from '../../scripts/build-widget.js';
@@ -111,6 +114,25 @@ describe('widget on an allowed HTTPS origin, loaded from the real service', () =
     await page.close();
   });
 
+  it('keeps the flat typed after the house: the service reads it, the choice keeps it and fills the apartment field (issue 27)', async () => {
+    const page = await openCheckout(shop.url('/checkout'));
+    await typeAndWaitForList(page, 'Marienplatz 8 Whg. 5');
+    const texts = await optionTexts(page);
+    const wanted = texts.findIndex((t) => t.includes('Marienplatz 8'));
+    expect(wanted).toBeGreaterThanOrEqual(0);
+    expect(texts[wanted]).toContain('Whg. 5');
+    // The option's main line is the street line with its unit, whichever the country writes first.
+    expect(await page.locator('.svc-ac-main').nth(wanted).textContent()).toMatch(/^(Whg\. 5, Marienplatz 8|Marienplatz 8,? Whg\. 5)/);
+    for (let i = 0; i <= wanted; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#street').inputValue()).toBe('Marienplatz');
+    expect(await page.locator('#house-number').inputValue()).toBe('8');
+    expect(await page.locator('#line2').inputValue()).toBe('Whg. 5');
+    expect(await page.locator('#address').inputValue()).toContain('Whg. 5');
+    expect(await page.locator('#postcode').inputValue()).toBe('80331');
+    await page.close();
+  });
+
   it('works the same when imported as an ES module', async () => {
     const page = await openCheckout(shop.url('/module'));
     await typeAndWaitForList(page, 'Coolsingel 40');
@@ -151,6 +173,58 @@ describe('widget on an allowed HTTPS origin, loaded from the real service', () =
     } finally {
       await darkBrowser.close();
     }
+  });
+});
+
+// Issue 27: the local index lists the flats of 1932 Eastern Avenue; the widget asks for one when none was typed.
+describe('widget asking for the unit, against the real service with the local index', () => {
+  let local: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    local = await startTestServer({ providers: 'local' });
+    dir = mkdtempSync(join(tmpdir(), 'widget-units-'));
+    const csv = join(dir, 'us.oa.csv');
+    writeFileSync(
+      csv,
+      [
+        'LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH',
+        '-76.5905,39.2857,1932,Eastern Avenue,Apt 3A,Baltimore,,MD,21231,,',
+        '-76.5905,39.2857,1932,Eastern Avenue,Apt 3B,Baltimore,,MD,21231,,',
+      ].join('\n'),
+    );
+    await local.services.localIndex!.importFile(csv, { format: 'openaddresses', country: 'US' });
+    const { accountId } = await local.createAccount();
+    const { token: unitsToken } = await local.createToken(accountId, [shop.origin]);
+    shop.page('/checkout-units', checkoutPage({ scriptSrc: `${local.url}/widget/v1/widget.js`, token: unitsToken, unitField: 'unit', data: { 'data-country': 'US' } }));
+  });
+  afterAll(async () => {
+    await local?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('asks for the flat in the unit field after a house with several, and takes the typed one without asking', async () => {
+    const page = await openCheckout(shop.url('/checkout-units'));
+    await typeAndWaitForList(page, '1932 Eastern Avenue');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#house-number').inputValue()).toBe('1932');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('unit');
+    const hint = page.locator('.svc-ac-hint');
+    expect(await hint.isVisible()).toBe(true);
+    expect(await page.locator('#unit').getAttribute('aria-describedby')).toBe(await hint.getAttribute('id'));
+    expect(describeViolations(await runAxe(page))).toEqual([]);
+    await page.keyboard.type('Apt 3B');
+    expect(await hint.count()).toBe(0);
+
+    await page.locator('#address').fill('');
+    await page.locator('#unit').fill('');
+    await typeAndWaitForList(page, '1932 Eastern Avenue Apt 3A');
+    expect(await optionTexts(page)).toContain('1932 Eastern Avenue Apt 3A, Baltimore, MD 21231');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#unit').inputValue()).toBe('Apt 3A');
+    expect(await hint.count()).toBe(0);
+    await page.close();
   });
 });
 

@@ -51,6 +51,7 @@ export const widgetAutocompleteRoutes: RouteModule = (app, services) => {
       label: s.label,
       provider: s.provider,
       address: s.components,
+      ...(s.action ? { action: s.action } : {}),
     }));
     flagUnverified(c, result);
     return c.json({ suggestions, sessionToken: body.sessionToken ?? null, cached: result.cached }, 200);
