@@ -6,6 +6,13 @@ import { normalizeText } from '../address/normalize.js';
  * Cache keys hold only what changes the answer (DESIGN §6): the normalized request fields and the
  * set of active providers, so a config change never serves an answer computed by other providers.
  */
+/**
+ * The shape of what each kind caches. Validate caches provider answers and shapes them on every read,
+ * so its keys never change with the answer; autocomplete caches finished suggestions, so a change of
+ * their shape (issue 27: formatted labels, units, `action`) must not serve entries of the old shape.
+ */
+const CACHED_SHAPE = { validate: 1, autocomplete: 2 } as const;
+
 export function cacheKey(
   kind: 'validate' | 'autocomplete',
   parts: {
@@ -26,7 +33,8 @@ export function cacheKey(
       )
     : undefined;
   const material = JSON.stringify([
-    kind,
+    // Version 1 keeps the material of keys written before versions existed.
+    CACHED_SHAPE[kind] === 1 ? kind : `${kind}/${CACHED_SHAPE[kind]}`,
     parts.query === undefined ? null : normalizeText(parts.query),
     components ?? null,
     parts.country?.toUpperCase() ?? null,
