@@ -52,7 +52,9 @@ export function buildApp(services: Services): App {
   // Secret-key routes answer any origin (SPEC: permissive CORS; the key is the caller's to protect).
   for (const path of SECRET_KEY_PATHS) {
     app.use(path, openCors({ allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: EXPOSED_HEADERS, maxAgeSeconds: 600 }));
-    app.use(path, async (c, next) => (c.req.method === 'OPTIONS' ? next() : secretKeyAuth(services)(c, next)));
+    // A batch counts its items against the test-key limit itself, once its body is read.
+    const auth = secretKeyAuth(services, { routeCountsWork: path === BATCH_PATH });
+    app.use(path, async (c, next) => (c.req.method === 'OPTIONS' ? next() : auth(c, next)));
   }
   // The HTML pages: CSP, no framing, no sniffing, Referer kept to our origin.
   for (const path of ['/', '/dashboard', '/dashboard/*']) app.use(path, sitePageHeaders());
