@@ -350,6 +350,33 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
   });
 });
 
+/**
+ * Runs `addressd validate` as a child process and sends it `signal` as soon as its first chunk is
+ * settled (the journal says so), while the next chunk is in flight; resolves with how it ended.
+ */
+async function stopMidRun(env: Record<string, string>, args: string[], journal: string, signal: NodeJS.Signals) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, signal: sig })));
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (existsSync(journal) && readFileSync(journal, 'utf8').includes('"t":"settled"')) {
+        watcher.close();
+        resolve();
+      }
+    };
+    const watcher = watch(path.dirname(journal), check);
+    void exited.then(({ code }) => {
+      watcher.close();
+      reject(new Error(`the run ended (exit ${code}) before it could be stopped: ${stdout}`));
+    });
+    check();
+  });
+  child.kill(signal);
+  return { exit: await exited, stdout };
+}
+
 describe('addressd validate interrupted with Ctrl-C', () => {
   let sandbox: Sandbox;
   let pdok: Emulator;
@@ -375,29 +402,8 @@ describe('addressd validate interrupted with Ctrl-C', () => {
     const journal = `${out}.journal`;
     pdok.setFault({ mode: 'slow', delayMs: 1500 });
     try {
-      const child = spawn(process.execPath, [BIN, 'validate', input, '--account', accountId, '--country', 'NL', '--chunk', '4', '--concurrency', '2', '--json'], {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      });
-      let stdout = '';
-      child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, signal: sig })));
-      // Stop as soon as the first chunk is settled, while the second is in flight.
-      await new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (existsSync(journal) && readFileSync(journal, 'utf8').includes('"t":"settled"')) {
-            watcher.close();
-            resolve();
-          }
-        };
-        const watcher = watch(sandbox.dataDir, check);
-        void exited.then(({ code }) => {
-          watcher.close();
-          reject(new Error(`the run ended (exit ${code}) before it could be stopped: ${stdout}`));
-        });
-        check();
-      });
-      child.kill(signal);
-      expect(await exited).toEqual({ code: exitCode, signal: null });
+      const { exit, stdout } = await stopMidRun(env, ['validate', input, '--account', accountId, '--country', 'NL', '--chunk', '4', '--concurrency', '2', '--json'], journal, signal);
+      expect(exit).toEqual({ code: exitCode, signal: null });
       const written = csv(readFileSync(out, 'utf8')).slice(1);
       // What was looked up was billed and written: no row in flight is lost or cut off.
       expect(written.length).toBeGreaterThanOrEqual(4);
@@ -428,29 +434,9 @@ describe('addressd validate interrupted with Ctrl-C', () => {
     // mid-way when it is interrupted, however late this busy machine lets the test react.
     pdok.setFault({ mode: 'slow', delayMs: 1500 });
 
-    const child = spawn(process.execPath, [BIN, 'validate', input, '--account', accountId, '--country', 'NL', '--chunk', '4', '--concurrency', '2'], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // Interrupt as soon as the first chunk is settled (the journal says so).
-    await new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (existsSync(journal) && readFileSync(journal, 'utf8').includes('"t":"settled"')) {
-          watcher.close();
-          resolve();
-        }
-      };
-      const watcher = watch(sandbox.dataDir, check);
-      void exited.then((code) => {
-        watcher.close();
-        reject(new Error(`the run ended (exit ${code}) before it could be interrupted: ${stdout}`));
-      });
-      check();
-    });
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
+    // Interrupted as soon as the first chunk is settled.
+    const { exit, stdout } = await stopMidRun(env, ['validate', input, '--account', accountId, '--country', 'NL', '--chunk', '4', '--concurrency', '2'], journal, 'SIGINT');
+    expect(exit.code).toBe(130);
     pdok.setFault({ mode: 'none' });
 
     const database = await openDatabase({ dataDir: sandbox.dataDir });
