@@ -53,7 +53,10 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
       .where('account_id', '=', accountId)
       .execute();
 
+  /** The usual umask (022), which alone would make files 0644: the modes asserted are the command's own. */
+  let umask: number;
   beforeAll(async () => {
+    umask = process.umask(0o022);
     sandbox = await createSandbox(backend);
     env = { ...sandbox.env, PROVIDERS: 'local', LOG_LEVEL: 'silent' };
     expect((await cli(env, ['import', FIXTURE, '--country', 'NL', '--json'])).code).toBe(0);
@@ -61,6 +64,7 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
     ledger = new BulkLedger(database, systemClock);
   });
   afterAll(async () => {
+    process.umask(umask);
     await database?.close();
     await sandbox?.cleanup();
   });
@@ -288,65 +292,55 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
 
   it('neutralises formula cells of the CSV it writes (OWASP), unless --raw-cells; writes it 0600 (issue 28 §8-9)', async () => {
     const accountId = await newAccount();
-    const umask = process.umask(0o022);
-    try {
-      const input = file('formulas.csv', 'address,note\nDamrak 1 Amsterdam,"=HYPERLINK(""http://evil.example"",""x"")"\nDamrak 2 Amsterdam,@SUM(A1)\nDamrak 3 Amsterdam,+31 20 555\nDamrak 4 Amsterdam,-3\n');
-      const out = path.join(sandbox.dataDir, 'formulas.validated.csv');
-      expect((await cli(env, ['validate', input, '--account', accountId])).code).toBe(0);
-      expect(mode(out)).toBe(0o600);
-      const notes = csv(readFileSync(out, 'utf8')).slice(1).map((r) => r[1]);
-      expect(notes).toEqual(['\'=HYPERLINK("http://evil.example","x")', "'@SUM(A1)", "'+31 20 555", "'-3"]);
-      const raw = path.join(sandbox.dataDir, 'formulas.raw.csv');
-      expect((await cli(env, ['validate', input, '--account', accountId, '--out', raw, '--raw-cells'])).code).toBe(0);
-      expect(csv(readFileSync(raw, 'utf8')).slice(1).map((r) => r[1])).toEqual(['=HYPERLINK("http://evil.example","x")', '@SUM(A1)', '+31 20 555', '-3']);
-    } finally {
-      process.umask(umask);
-    }
+    const input = file('formulas.csv', 'address,note\nDamrak 1 Amsterdam,"=HYPERLINK(""http://evil.example"",""x"")"\nDamrak 2 Amsterdam,@SUM(A1)\nDamrak 3 Amsterdam,+31 20 555\nDamrak 4 Amsterdam,-3\n');
+    const out = path.join(sandbox.dataDir, 'formulas.validated.csv');
+    expect((await cli(env, ['validate', input, '--account', accountId])).code).toBe(0);
+    expect(mode(out)).toBe(0o600);
+    const notes = csv(readFileSync(out, 'utf8')).slice(1).map((r) => r[1]);
+    expect(notes).toEqual(['\'=HYPERLINK("http://evil.example","x")', "'@SUM(A1)", "'+31 20 555", "'-3"]);
+    const raw = path.join(sandbox.dataDir, 'formulas.raw.csv');
+    expect((await cli(env, ['validate', input, '--account', accountId, '--out', raw, '--raw-cells'])).code).toBe(0);
+    expect(csv(readFileSync(raw, 'utf8')).slice(1).map((r) => r[1])).toEqual(['=HYPERLINK("http://evil.example","x")', '@SUM(A1)', '+31 20 555', '-3']);
   });
 
   it('finishes a run with unverified rows (exit 0), never blocks a fresh run, and --retry-unverified rewrites only those rows in place (issue 28 §8)', async () => {
     const accountId = await newAccount();
-    const umask = process.umask(0o022);
-    try {
-      // The index holds no German address yet: the Berlin row is not verified.
-      const input = file('mixed-retry.csv', 'address;country\nDamrak 1, 1012 LG Amsterdam;NL\nUnter den Linden 77, 10117 Berlin;DE\nDamrak 2, 1012 LG Amsterdam;NL\n');
-      const out = path.join(sandbox.dataDir, 'mixed-retry.validated.csv');
-      const journal = `${out}.journal`;
-      const first = await cli(env, ['validate', input, '--account', accountId]);
-      expect(first.code, first.stderr).toBe(0);
-      expect(first.stdout).toContain('3 of 3 rows');
-      expect(first.stdout).toContain('finished; 1 rows not verified');
-      expect(first.stdout).toContain('--retry-unverified');
-      expect(first.stdout).not.toMatch(/interrupted|--resume/);
-      expect(mode(journal)).toBe(0o600);
-      const before = csv(readFileSync(out, 'utf8'));
-      const verified = before[0]!.indexOf('verified');
-      expect(before.slice(1).map((r) => r[verified])).toEqual(['yes', 'no', 'yes']);
+    // The index holds no German address yet: the Berlin row is not verified.
+    const input = file('mixed-retry.csv', 'address;country\nDamrak 1, 1012 LG Amsterdam;NL\nUnter den Linden 77, 10117 Berlin;DE\nDamrak 2, 1012 LG Amsterdam;NL\n');
+    const out = path.join(sandbox.dataDir, 'mixed-retry.validated.csv');
+    const journal = `${out}.journal`;
+    const first = await cli(env, ['validate', input, '--account', accountId]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('3 of 3 rows');
+    expect(first.stdout).toContain('finished; 1 rows not verified');
+    expect(first.stdout).toContain('--retry-unverified');
+    expect(first.stdout).not.toMatch(/interrupted|--resume/);
+    expect(mode(journal)).toBe(0o600);
+    const before = csv(readFileSync(out, 'utf8'));
+    const verified = before[0]!.indexOf('verified');
+    expect(before.slice(1).map((r) => r[verified])).toEqual(['yes', 'no', 'yes']);
 
-      // A fresh run of the same file is not refused: it replaces the finished run.
-      const fresh = await cli(env, ['validate', input, '--account', accountId, '--json']);
-      expect(fresh.code, fresh.stderr).toBe(0);
-      expect(JSON.parse(fresh.stdout)).toMatchObject({ done: 3, unverified: 1, outcome: 'complete', journal });
-      const resume = await cli(env, ['validate', input, '--account', accountId, '--resume']);
-      expect(resume.code).toBe(1);
-      expect(resume.stderr).toMatch(/finished; --retry-unverified/);
+    // A fresh run of the same file is not refused: it replaces the finished run.
+    const fresh = await cli(env, ['validate', input, '--account', accountId, '--json']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(JSON.parse(fresh.stdout)).toMatchObject({ done: 3, unverified: 1, outcome: 'complete', journal });
+    const resume = await cli(env, ['validate', input, '--account', accountId, '--resume']);
+    expect(resume.code).toBe(1);
+    expect(resume.stderr).toMatch(/finished; --retry-unverified/);
 
-      expect((await cli(env, ['import', BERLIN, '--country', 'DE', '--json'])).code).toBe(0);
-      const paidBefore = (await ledger.balance(accountId)).usedThisMonth;
-      const retry = await cli(env, ['validate', input, '--account', accountId, '--retry-unverified', '--json']);
-      expect(retry.code, retry.stderr).toBe(0);
-      expect(JSON.parse(retry.stdout)).toMatchObject({ rows: 3, done: 3, unverified: 0, creditsThisRun: 1, outcome: 'complete', journal: null });
-      expect((await ledger.balance(accountId)).usedThisMonth).toBe(paidBefore + 1);
-      const after = csv(readFileSync(out, 'utf8'));
-      // The other rows are as they were, in their places; the Berlin row is now checked.
-      expect([after[0], after[1], after[3]]).toEqual([before[0], before[1], before[3]]);
-      expect(after[2]!.slice(0, 3)).toEqual(['Unter den Linden 77, 10117 Berlin', 'DE', 'valid']);
-      expect(after[2]![verified]).toBe('yes');
-      expect(existsSync(journal)).toBe(false);
-      expect((await cli(env, ['validate', input, '--account', accountId, '--retry-unverified'])).stderr).toMatch(/nothing to retry/);
-    } finally {
-      process.umask(umask);
-    }
+    expect((await cli(env, ['import', BERLIN, '--country', 'DE', '--json'])).code).toBe(0);
+    const paidBefore = (await ledger.balance(accountId)).usedThisMonth;
+    const retry = await cli(env, ['validate', input, '--account', accountId, '--retry-unverified', '--json']);
+    expect(retry.code, retry.stderr).toBe(0);
+    expect(JSON.parse(retry.stdout)).toMatchObject({ rows: 3, done: 3, unverified: 0, creditsThisRun: 1, outcome: 'complete', journal: null });
+    expect((await ledger.balance(accountId)).usedThisMonth).toBe(paidBefore + 1);
+    const after = csv(readFileSync(out, 'utf8'));
+    // The other rows are as they were, in their places; the Berlin row is now checked.
+    expect([after[0], after[1], after[3]]).toEqual([before[0], before[1], before[3]]);
+    expect(after[2]!.slice(0, 3)).toEqual(['Unter den Linden 77, 10117 Berlin', 'DE', 'valid']);
+    expect(after[2]![verified]).toBe('yes');
+    expect(existsSync(journal)).toBe(false);
+    expect((await cli(env, ['validate', input, '--account', accountId, '--retry-unverified'])).stderr).toMatch(/nothing to retry/);
   });
 });
 
