@@ -82,7 +82,7 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
     .option('--chunk <rows>', 'rows billed together (one reservation and one transaction per chunk)', intArg(1, 10_000), 256)
     .option('--resume', 'continue an interrupted run into the same output; rows already done are not billed again, unverified rows are looked up again')
     .option('--retry-unverified', 'after a run that finished with unverified rows: look up only those rows again (billed as usual) and rewrite them in place in the output')
-    .option('--raw-cells', 'write CSV cells as they are: without it a cell beginning with = + - @ tab or CR gets a leading \' so spreadsheets never run it as a formula (OWASP CSV injection)')
+    .option('--raw-cells', 'write CSV cells as they are: without it a cell beginning with = + - @ tab or CR gets a leading \' so spreadsheets never run it as a formula (OWASP CSV injection; our own lat/lng numbers stay numbers)')
     .option('--workers <n>', `lookup threads beside the one that reads, bills and writes (default: one per core from ${THREADED_FROM_ROWS} rows, else 0)`, intArg(0, 32))
     .action(async (file: string, flags: ValidateFlags) => {
       if (flags.queryColumn && flags.columns) throw new InvalidArgumentError('give --query-column or --columns, not both');
@@ -169,15 +169,16 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
           const output = new OutputWriter(out, outFormat, input.delimiter, input.columns, { rawCells: flags.rawCells === true });
           const progress = rowProgress(input.rows, done.size);
           const stop = { requested: false };
-          let stoppedBy: (typeof STOP_SIGNALS)[number] | undefined;
-          const onStop = (signal: (typeof STOP_SIGNALS)[number]) => {
-            if (stoppedBy) process.exit(exitCodeOf(stoppedBy));
+          let stoppedBy: (typeof STOP_SIGNALS)[number] = 'SIGINT';
+          // Node passes the signal's name; a caller of the handler itself may not.
+          const onStop = (signal: (typeof STOP_SIGNALS)[number] = 'SIGINT') => {
+            if (stop.requested) process.exit(exitCodeOf(stoppedBy));
             stoppedBy = signal;
             stop.requested = true;
             pool?.stop();
             // The bar steps aside first: drawn again after the note it would overwrite it.
             progress.stop();
-            ctx.note(`stopping (${signal}): finishing the rows in flight (a second signal quits at once; --resume continues either way)`);
+            ctx.note(`stopping: finishing the rows in flight (${signal}; a second signal quits at once; --resume continues either way)`);
           };
           for (const signal of STOP_SIGNALS) process.on(signal, onStop);
           let summary: BulkSummary;
@@ -221,7 +222,7 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
           const complete = summary.outcome === 'complete';
           const verified = complete && summary.unverified === 0;
           if (verified) await Journal.remove(journalFile);
-          else if (!complete) ctx.exitCode = summary.outcome === 'interrupted' ? exitCodeOf(stoppedBy ?? 'SIGINT') : 1;
+          else if (!complete) ctx.exitCode = summary.outcome === 'interrupted' ? exitCodeOf(stoppedBy) : 1;
           ctx.out({ ...summary, out, journal: verified ? null : journalFile }, summaryLines(summary, out, journalFile));
         } finally {
           await services.close();
