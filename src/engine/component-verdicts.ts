@@ -11,15 +11,22 @@ import { cityStateNames, compareCityWithPlaces, compareComponent, requiredCompon
  * names no place at the town level (a city cut in pieces, an extract without the city's boundary,
  * Monaco's quarters): a town it does not name is then `not-checked`, not a mismatch, since
  * nothing in the result contradicts it. A city-state's own name (`Monaco`) is its town.
+ * Where the result's data knows every value of a field for it (`known`: the local index holds the
+ * street with all its house numbers), a typed value the result does not carry is absent from
+ * the data: `mismatch`, not `not-checked`.
  */
 export function componentVerdicts(
   input: AddressComponents,
   result: AddressComponents,
   country: string | undefined,
   placeNames: readonly string[] = [],
+  known: KnownFields = {},
 ): ComponentVerdicts {
-  return readVerdicts(input, result, country, placeNames).verdicts;
+  return readVerdicts(input, result, country, placeNames, known).verdicts;
 }
+
+/** Fields whose every value the result's data holds (ProviderCandidate `houseNumbersKnown`, `postcodesKnown`). */
+export type KnownFields = Partial<Record<'houseNumber' | 'postcode', boolean>>;
 
 /** The verdicts, and the place the input's city names when that is another of the result's places than its `city`. */
 export function readVerdicts(
@@ -27,6 +34,7 @@ export function readVerdicts(
   result: AddressComponents,
   country: string | undefined,
   placeNames: readonly string[] = [],
+  known: KnownFields = {},
 ): { verdicts: ComponentVerdicts; namedPlace?: string } {
   const required = requiredComponents(country);
   const verdicts: ComponentVerdicts = {};
@@ -42,7 +50,7 @@ export function readVerdicts(
       verdicts.city = verdict === 'mismatch' && !found ? 'not-checked' : verdict;
       if (verdict !== 'mismatch' && place !== found) namedPlace = place;
     } else if (given && found) verdicts[field] = compareComponent(field, given, found, country);
-    else if (given) verdicts[field] = 'not-checked';
+    else if (given) verdicts[field] = (field === 'houseNumber' || field === 'postcode') && known[field] ? 'mismatch' : 'not-checked';
     else if (found && required.includes(field)) verdicts[field] = 'missing';
   }
   return { verdicts, ...(namedPlace ? { namedPlace } : {}) };

@@ -60,7 +60,8 @@ export function scoreCandidate(
   ctx: { country?: string },
 ): ScoredCandidate {
   const country = ctx.country ?? input.country ?? candidate.components.country;
-  const { verdicts, namedPlace } = readVerdicts(input, candidate.components, country, candidate.placeNames);
+  const known = { houseNumber: candidate.houseNumbersKnown, postcode: candidate.postcodesKnown };
+  const { verdicts, namedPlace } = readVerdicts(input, candidate.components, country, candidate.placeNames, known);
   // The person wrote another of the result's places (its municipality, not its village): keep theirs.
   const components = namedPlace ? { ...candidate.components, city: namedPlace } : candidate.components;
   let weighted = 0;

@@ -1,4 +1,5 @@
 import type { ComponentVerdicts, VerdictField } from '../contract/address.js';
+import type { Precision } from '../providers/provider.js';
 import type { ComponentVerdict, Reason, Verdict } from '../contract/enums.js';
 import type { ScoredCandidate, Thresholds } from './types.js';
 
@@ -30,7 +31,8 @@ import type { ScoredCandidate, Thresholds } from './types.js';
  * A candidate is not the address asked for (recognisable() is false, and it is never selected) when:
  * - its street is a `mismatch`: the service never presents another street as the fix;
  * - two identifying components (street, house number, postcode) would both be replaced: that is
- *   another address, not a correction.
+ *   another address, not a correction. A result without a house number (a street) replaces none,
+ *   even where its data knows the typed one is absent (`mismatch`: no_house_number_match says so).
  * With no recognisable candidate the answer is the one for no result (`address: null`, `no_results`).
  *
  * Reasons: every one that applies, in this order:
@@ -48,13 +50,15 @@ import type { ScoredCandidate, Thresholds } from './types.js';
  * - valid: confidence at or above the valid threshold and every checked component `match`
  *   (`not-checked` does not count against it; `missing` does: the address was completed);
  * - correctable: everything else, so a wrong town or a wrong postcode with the right street and number.
+ * After this, answer-shape.ts may only lower `valid` to `correctable` (a typed unit the data does not
+ * list, or another place that fits nearly as well: `alternatives`); it never moves the confidence.
  */
 export function decideVerdict(args: { selected: ScoredCandidate | null; confidence: number; thresholds: Thresholds }): {
   verdict: Verdict;
   reasons: Reason[];
 } {
   const { selected, confidence, thresholds } = args;
-  if (!selected || !recognisable(selected.componentVerdicts)) {
+  if (!selected || !recognisable(selected.componentVerdicts, selected.precision)) {
     return { verdict: 'invalid', reasons: confidence < thresholds.valid ? ['no_results', 'low_confidence'] : ['no_results'] };
   }
   const verdicts: ComponentVerdicts = selected.componentVerdicts;
@@ -80,7 +84,8 @@ export function decideVerdict(args: { selected: ScoredCandidate | null; confiden
 const IDENTIFYING: readonly VerdictField[] = ['street', 'houseNumber', 'postcode'];
 
 /** Whether a candidate may stand for the input's address at all (see decideVerdict's comment). */
-export function recognisable(verdicts: ComponentVerdicts): boolean {
+export function recognisable(verdicts: ComponentVerdicts, precision: Precision = 'address'): boolean {
   if (verdicts.street === 'mismatch') return false;
-  return IDENTIFYING.filter((f) => verdicts[f] === 'corrected' || verdicts[f] === 'mismatch').length < 2;
+  const replaces = (f: VerdictField) => (verdicts[f] === 'corrected' || verdicts[f] === 'mismatch') && (f !== 'houseNumber' || precision === 'address');
+  return IDENTIFYING.filter(replaces).length < 2;
 }

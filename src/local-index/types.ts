@@ -20,6 +20,8 @@ export interface RawAddress {
   lng: number;
   /** Stable id in the source (OSM element); absent for CSV formats, whose identity is the address itself. */
   sourceId?: string;
+  /** The house's units (flats, doors) this row lists, as the data writes them; absent when it lists none. */
+  units?: string[];
 }
 
 /** What a reader yields: an address, or a row it could not use (counted, reported, never fatal). */
@@ -97,6 +99,15 @@ export interface LocalHit {
   label: string;
   /** Every place the index names for the hit, lowest first: its city, then its municipality when that differs. */
   placeNames?: string[];
+  /** An address's units as the data lists them (every object of the house together); absent when it lists none. */
+  units?: string[];
+  /**
+   * A street hit for a typed house number the street does not have: the index holds the street
+   * with every number the data gives it, so that number is known to be absent.
+   */
+  houseNumbersKnown?: true;
+  /** A street hit for a typed postcode none of the street's addresses has, where they have postcodes. */
+  postcodesKnown?: true;
 }
 
 export interface GeocodeInput {

@@ -22,6 +22,15 @@ export interface ProviderCandidate {
    * municipality, Nominatim's `address` names the hamlet). Absent when the provider names none.
    */
   placeNames?: string[];
+  /** The units the data lists for this house (flats, doors), as the data writes them; absent when the data knows none. */
+  units?: string[];
+  /**
+   * The provider's data holds this street and every house number it has (the local index), so a
+   * typed number the candidate does not carry is absent from the data: a `mismatch`, not `not-checked`.
+   */
+  houseNumbersKnown?: true;
+  /** The same for postcodes: a typed postcode the candidate does not carry is not one of the street's. */
+  postcodesKnown?: true;
   /** Provider-native payload, shown only in debug candidates; never sent to browsers. */
   raw?: unknown;
 }

@@ -48,6 +48,15 @@ describe('scoreCandidate: the confidence formula', () => {
     expect(score(noPostcode, full).confidence).toBe(90); // 100 − 20 × 0.5
   });
 
+  it('takes a typed number or postcode the result lacks for a mismatch where its data knows every one (the local index)', () => {
+    const input = { street: 'Damrak', houseNumber: '99', postcode: '1012 XX', city: 'Amsterdam' };
+    const result = { street: 'Damrak', city: 'Amsterdam', country: 'NL' };
+    const known = scoreCandidate(input, { provider: 'local', components: result, precision: 'street', houseNumbersKnown: true, postcodesKnown: true }, { country: 'NL' });
+    expect(known.componentVerdicts).toEqual({ street: 'match', houseNumber: 'mismatch', postcode: 'mismatch', city: 'match' });
+    // A street-level answer that cannot know (Photon, Nominatim) leaves them unchecked.
+    expect(score(input, result, 'street').componentVerdicts).toEqual({ street: 'match', houseNumber: 'not-checked', postcode: 'not-checked', city: 'match' });
+  });
+
   it('leaves not-checked components out instead of counting them against the result', () => {
     const out = score({ street: 'Damrak', houseNumber: '1', city: 'Amsterdam' }, { street: 'Damrak', city: 'Amsterdam', country: 'NL' });
     expect(out.componentVerdicts).toEqual({ street: 'match', houseNumber: 'not-checked', city: 'match' });

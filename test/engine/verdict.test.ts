@@ -78,4 +78,10 @@ describe('recognisable: whether a candidate may stand for the address asked for'
   ])('%s → %s', (_name, verdicts, expected) => {
     expect(recognisable(verdicts)).toBe(expected);
   });
+
+  it('a street-level result whose data knows the typed number is absent replaces no house number', () => {
+    const verdicts: ComponentVerdicts = { street: 'match', houseNumber: 'mismatch', postcode: 'corrected', city: 'match' };
+    expect(recognisable(verdicts, 'street')).toBe(true);
+    expect(recognisable(verdicts, 'address')).toBe(false);
+  });
 });

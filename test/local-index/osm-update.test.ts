@@ -23,9 +23,10 @@ interface Row {
   postcode: string | null;
   lat: number;
   lng: number;
+  units: string | null;
 }
 
-const ROWS_SQL = (t: string) => `SELECT a.source_id AS source, s.country, s.street, s.city, s.municipality, a.hn, a.postcode, a.lat, a.lng
+const ROWS_SQL = (t: string) => `SELECT a.source_id AS source, s.country, s.street, s.city, s.municipality, a.hn, a.postcode, a.lat, a.lng, a.units
   FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id ORDER BY a.source_id`;
 
 /** Every address row the index holds, with its street, in source order. */
@@ -122,6 +123,7 @@ describe.each(STORAGE_BACKENDS)('import --update with an OsmChange file (%s)', (
   it('moves a building whose nodes moved, with the buildings that share them, and gives it its new municipality', async () => {
     await importBefore();
     expect((await house(box, 'Hauptstraße 10, Adorf'))?.components.city).toBe('Adorf');
+    expect((await house(box, 'Hauptstraße 6, Adorf'))?.units).toEqual(['1']);
     await box.index.applyOsmChange(files.change, {});
     const moved = await house(box, 'Hauptstraße 10, Bdorf');
     expect(moved?.components).toMatchObject({ street: 'Hauptstraße', houseNumber: '10', city: 'Bdorf' });
@@ -133,8 +135,9 @@ describe.each(STORAGE_BACKENDS)('import --update with an OsmChange file (%s)', (
     expect((await house(box, 'Nebenweg 3, Adorf'))?.components.street).toBe('Nebenweg');
     expect((await house(box, 'Hauptstraße 2a, Adorf'))?.components.houseNumber).toBe('2a');
     expect(await house(box, 'Hauptstraße 1, Adorf')).toBeUndefined();
-    // A building that gained an address, none of its nodes in the change.
-    expect((await house(box, 'Kirchweg 24, Bdorf'))?.components.city).toBe('Bdorf');
+    // A building that gained an address, none of its nodes in the change, with its flats; a unit added to a house.
+    expect(await house(box, 'Kirchweg 24, Bdorf')).toMatchObject({ components: { city: 'Bdorf' }, units: ['1', '2'] });
+    expect((await house(box, 'Hauptstraße 6, Adorf'))?.units).toEqual(['1', '2']);
   });
 
   it('refuses a change file before an extract is recorded, and any other file while an update is unfinished', async () => {

@@ -2,6 +2,7 @@ import { normalizeCity, normalizeStreet } from '../../address/normalize.js';
 import { type AddressInput, PLACES_SEPARATOR, type StreetInput } from '../store/store.js';
 import { cityTokens, displayPostcode, houseNumberBase, houseNumberKey, postcodeKey, streetTokens, tokens } from '../text.js';
 import type { RawAddress } from '../types.js';
+import { packUnits } from '../units.js';
 
 export interface KeyedAddress extends AddressInput {
   /** Identity within a file: the OSM element, else street + city + house number. */
@@ -80,6 +81,7 @@ export class AddressKeyer {
       pcKey: pc?.key ?? null,
       lat: a.lat,
       lng: a.lng,
+      units: packUnits(a.units),
     };
   }
 

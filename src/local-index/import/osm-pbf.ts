@@ -10,6 +10,7 @@ import { holdsOnlyNodes, readDenseBlock, type DenseVisitor } from './pbf-dense.j
 import { NodeLocations } from './osm-node-locations.js';
 import { ImportFormatError } from '../types.js';
 import { buildAddress } from './record.js';
+import { osmUnits } from './osm-units.js';
 
 type Tags = Record<string, string>;
 
@@ -63,6 +64,7 @@ export function fields(tags: Tags, lat: number | undefined, lng: number | undefi
     state: tags['addr:state'],
     country: tagged || at.country || country,
     sourceId,
+    units: osmUnits(tags),
   };
 }
 

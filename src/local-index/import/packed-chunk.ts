@@ -26,6 +26,7 @@ export interface PackedChunk {
   pcKey: (string | null)[];
   lat: Float64Array;
   lng: Float64Array;
+  units: (string | null)[];
 }
 
 export function packChunk(chunk: KeyedChunk): PackedChunk {
@@ -47,6 +48,7 @@ export function packChunk(chunk: KeyedChunk): PackedChunk {
     pcKey: new Array<string | null>(n),
     lat: new Float64Array(n),
     lng: new Float64Array(n),
+    units: new Array<string | null>(n),
   };
   for (let i = 0; i < n; i++) {
     const { row, a } = chunk.keyed[i]!;
@@ -65,6 +67,7 @@ export function packChunk(chunk: KeyedChunk): PackedChunk {
     p.pcKey[i] = a.pcKey;
     p.lat[i] = a.lat;
     p.lng[i] = a.lng;
+    p.units[i] = a.units ?? null;
   }
   return p;
 }
@@ -89,6 +92,7 @@ export function unpackChunk(p: PackedChunk): KeyedChunk {
       pcKey: p.pcKey[i]!,
       lat: p.lat[i]!,
       lng: p.lng[i]!,
+      units: p.units[i]!,
     };
     keyed[i] = { row: p.line[i]!, a };
   }

@@ -6,6 +6,7 @@ const ALIASES: Record<string, string> = {
   street: 'street',
   housenumber: 'houseNumber',
   number: 'houseNumber',
+  unit: 'unit',
   postcode: 'postcode',
   postalcode: 'postcode',
   zip: 'postcode',
@@ -20,10 +21,10 @@ const ALIASES: Record<string, string> = {
 };
 const REQUIRED = ['street', 'houseNumber', 'lat', 'lng'];
 
-/** Plain CSV with named columns matching AddressComponents (street, houseNumber, postcode, city, state, country) plus lat, lng. */
+/** Plain CSV with named columns matching AddressComponents (street, houseNumber, unit, postcode, city, state, country) plus lat, lng. */
 export async function* readPlainCsv(path: string, country: string | undefined, onBytes?: (n: number) => void): AsyncGenerator<ReaderItem[]> {
   const options = {
-    formatName: 'an address CSV (columns street, houseNumber, postcode, city, state, country, lat, lng)',
+    formatName: 'an address CSV (columns street, houseNumber, unit, postcode, city, state, country, lat, lng)',
     mapHeader: (name: string) => ALIASES[name.trim().toLowerCase().replace(/[\s_-]/g, '')] ?? `?${name.trim()}`,
     requiredColumns: REQUIRED,
     onBytes,
@@ -33,6 +34,7 @@ export async function* readPlainCsv(path: string, country: string | undefined, o
     lng: r.lng,
     street: r.street,
     houseNumber: r.houseNumber,
+    unit: r.unit,
     postcode: r.postcode,
     city: r.city,
     state: r.state,

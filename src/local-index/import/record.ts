@@ -7,7 +7,10 @@ export interface RawFields {
   lng: string | number | undefined;
   street: string | undefined;
   houseNumber: string | undefined;
+  /** One unit (a CSV column): a Dutch addition joins the number, elsewhere it is one of the house's units. */
   unit?: string;
+  /** Units read already (OSM `addr:unit`, `addr:flats`, `addr:door`). */
+  units?: string[];
   postcode?: string;
   city?: string;
   /** The municipality the point lies in (OSM boundaries), when the reader knows it. */
@@ -45,9 +48,9 @@ const WORD = /[\p{L}\p{N}]/u;
 const SHORT_UNIT = /^[\p{L}\p{N}]{1,4}$/u;
 
 /**
- * Checks one row and builds the address, or names why it cannot be used. A short unit
- * (`2` for `123`) becomes part of the house number (`123-2`), as Dutch and OpenAddresses
- * data write additions; a long one (`APT 5`) is not part of the house number and is dropped.
+ * Checks one row and builds the address, or names why it cannot be used. In the Netherlands a
+ * short unit (`2` for `123`) is a BAG addition and becomes part of the house number (`123-2`),
+ * as Dutch data writes them; elsewhere the unit (`APT 5`, `3B`) is one of the house's units.
  */
 export function buildAddress(row: number | string, f: RawFields): ReaderItem {
   const lat = coordinate(f.lat, 90);
@@ -59,8 +62,11 @@ export function buildAddress(row: number | string, f: RawFields): ReaderItem {
   if (!street || !WORD.test(street)) return bad(row, 'missing_street');
   let houseNumber = optional(f.houseNumber);
   if (!houseNumber || !WORD.test(houseNumber)) return bad(row, 'missing_house_number');
+  let units = f.units;
   const unit = optional(f.unit);
-  if (unit && SHORT_UNIT.test(unit)) houseNumber = `${houseNumber}-${unit}`;
+  if (unit && f.country?.toUpperCase() === 'NL') {
+    if (SHORT_UNIT.test(unit)) houseNumber = `${houseNumber}-${unit}`;
+  } else if (unit) units = [unit];
   const address: RawAddress = {
     street,
     houseNumber,
@@ -73,6 +79,7 @@ export function buildAddress(row: number | string, f: RawFields): ReaderItem {
     lat,
     lng,
     sourceId: f.sourceId,
+    ...(units?.length ? { units } : {}),
   };
   return { kind: 'address', row, address };
 }

@@ -3,6 +3,7 @@ import type { AddressInput, ImportSession, IndexStore } from '../store/store.js'
 import { ImportFormatError, type ImportOptions, type ImportSummary } from '../types.js';
 import type { KeyedAddress } from './address-keys.js';
 import { keyedChunks } from './keyed-chunks.js';
+import { mergePackedUnits } from '../units.js';
 import { SummaryBuilder } from './summary.js';
 import { keyedChunksInWorker } from './worker-chunks.js';
 
@@ -63,7 +64,11 @@ async function writeBatch(session: ImportSession, batch: { row: number | string;
   if (batch.length === 0) return;
   const unique = new Map<string, { line: number | string; row: AddressInput }>();
   for (const { row: line, a } of batch) {
-    if (unique.has(a.identity)) summary.skip(line, 'duplicate', 'same address earlier in the file');
+    const first = unique.get(a.identity);
+    // A row of a house already read that names another of its units (OpenAddresses lists a flat a row) adds the unit.
+    const units = first && a.units ? mergePackedUnits(first.row.units ?? null, a.units) : undefined;
+    if (first && units !== undefined && units !== (first.row.units ?? null)) first.row = { ...first.row, units };
+    else if (first) summary.skip(line, 'duplicate', 'same address earlier in the file');
     else unique.set(a.identity, { line, row: a });
   }
   const rows = [...unique.values()];

@@ -32,6 +32,7 @@ export function addressToHit(a: AddressHit, score: number): LocalHit {
     score: round(score),
     label: formatLabel(components),
     ...places(a.street),
+    ...(a.units ? { units: a.units } : {}),
   };
 }
 

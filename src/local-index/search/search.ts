@@ -6,6 +6,7 @@ import { scoreHit, scoreStreet } from './score.js';
 import { foldTownless } from './fold-streets.js';
 import { rankStreets, type RankedStreet } from './streets.js';
 import { postcodeKey } from '../text.js';
+import { mergeUnits } from '../units.js';
 
 /** Hits scoring below this are not the address asked for; returning them would only mislead. */
 const MIN_SCORE = 0.35;
@@ -15,13 +16,21 @@ function scoredAddresses(plan: Plan, hits: AddressHit[], ranked: RankedStreet[])
   return hits.map((h) => addressToHit(h, scoreHit(plan, h.street, h, byId.get(h.street.id) ?? scoreStreet(plan, h.street).score)));
 }
 
+/**
+ * Each result once. Several objects of one house (OSM: a node per flat, each with its
+ * `addr:unit`) are one result with all their units.
+ */
 function dedupe(hits: LocalHit[]): LocalHit[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, LocalHit>();
   return hits.filter((h) => {
     const key = `${h.precision}|${h.label}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, h);
+      return true;
+    }
+    if (h.units) first.units = mergeUnits(first.units, h.units);
+    return false;
   });
 }
 
@@ -65,10 +74,17 @@ async function geocodePlan(store: IndexStore, plan: Plan, limit: number): Promis
     hits.push(...onBase, ...inPostcode);
   }
   const out = scoredAddresses(plan, hits, streets);
-  // The street itself, where the house number was not found on it (or none was asked for).
+  // The street itself, where the house number was not found on it (or none was asked for). The
+  // index holds every number and postcode the data gives the street: one it lacks is known to be
+  // absent. A street of several postcodes names none, so the typed one is looked up.
   const exactOn = new Set(hits.filter((h) => h.hnKey === plan.hn?.key).map((h) => h.street.id));
-  for (const s of streets.slice(0, 3)) {
-    if (!exactOn.has(s.street.id)) out.push(streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score)));
+  const bare = streets.slice(0, 3).filter((s) => !exactOn.has(s.street.id));
+  const pc = plan.postcode && !plan.postcode.prefix ? plan.postcode.key : undefined;
+  const several = bare.filter((s) => s.street.postcode === null).map((s) => s.street.id);
+  const notIn = new Set(pc !== undefined && several.length > 0 ? await store.streetsNotInPostcode(several, pc, plan.country) : []);
+  for (const s of bare) {
+    const hit = streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score));
+    out.push({ ...hit, ...(plan.hn ? { houseNumbersKnown: true } : {}), ...(notIn.has(s.street.id) ? { postcodesKnown: true } : {}) });
   }
   return dedupe(byScore(out)).filter((h) => h.score >= MIN_SCORE).slice(0, limit);
 }
@@ -90,6 +106,22 @@ export async function geocode(store: IndexStore, input: GeocodeInput): Promise<L
 }
 
 /**
+ * The addresses of the plan's number on the ranked streets, and in a typed postcode: that picks
+ * the right one of many same-named streets, even beyond the top few (a short postcode prefix,
+ * `72`, names too many addresses to fetch; it only ranks). Of the postcode's addresses, only
+ * those on streets named as well as the best one: its other streets were not asked for.
+ */
+async function numberedOn(store: IndexStore, plan: Plan, streets: RankedStreet[], best: RankedStreet, limit: number): Promise<[AddressHit[], AddressHit[]]> {
+  const hn = { key: plan.hn!.key, prefix: plan.hn!.prefix };
+  const specific = plan.postcode && (!plan.postcode.prefix || plan.postcode.key.length >= 5);
+  const [onStreets, inPostcode] = await Promise.all([
+    store.addressesOnStreets(streets.map((s) => s.street.id), hn, limit * 4),
+    specific ? store.addressesByPostcode(plan.postcode!, hn, plan.country, limit * 4) : [],
+  ]);
+  return [onStreets, inPostcode.filter((h) => scoreStreet(plan, h.street).coverage >= best.coverage)];
+}
+
+/**
  * Autocomplete as the user types. Postcode first (`1012 LG 1`) lists that postcode's
  * addresses; a street with a number lists matching numbers; a street alone is offered as
  * a street (filled up with its first numbers), and once the user types past a whole street
@@ -108,25 +140,25 @@ export async function autocomplete(store: IndexStore, input: AutocompleteInput):
   const best = streets[0];
   if (!best) return [];
   if (plan.hn) {
-    const hn = { key: plan.hn.key, prefix: plan.hn.prefix };
-    // A typed postcode picks the right one of many same-named streets, even beyond the top few;
-    // a short postcode prefix (`72`) names too many addresses to fetch, it only ranks.
-    const specific = plan.postcode && (!plan.postcode.prefix || plan.postcode.key.length >= 5);
-    const [onStreets, inPostcode] = await Promise.all([
-      store.addressesOnStreets(streets.map((s) => s.street.id), hn, limit * 4),
-      specific ? store.addressesByPostcode(plan.postcode!, hn, plan.country, limit * 4) : [],
-    ]);
-    const hits = [...onStreets, ...inPostcode];
-    if (hits.length > 0) return dedupe(byScore(scoredAddresses(plan, hits, streets))).slice(0, limit);
+    const [onStreets, inPostcode] = await numberedOn(store, plan, streets, best, limit);
+    let hits = [...onStreets, ...inPostcode];
+    let numbers = plan;
+    // A whole number the streets do not have (`Landstrasse 3, 9495 Triesen`, where Triesen's
+    // Landstrasse has 30, 323, 340) is the start of their numbers, not another street's 3.
+    if (hits.length === 0 && !plan.hn.prefix) {
+      numbers = { ...plan, hn: { ...plan.hn, prefix: true } };
+      hits = (await numberedOn(store, numbers, streets, best, limit)).flat();
+    }
+    if (hits.length > 0) return dedupe(byScore(scoredAddresses(numbers, hits, streets))).slice(0, limit);
     return foldTownless(streets).slice(0, limit).map((s) => streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score)));
   }
   const tied = streets.filter((s) => s.exact && s.coverage === 1 && s.score === best.score).length;
   if (plan.drill && best.exact && best.coverage === 1 && tied === 1) {
     const hits = await store.addressesOnStreets([best.street.id], undefined, limit);
-    return scoredAddresses(plan, hits, streets);
+    return dedupe(scoredAddresses(plan, hits, streets));
   }
   const offered = foldTownless(streets).slice(0, limit).map((s) => streetToHit(s.street, s.score));
   const fill = limit - offered.length;
-  const first = fill > 0 ? scoredAddresses(plan, await store.addressesOnStreets([best.street.id], undefined, fill), streets) : [];
+  const first = fill > 0 ? dedupe(scoredAddresses(plan, await store.addressesOnStreets([best.street.id], undefined, fill), streets)) : [];
   return [...offered, ...first];
 }

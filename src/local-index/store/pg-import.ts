@@ -34,7 +34,15 @@ function fields(line: string, spec: [string, FieldKind][]): string {
 }
 
 const changed = (a: string, q: string) => `(${a}.street_id <> ${q}.street_id OR ${a}.hn <> ${q}.hn OR ${a}.postcode IS DISTINCT FROM ${q}.postcode
-      OR abs(${a}.lat - ${q}.lat) >= ${SAME_COORDINATE} OR abs(${a}.lng - ${q}.lng) >= ${SAME_COORDINATE})`;
+      OR abs(${a}.lat - ${q}.lat) >= ${SAME_COORDINATE} OR abs(${a}.lng - ${q}.lng) >= ${SAME_COORDINATE} OR ${a}.units IS DISTINCT FROM ${q}.units)`;
+
+/**
+ * The stored units of a house (\x1f-joined, see units.ts) with a row's units added: each once,
+ * compared without case, in the order first seen, as mergePackedUnits does.
+ */
+const mergedUnits = (a: string, q: string) => `(SELECT string_agg(u, E'\\x1f' ORDER BY o) FROM (
+      SELECT DISTINCT ON (lower(u)) u, o FROM unnest(string_to_array(${a} || E'\\x1f' || ${q}, E'\\x1f')) WITH ORDINALITY AS x (u, o) ORDER BY lower(u), o
+    ) d)`;
 
 /**
  * One batch of one country in one statement (one round trip: the server works through batch N
@@ -46,7 +54,8 @@ const changed = (a: string, q: string) => `(${a}.street_id <> ${q}.street_id OR 
  * earlier batch or import wrote. Each address is matched to the stored one with its
  * identity (by source id, else by street + number); then the new are inserted, the changed
  * updated, the unchanged marked as seen. Rows this import already wrote come back as
- * duplicates, by position.
+ * duplicates, by position, unless they add a unit to the house (OpenAddresses lists a flat a
+ * row): then the unit is added.
  */
 const writeBatchSql = (t: string) => `
   WITH street_lines AS (
@@ -61,7 +70,7 @@ const writeBatchSql = (t: string) => `
     UPDATE ${t}streets s SET state = nullif(split_part(l, E'\t', 5), '')
     FROM street_lines WHERE s.skey = split_part(l, E'\t', 1) AND s.state IS NULL AND split_part(l, E'\t', 5) <> ''
   ), rows AS (
-    SELECT (n - 1)::int AS i, ${fields('l', [['skey', 'text'], ['source_id', 'nullable'], ['hn', 'text'], ['hn_key', 'key'], ['hn_base', 'int'], ['postcode', 'nullable'], ['pc_key', 'key'], ['lat', 'float8'], ['lng', 'float8']])}
+    SELECT (n - 1)::int AS i, ${fields('l', [['skey', 'text'], ['source_id', 'nullable'], ['hn', 'text'], ['hn_key', 'key'], ['hn_base', 'int'], ['postcode', 'nullable'], ['pc_key', 'key'], ['lat', 'float8'], ['lng', 'float8'], ['units', 'nullable']])}
     FROM unnest(string_to_array($3::text, E'\n')) WITH ORDINALITY AS t (l, n)
   ), street_ids AS (
     -- A batch names a few hundred streets: each looked up once by its key, not the whole table.
@@ -73,26 +82,34 @@ const writeBatchSql = (t: string) => `
     SELECT rows.*, s.id AS street_id, s.created FROM rows JOIN street_ids s ON s.skey = rows.skey
   ), m AS (
     -- LATERAL ... LIMIT 1: one index probe per row, whatever the planner guesses of the batch's size.
-    SELECT q.i, a.id, a.import_id, ${changed('a', 'q')} AS changed
+    SELECT q.i, a.id, a.import_id, ${changed('a', 'q')} AS changed, a.units
     FROM q CROSS JOIN LATERAL (
       SELECT * FROM ${t}addresses a WHERE a.source_id = q.source_id LIMIT 1
     ) a WHERE q.source_id IS NOT NULL
     UNION ALL
-    SELECT q.i, a.id, a.import_id, ${changed('a', 'q')} AS changed
+    SELECT q.i, a.id, a.import_id, ${changed('a', 'q')} AS changed, a.units
     FROM q CROSS JOIN LATERAL (
       SELECT * FROM ${t}addresses a WHERE a.street_id = q.street_id AND a.hn_key = q.hn_key AND a.source_id IS NULL ORDER BY a.id LIMIT 1
     ) a WHERE q.source_id IS NULL AND NOT q.created -- a street this statement created holds no stored address yet
   ), inserted AS (
-    INSERT INTO ${t}addresses (country, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id)
-    SELECT $4::text, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, $1::bigint FROM q
+    INSERT INTO ${t}addresses (country, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, units, import_id)
+    SELECT $4::text, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, units, $1::bigint FROM q
     WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.i = q.i) ORDER BY q.i
     RETURNING 1
   ), updated AS (
     UPDATE ${t}addresses a SET street_id = q.street_id, hn = q.hn, hn_key = q.hn_key, hn_base = q.hn_base,
-      postcode = q.postcode, pc_key = q.pc_key, lat = q.lat, lng = q.lng, import_id = $1::bigint
+      postcode = q.postcode, pc_key = q.pc_key, lat = q.lat, lng = q.lng, units = q.units, import_id = $1::bigint
     FROM m JOIN q ON q.i = m.i
     WHERE a.id = m.id AND m.import_id <> $1::bigint AND m.changed
     RETURNING 1
+  ), added AS (
+    -- A house an earlier batch of this import wrote, named again with units: they are added.
+    SELECT m.i, m.id, CASE WHEN m.units IS NULL THEN q.units ELSE ${mergedUnits('m.units', 'q.units')} END AS units
+    FROM m JOIN q ON q.i = m.i
+    WHERE m.import_id = $1::bigint AND q.units IS NOT NULL AND q.units IS DISTINCT FROM m.units
+  ), unit_added AS (
+    UPDATE ${t}addresses a SET units = added.units FROM added WHERE a.id = added.id AND added.units IS DISTINCT FROM a.units
+    RETURNING a.id
   ), seen AS (
     UPDATE ${t}addresses a SET import_id = $1::bigint FROM m WHERE a.id = m.id AND m.import_id <> $1::bigint AND NOT m.changed
     RETURNING 1
@@ -100,7 +117,8 @@ const writeBatchSql = (t: string) => `
   SELECT (SELECT count(*) FROM rows)::int AS rows, (SELECT count(street_id) FROM q)::int AS matched,
     (SELECT count(*) FROM inserted)::int AS imported, (SELECT count(*) FROM updated)::int AS updated,
     (SELECT count(*) FROM seen)::int AS unchanged,
-    coalesce((SELECT array_agg(i ORDER BY i) FROM m WHERE m.import_id = $1::bigint), '{}') AS duplicates`;
+    coalesce((SELECT array_agg(i ORDER BY i) FROM m WHERE m.import_id = $1::bigint
+      AND NOT EXISTS (SELECT 1 FROM added JOIN unit_added u ON u.id = added.id WHERE added.i = m.i)), '{}') AS duplicates`;
 
 interface WriteResult extends BatchOutcome {
   rows: number;
@@ -163,7 +181,7 @@ export async function beginPgImport(
         streets.push(`${text(s.key)}\t${s.country}\t${text(s.street)}\t${opt(s.city)}\t${opt(s.state)}\t${s.streetWords}\t${s.cityWords}\t${opt(s.municipality)}`);
       }
       // Keys, countries, tokens and numbers hold no tab or break by construction; the rest is checked.
-      return `${text(s.key)}\t${opt(r.sourceId)}\t${text(r.hn)}\t${r.hnKey}\t${r.hnBase ?? ''}\t${opt(r.postcode)}\t${opt(r.pcKey)}\t${r.lat}\t${r.lng}`;
+      return `${text(s.key)}\t${opt(r.sourceId)}\t${text(r.hn)}\t${r.hnKey}\t${r.hnBase ?? ''}\t${opt(r.postcode)}\t${opt(r.pcKey)}\t${r.lat}\t${r.lng}\t${opt(r.units ?? null)}`;
     });
     const sql = writeBatchSql(partitionPrefix(country));
     const res = await client.query<WriteResult>(sql, [importId, streets.join('\n'), addresses.join('\n'), country]);

@@ -65,6 +65,7 @@ const PARTITIONED = `
     lat DOUBLE PRECISION NOT NULL,
     lng DOUBLE PRECISION NOT NULL,
     import_id BIGINT NOT NULL,
+    units TEXT,
     PRIMARY KEY (id, country)
   ) PARTITION BY LIST (country);
   ALTER SEQUENCE local_addresses_id_seq OWNED BY local_addresses.id;
@@ -115,6 +116,8 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
     if (unpartitioned === 'r') await copyUnpartitioned(client);
     // Indexes created before streets knew their municipality gain the column (null until re-imported).
     await client.query('ALTER TABLE local_streets ADD COLUMN IF NOT EXISTS municipality TEXT');
+    // Indexes written before addresses knew their units gain the column (null: none known until re-imported).
+    await client.query('ALTER TABLE local_addresses ADD COLUMN IF NOT EXISTS units TEXT');
     if (!hadStreetPostcodes) await addStreetPostcodes(client);
     await client.query('COMMIT');
   } catch (err) {
@@ -129,6 +132,8 @@ async function isCurrent(client: pg.PoolClient): Promise<boolean> {
     SELECT coalesce((SELECT c.relkind = 'p' FROM pg_class c WHERE c.relname = 'local_streets' AND c.relnamespace = current_schema()::regnamespace), false)
       AND EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
                   WHERE c.relname = 'local_streets' AND c.relnamespace = current_schema()::regnamespace AND a.attname = 'municipality' AND NOT a.attisdropped)
+      AND EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+                  WHERE c.relname = 'local_addresses' AND c.relnamespace = current_schema()::regnamespace AND a.attname = 'units' AND NOT a.attisdropped)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_words_trgm' AND c.relnamespace = current_schema()::regnamespace)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_street_postcodes' AND c.relnamespace = current_schema()::regnamespace)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_meta' AND c.relnamespace = current_schema()::regnamespace) AS current`);

@@ -4,7 +4,7 @@ import { createPgPool, type PoolErrorHandler } from '../../store/db/pg-pool.js';
 import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
 import { applyPgSchema, ensurePartitions, ident } from './pg-schema.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, sqlLimit, streetColumns, type Query } from './queries.js';
+import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { narrowedStreetsSql, postcodeStreetsSql } from './pg-street-queries.js';
@@ -329,7 +329,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       // trip (the street match stays materialized, planned as it is alone).
       const res = await pool.query<NumberedRow>({
         text: numbered(`WITH m AS MATERIALIZED (${match})
-              SELECT m.*, a.id AS a_id, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng FROM m
+              SELECT m.*, ${numberedColumns} FROM m
               LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.country = m.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true`),
         values: [...args, hnKey],
       });
@@ -383,6 +383,10 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
       return (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit))).map(toAddressHit);
+    },
+    async streetsNotInPostcode(streetIds, pcKey, country) {
+      if (streetIds.length === 0) return [];
+      return (await all<{ id: string }>(postcodeAbsentQuery('local_', streetIds, pcKey, country))).map((r) => Number(r.id));
     },
     async addressesByPostcode(pc, hn, country, limit) {
       return (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit))).map(toAddressHit);

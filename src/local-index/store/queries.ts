@@ -10,7 +10,7 @@ export interface Query {
 }
 
 export const streetColumns = 's.id, s.country, s.street, s.city, s.municipality, s.state, s.postcode, s.n, s.lat, s.lng, s.street_words, s.city_words';
-const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng`;
+const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng, a.units AS a_units`;
 
 /**
  * Address joined to its street. PostgreSQL's addresses carry their street's country, the
@@ -20,7 +20,7 @@ const addressColumns = `${streetColumns}, a.hn, a.hn_key, a.postcode AS a_postco
 const streetJoin = (t: string) => `${t}addresses a JOIN ${t}streets s ON s.id = a.street_id${t ? ' AND a.country = s.country' : ''}`;
 
 /** An address beside its street's columns, as `NumberedRow` reads it. */
-export const numberedColumns = 'a.id AS a_id, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng';
+export const numberedColumns = 'a.id AS a_id, a.hn, a.hn_key, a.postcode AS a_postcode, a.lat AS a_lat, a.lng AS a_lng, a.units AS a_units';
 /** SQLite only: PostgreSQL's queries name the country as a plain equality so the plan prunes partitions. */
 export const countryFilter = '(CAST(? AS TEXT) IS NULL OR s.country = ?)';
 
@@ -100,6 +100,23 @@ export function postcodeExistsQuery(t: string, key: string, prefix: boolean, cou
   return {
     sql: `SELECT 1 AS hit FROM ${streetJoin(t)} WHERE ${pcSql} AND ${t ? '' : '+'}s.country = ? ORDER BY a.pc_key LIMIT 1`,
     args: [...pcArgs, country],
+  };
+}
+
+/**
+ * Which of these streets have addresses with postcodes, none of them this one: the index then
+ * knows the postcode is not the street's. Both look-ups are by index (the postcode's streets, a
+ * street's addresses); a street whose addresses carry no postcode is left out (nothing known).
+ * PostgreSQL: a country given prunes the look-up to its partitions.
+ */
+export function postcodeAbsentQuery(t: string, streetIds: number[], pcKey: string, country?: string): Query {
+  const sameCountry = (alias: string) => (t ? ` AND ${alias}.country = s.country` : '');
+  const countrySql = t && country !== undefined ? ' AND s.country = ?' : '';
+  return {
+    sql: `SELECT s.id FROM ${t}streets s WHERE s.id IN (${streetIds.map(() => '?').join(', ')})${countrySql}
+          AND EXISTS (SELECT 1 FROM ${t}addresses a WHERE a.street_id = s.id${sameCountry('a')} AND a.pc_key IS NOT NULL)
+          AND NOT EXISTS (SELECT 1 FROM ${t}street_postcodes sp WHERE sp.pc_key = ? AND sp.street_id = s.id${sameCountry('sp')})`,
+    args: [...streetIds, ...(countrySql ? [country] : []), pcKey],
   };
 }
 

@@ -1,4 +1,5 @@
 import type { AddressHit, StreetHit } from './store.js';
+import { unpackUnits } from '../units.js';
 
 /** Row shapes as SQL returns them (both backends use the same column aliases, see queries.ts). */
 export interface StreetRow {
@@ -22,6 +23,7 @@ export interface AddressRow extends StreetRow {
   a_postcode: string | null;
   a_lat: number;
   a_lng: number;
+  a_units: string | null;
 }
 
 /** A street with one of its addresses of the asked house number (all `a_` columns null when it has none). */
@@ -32,6 +34,7 @@ export interface NumberedRow extends StreetRow {
   a_postcode: string | null;
   a_lat: number | null;
   a_lng: number | null;
+  a_units: string | null;
 }
 
 /**
@@ -46,7 +49,7 @@ export function withNumbers(rows: NumberedRow[], perStreet = Infinity): StreetHi
     if (!s) streets.set(id, (s = { ...toStreetHit(r), numbered: [] }));
     if (r.a_id === null || s.numbered.length >= perStreet) continue;
     const aId = Number(r.a_id);
-    if (s.numbered.at(-1)?.id !== aId) s.numbered.push({ id: aId, hn: r.hn!, hnKey: r.hn_key!, postcode: r.a_postcode, lat: r.a_lat!, lng: r.a_lng! });
+    if (s.numbered.at(-1)?.id !== aId) s.numbered.push({ id: aId, hn: r.hn!, hnKey: r.hn_key!, postcode: r.a_postcode, lat: r.a_lat!, lng: r.a_lng!, ...units(r.a_units) });
   }
   return [...streets.values()];
 }
@@ -71,7 +74,13 @@ export function toStreetHit(r: StreetRow): StreetHit {
 }
 
 export function toAddressHit(r: AddressRow): AddressHit {
-  return { street: toStreetHit(r), hn: r.hn, hnKey: r.hn_key, postcode: r.a_postcode, lat: r.a_lat, lng: r.a_lng };
+  return { street: toStreetHit(r), hn: r.hn, hnKey: r.hn_key, postcode: r.a_postcode, lat: r.a_lat, lng: r.a_lng, ...units(r.a_units) };
+}
+
+/** The `units` of a hit: absent where the data lists none. */
+function units(stored: string | null): { units?: string[] } {
+  const list = unpackUnits(stored);
+  return list ? { units: list } : {};
 }
 
 /** SQLite FTS5 query: AND of terms, OR of each term's alternatives, `*` for prefixes. */

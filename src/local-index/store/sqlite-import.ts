@@ -1,9 +1,12 @@
 import type Database from 'better-sqlite3';
 import { streetStatsSql } from './queries.js';
 import { refreshSqliteStreetPostcodes } from './street-postcodes.js';
+import { mergePackedUnits } from '../units.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type ImportSession } from './store.js';
 
-/** New addresses per INSERT statement (10 parameters each, far below SQLite's limit of 32,766). */
+/** Parameters of one new address. */
+const COLUMNS = 11;
+/** New addresses per INSERT statement (11 parameters each, far below SQLite's limit of 32,766). */
 const INSERT_ROWS = 64;
 
 /** A stored address with the same identity as an imported row. */
@@ -15,6 +18,7 @@ interface ExistingAddress {
   postcode: string | null;
   lat: number;
   lng: number;
+  units: string | null;
 }
 
 const changed = (old: ExistingAddress, r: AddressInput, streetId: number) =>
@@ -22,7 +26,8 @@ const changed = (old: ExistingAddress, r: AddressInput, streetId: number) =>
   old.hn !== r.hn ||
   old.postcode !== r.postcode ||
   Math.abs(old.lat - r.lat) >= SAME_COORDINATE ||
-  Math.abs(old.lng - r.lng) >= SAME_COORDINATE;
+  Math.abs(old.lng - r.lng) >= SAME_COORDINATE ||
+  old.units !== (r.units ?? null);
 
 
 /**
@@ -36,19 +41,20 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
     `INSERT INTO streets (skey, country, street, city, municipality, state, street_words, city_words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (skey) DO UPDATE SET state = coalesce(streets.state, excluded.state) RETURNING id`,
   );
-  const columns = 'id, import_id AS importId, street_id AS streetId, hn, postcode, lat, lng';
+  const columns = 'id, import_id AS importId, street_id AS streetId, hn, postcode, lat, lng, units';
   const bySource = db.prepare(`SELECT ${columns} FROM addresses WHERE source_id = ?`);
   const byAddress = db.prepare(`SELECT ${columns} FROM addresses WHERE street_id = ? AND hn_key = ? AND source_id IS NULL LIMIT 1`);
   // New rows go in several to a statement: one call into SQLite instead of one per row. Rows of
   // one write() cannot match each other (the caller dropped repeated identities), so the look-ups
   // can all run before the inserts.
   const insertSql = (n: number) =>
-    `INSERT INTO addresses (source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, import_id) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+    `INSERT INTO addresses (source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, units, import_id) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
   const insert = db.prepare(insertSql(1));
   const insertMany = db.prepare(insertSql(INSERT_ROWS));
   const update = db.prepare(
-    'UPDATE addresses SET street_id = ?, hn = ?, hn_key = ?, hn_base = ?, postcode = ?, pc_key = ?, lat = ?, lng = ?, import_id = ? WHERE id = ?',
+    'UPDATE addresses SET street_id = ?, hn = ?, hn_key = ?, hn_base = ?, postcode = ?, pc_key = ?, lat = ?, lng = ?, units = ?, import_id = ? WHERE id = ?',
   );
+  const setUnits = db.prepare('UPDATE addresses SET units = ? WHERE id = ?');
   const touch = db.prepare('UPDATE addresses SET import_id = ? WHERE id = ?');
   const lastStreet = db.prepare('SELECT coalesce(max(id), 0) FROM streets').pluck();
   // An import repeats the same few thousand streets a million times: their ids are kept (bounded).
@@ -76,20 +82,25 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
       rows.forEach((r, i) => {
         const streetId = streetIdOf(r);
         const old = (r.sourceId ? bySource.get(r.sourceId) : streetId > before ? undefined : byAddress.get(streetId, r.hnKey)) as ExistingAddress | undefined;
+        const units = r.units ?? null;
         if (!old) {
-          values.push(r.sourceId, streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId);
-          if (values.length === INSERT_ROWS * 10) insertMany.run(values.splice(0));
+          values.push(r.sourceId, streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, units, importId);
+          if (values.length === INSERT_ROWS * COLUMNS) insertMany.run(values.splice(0));
           out.imported++;
-        } else if (old.importId === importId) out.duplicates.push(i);
-        else if (changed(old, r, streetId)) {
-          update.run(streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, importId, old.id);
+        } else if (old.importId === importId) {
+          // A row of a house an earlier batch wrote that names another of its units adds the unit; else it repeats the house.
+          const merged = mergePackedUnits(old.units, units);
+          if (merged !== old.units) setUnits.run(merged, old.id);
+          else out.duplicates.push(i);
+        } else if (changed(old, r, streetId)) {
+          update.run(streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, units, importId, old.id);
           out.updated++;
         } else {
           touch.run(importId, old.id);
           out.unchanged++;
         }
       });
-      for (let i = 0; i < values.length; i += 10) insert.run(values.slice(i, i + 10));
+      for (let i = 0; i < values.length; i += COLUMNS) insert.run(values.slice(i, i + COLUMNS));
       return out;
     },
     async remove(sourceIds: string[]) {

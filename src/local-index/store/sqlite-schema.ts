@@ -59,7 +59,8 @@ export function applySqliteSchema(db: Database.Database): void {
       pc_key TEXT,
       lat REAL NOT NULL,
       lng REAL NOT NULL,
-      import_id INTEGER NOT NULL
+      import_id INTEGER NOT NULL,
+      units TEXT
     );
     CREATE INDEX IF NOT EXISTS addresses_street ON addresses (street_id, hn_key);
     CREATE UNIQUE INDEX IF NOT EXISTS addresses_source ON addresses (source_id) WHERE source_id IS NOT NULL;
@@ -68,4 +69,7 @@ export function applySqliteSchema(db: Database.Database): void {
   // Index files written before streets knew their municipality gain the column (null until re-imported).
   const columns = db.prepare("SELECT name FROM pragma_table_info('streets')").pluck().all() as string[];
   if (!columns.includes('municipality')) db.exec('ALTER TABLE streets ADD COLUMN municipality TEXT');
+  // Index files written before addresses knew their units gain the column (null: no units known until re-imported).
+  const addressColumns = db.prepare("SELECT name FROM pragma_table_info('addresses')").pluck().all() as string[];
+  if (!addressColumns.includes('units')) db.exec('ALTER TABLE addresses ADD COLUMN units TEXT');
 }

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { preparePrivateSqliteFile } from '../../store/db/private-file.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, numberedColumns, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
+import { addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, numberedColumns, postcodeAbsentQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { applySqliteSchema } from './sqlite-schema.js';
 import { applySqliteStreetPostcodes } from './street-postcodes.js';
 import { beginSqliteImport } from './sqlite-import.js';
@@ -198,6 +198,10 @@ export function openSqliteStore(dataDir: string): IndexStore {
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
       return all<AddressRow>(addressesOnStreetsQuery('', streetIds, hn, limit)).map(toAddressHit);
+    },
+    async streetsNotInPostcode(streetIds, pcKey) {
+      if (streetIds.length === 0) return [];
+      return all<{ id: number }>(postcodeAbsentQuery('', streetIds, pcKey)).map((r) => Number(r.id));
     },
     async addressesByPostcode(pc, hn, country, limit) {
       return all<AddressRow>(addressesByPostcodeQuery('', pc, hn, country, limit)).map(toAddressHit);

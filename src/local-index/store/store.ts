@@ -40,6 +40,8 @@ export interface AddressInput {
   pcKey: string | null;
   lat: number;
   lng: number;
+  /** The house's units this row lists, packed (`units.ts`); null or absent for none. */
+  units?: string | null;
 }
 
 /** What one batch did. */
@@ -158,6 +160,8 @@ export interface NumberedAddress {
   postcode: string | null;
   lat: number;
   lng: number;
+  /** The house's units this address lists; absent for none. */
+  units?: string[];
 }
 
 /** At most this many addresses of one street come back with it from `findStreets` (the geocode keeps 20 over all its streets). */
@@ -170,6 +174,8 @@ export interface AddressHit {
   postcode: string | null;
   lat: number;
   lng: number;
+  /** The house's units this address lists; absent for none. */
+  units?: string[];
 }
 
 /** House-number filter: exact key, key prefix (typing), or the leading integer (`123` for `123-2`). */
@@ -217,6 +223,8 @@ export interface IndexStore {
   findStreetsInPostcode(terms: WordQuery[][], country: string | undefined, limit: number, pcKey: string, hnKey?: string): Promise<StreetHit[]>;
   addressesOnStreets(streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Promise<AddressHit[]>;
   addressesByPostcode(pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number): Promise<AddressHit[]>;
+  /** Of these streets, the ids of those with postcoded addresses, none in this postcode (an exact key): see `postcodeAbsentQuery`. */
+  streetsNotInPostcode(streetIds: number[], pcKey: string, country: string | undefined): Promise<number[]>;
   close(): Promise<void>;
 }
 

@@ -9,6 +9,9 @@ function toCandidate(hit: LocalHit): ProviderCandidate {
     label: hit.label,
     precision: hit.precision,
     ...(hit.placeNames ? { placeNames: hit.placeNames } : {}),
+    ...(hit.units ? { units: hit.units } : {}),
+    ...(hit.houseNumbersKnown ? { houseNumbersKnown: true } : {}),
+    ...(hit.postcodesKnown ? { postcodesKnown: true } : {}),
     raw: { score: hit.score, precision: hit.precision },
   };
 }

@@ -94,7 +94,7 @@ function before(): Map<string, string> {
       { id: 3, lat: 50.1, lon: 8.07, tags: addr('Hauptstraße', '3') },
       { id: 4, lat: 50.1, lon: 8.25, tags: addr('Kirchweg', '4') },
       { id: 5, lat: 50.1, lon: 8.26 },
-      { id: 6, lat: 50.1, lon: 8.08, tags: addr('Hauptstraße', '6', { 'addr:city': 'Adorf', 'addr:postcode': '11111' }) },
+      { id: 6, lat: 50.1, lon: 8.08, tags: addr('Hauptstraße', '6', { 'addr:city': 'Adorf', 'addr:postcode': '11111', 'addr:unit': '1' }) },
       { id: 7, lat: 50.12, lon: 8.1, tags: addr('Hauptstraße', '7') },
       ...w20.nodes,
       { id: 104, lat: 50.15, lon: 8.12 },
@@ -119,8 +119,8 @@ function after(): Map<string, string> {
   const w21: Way = { id: 21, refs: [101, 104, 105, 102, 101], tags: building(addr('Hauptstraße', '11')) };
   // Lost its address, stays a building.
   const w23 = square(120, 23, 50.06, 8.1, 50.061, 8.101, building());
-  // Gained an address; none of its nodes changed.
-  const w24 = square(130, 24, 50.05, 8.3, 50.051, 8.301, building(addr('Kirchweg', '24')));
+  // Gained an address (with its flats); none of its nodes changed.
+  const w24 = square(130, 24, 50.05, 8.3, 50.051, 8.301, building(addr('Kirchweg', '24', { 'addr:flats': '1-2' })));
   // New, sharing an unchanged node of w24.
   const w25: Way = { id: 25, refs: [133, 140, 141, 142, 133], tags: building(addr('Kirchweg', '25')) };
   // One corner deleted, the way now a triangle.
@@ -136,8 +136,8 @@ function after(): Map<string, string> {
       { id: 3, lat: 50.1, lon: 8.07, tags: addr('Nebenweg', '3') },
       { id: 4, lat: 50.1, lon: 8.25, tags: addr('Kirchweg', '4') },
       { id: 5, lat: 50.1, lon: 8.26, tags: addr('Kirchweg', '5') },
-      // Moved into Bdorf, but its tags name Adorf: the tags win.
-      { id: 6, lat: 50.1, lon: 8.3, tags: addr('Hauptstraße', '6', { 'addr:city': 'Adorf', 'addr:postcode': '11111' }) },
+      // Moved into Bdorf, but its tags name Adorf: the tags win. A unit added.
+      { id: 6, lat: 50.1, lon: 8.3, tags: addr('Hauptstraße', '6', { 'addr:city': 'Adorf', 'addr:postcode': '11111', 'addr:unit': '1;2' }) },
       // Moved into Bdorf, untagged town: its municipality changes.
       { id: 7, lat: 50.12, lon: 8.3, tags: addr('Hauptstraße', '7') },
       ...w20.nodes,
