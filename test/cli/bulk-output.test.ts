@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OutputWriter, RESULT_COLUMNS, type ResultFields } from '../../src/cli/bulk/output.js';
+import { useModeTestDir } from '../support/mode-test-dir.js';
 
 /** A result as a provider's answer fills it: a street name beginning with `=`, coordinates west and south. */
 function result(fields: Partial<Record<(typeof RESULT_COLUMNS)[number], string>>): ResultFields {
@@ -12,16 +12,7 @@ function result(fields: Partial<Record<(typeof RESULT_COLUMNS)[number], string>>
 
 /** What `addressd validate` writes, cell by cell (issue 28 §9: CSV injection, file modes). */
 describe('OutputWriter', () => {
-  let dir: string;
-  let umask: number;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'addressd-output-'));
-    umask = process.umask(0o022);
-  });
-  afterEach(() => {
-    process.umask(umask);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tmp = useModeTestDir('addressd-output-');
 
   const write = async (file: string, format: 'csv' | 'jsonl', rawCells?: boolean) => {
     const writer = new OutputWriter(file, format, ',', ['=name', 'note'], rawCells ? { rawCells } : {});
@@ -31,7 +22,7 @@ describe('OutputWriter', () => {
   };
 
   it('prefixes every CSV cell that begins with = + - @ tab or CR with a quote, customer or provider, header included; its own coordinates stay numbers', async () => {
-    const file = path.join(dir, 'out.csv');
+    const file = path.join(tmp(), 'out.csv');
     await write(file, 'csv');
     const [header, ...rows] = parse(readFileSync(file, 'utf8'), { relax_quotes: true }) as string[][];
     expect(header?.slice(0, 2)).toEqual(["'=name", 'note']);
@@ -43,19 +34,19 @@ describe('OutputWriter', () => {
   });
 
   it('writes cells unchanged with rawCells, and JSON Lines (data for programs) as they are', async () => {
-    const raw = path.join(dir, 'raw.csv');
+    const raw = path.join(tmp(), 'raw.csv');
     await write(raw, 'csv', true);
     const [header, ...rows] = parse(readFileSync(raw, 'utf8')) as string[][];
     expect(header?.[0]).toBe('=name');
     expect(rows[0]?.[1]).toBe('=HYPERLINK("http://evil.example","x")');
-    const jsonl = path.join(dir, 'out.jsonl');
+    const jsonl = path.join(tmp(), 'out.jsonl');
     await write(jsonl, 'jsonl');
     const first = JSON.parse(readFileSync(jsonl, 'utf8').split('\n')[0]!) as Record<string, string>;
     expect(first).toMatchObject({ '=name': 'Ann', note: '=HYPERLINK("http://evil.example","x")', street: '=cmd|" /C calc"!A0' });
   });
 
   it('tightens an output file that existed with a looser mode', async () => {
-    const file = path.join(dir, 'old.csv');
+    const file = path.join(tmp(), 'old.csv');
     writeFileSync(file, 'old', { mode: 0o644 });
     await write(file, 'csv');
     expect(statSync(file).mode & 0o777).toBe(0o600);
