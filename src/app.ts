@@ -55,7 +55,8 @@ export function buildApp(services: Services): App {
   for (const path of SECRET_KEY_PATHS) {
     app.use(path, openCors({ allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: EXPOSED_HEADERS, maxAgeSeconds: 600 }));
     // Feedback is free: no quota gate, and its own limit instead of the test keys' (its route).
-    const auth = secretKeyAuth(services, { free: path === FEEDBACK_PATH });
+    // A batch counts its items against the test-key limit itself, once its body is read.
+    const auth = secretKeyAuth(services, { free: path === FEEDBACK_PATH, routeCountsWork: path === BATCH_PATH });
     app.use(path, async (c, next) => (c.req.method === 'OPTIONS' ? next() : auth(c, next)));
   }
   // The HTML pages: CSP, no framing, no sniffing, Referer kept to our origin.

@@ -8,7 +8,7 @@ import type { LimitResult, LimitWindow } from './store/limits/rate-limiter.js';
  */
 export type ToPrimary =
   | { addressd: 'change'; change: Change }
-  | { addressd: 'limit'; id: number; key: string; windows: LimitWindow[]; nowMs: number }
+  | { addressd: 'limit'; id: number; key: string; windows: LimitWindow[]; nowMs: number; count: number }
   | { addressd: 'listening' };
 
 export type ToWorker = { addressd: 'change'; change: Change } | { addressd: 'limit-result'; id: number; result?: LimitResult; error?: string };

@@ -166,7 +166,8 @@ export const validateBatchRoute = createRoute({
   summary: 'Validate up to 100 addresses in one call',
   description:
     'Each item is billed, cached and recorded exactly like one `POST /v1/validate` (one usage event per item, endpoint `/v1/validate/batch`). ' +
-    'Items run a few at a time; a bad item or running out of credits answers that item alone. Body limit 512 KiB.',
+    'Items run a few at a time; a bad item or running out of credits answers that item alone. Body limit 512 KiB. ' +
+    "An `ak_test_` key's limit of 60 a minute counts each item: a batch beyond what is left of it is refused whole with 429 and `Retry-After`, nothing looked up or billed.",
   security: secret,
   request: {
     query: SourceParam,

@@ -15,6 +15,7 @@ export const Messages = {
   widgetAccessRate: 'Too many widget access checks from this address: try again in a minute',
   widgetCredits: 'Monthly project credits exhausted',
   testKeyRate: 'Test key rate limit reached: ak_test_ keys allow 60 requests per minute',
+  testKeyBatchRate: 'Test key rate limit reached: ak_test_ keys allow 60 validations per minute, and a batch counts each of its items',
   demoPrompt: 'Type an address first: send {"query": "<address>"} with 1 to 200 characters',
   demoRate: 'Demo request allowance reached.',
   notFound: 'Not found',

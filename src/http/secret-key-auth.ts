@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { CreditsExhaustedError } from '../engine/errors.js';
 import type { Services } from '../services.js';
 import type { AppEnv } from './context.js';
@@ -8,11 +8,29 @@ import { enforceLimit } from './rate-limit.js';
 const TEST_KEY_WINDOW = [{ name: 'minute', max: 60, periodSeconds: 60 }] as const;
 
 /**
+ * The `ak_test_` limit counts work: one per request, each item of a batch (issue 28 §10: counted
+ * per request, 6,000 items a minute went through). A batch beyond the allowance is refused whole,
+ * before anything is looked up or billed.
+ */
+export async function countTestKeyWork(services: Services, c: Context<AppEnv>, items: number): Promise<void> {
+  const key = c.get('key');
+  if (key.env !== 'test') return;
+  await enforceLimit(services, 'testkey', key.keyId, TEST_KEY_WINDOW, items > 1 ? Messages.testKeyBatchRate : Messages.testKeyRate, items);
+}
+
+export interface SecretKeyAuthOptions {
+  /** Costs nothing (POST /v1/validate/feedback): no test-key count and no quota gate; the route has its own limit. */
+  free?: boolean;
+  /** The route counts its own work with `countTestKeyWork` once it knows how much (the batch). */
+  routeCountsWork?: boolean;
+}
+
+/**
  * Secret-key endpoints: `Authorization: Bearer ak_…` → key → account, then the `ak_test_`
  * 60/minute limit, then the shared quota gate (429 once the account is exhausted, SPEC).
  * `free` endpoints (POST /v1/validate/feedback) skip both: they cost nothing and have their own limit.
  */
-export function secretKeyAuth(services: Services, options: { free?: boolean } = {}): MiddlewareHandler<AppEnv> {
+export function secretKeyAuth(services: Services, options: SecretKeyAuthOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('startedAt', services.clock.now());
     // No header, another scheme or an empty Bearer: say how to send a key. A Bearer value that is
@@ -29,9 +47,7 @@ export function secretKeyAuth(services: Services, options: { free?: boolean } = 
     c.set('key', check.key);
     c.set('account', account);
     if (options.free) return next();
-    if (check.key.env === 'test') {
-      await enforceLimit(services, 'testkey', check.key.keyId, TEST_KEY_WINDOW, Messages.testKeyRate);
-    }
+    if (!options.routeCountsWork) await countTestKeyWork(services, c, 1);
     try {
       await services.biller.ensureCredits(account.id);
     } catch (error) {

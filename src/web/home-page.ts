@@ -1,4 +1,5 @@
 import { html } from 'hono/html';
+import type { ProviderId } from '../contract/enums.js';
 import type { DemoSample } from '../demo/samples.js';
 import type { WebAssets } from './assets.js';
 import { type Html, layout } from './layout.js';
@@ -8,12 +9,36 @@ const CURL = `curl -X POST https://your-host/v1/validate \\
   -H "Content-Type: application/json" \\
   -d '{"query": "Damrak 1, 1012 LG Amsterdam", "country": "NL"}'`;
 
+/** How the homepage names each provider, in the order PROVIDERS may list them. */
+const PROVIDER_NAMES: Record<ProviderId, string> = {
+  pdok: 'PDOK',
+  photon: "OpenStreetMap's Photon",
+  nominatim: "OpenStreetMap's Nominatim",
+  local: 'your own imported address data',
+};
+
+/** "a", "a and b", "a, b and c". */
+function spoken(names: readonly string[]): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/**
+ * What one call asks: only the providers this deployment enabled (PROVIDERS), so a server with
+ * `PROVIDERS=local` never claims to ask an outside service.
+ */
+function leadText(providers: readonly ProviderId[]): string {
+  const outcome = 'one verdict, a confidence from 0 to 100 and the standardized address';
+  if (providers.length === 0) return `One API call returns ${outcome}.`;
+  const asks = spoken(providers.map((id) => PROVIDER_NAMES[id]));
+  return providers.length === 1 ? `One API call checks ${asks} and returns ${outcome}.` : `One API call asks ${asks}, compares their answers and returns ${outcome}.`;
+}
+
 /** `/`: what the service does, and the demo box (its script adds the live part). */
-export function homePage(assets: WebAssets, samples: readonly DemoSample[], freeMonthlyCredits: number): Html {
+export function homePage(assets: WebAssets, samples: readonly DemoSample[], freeMonthlyCredits: number, enabled: readonly string[]): Html {
+  const providers = enabled.filter((id): id is ProviderId => id in PROVIDER_NAMES);
   const body = html`<div class="home">
-<h1>Check any address against several geocoders at once</h1>
-<p class="lead">One API call asks PDOK, OpenStreetMap's Photon and Nominatim and your own imported address data,
-compares their answers and returns one verdict, a confidence from 0 to 100 and the standardized address.</p>
+<h1>${providers.length > 1 ? 'Check any address against several geocoders at once' : 'Check any address in one call'}</h1>
+<p class="lead">${leadText(providers)}</p>
 
 <section id="demo" aria-labelledby="demo-title">
   <h2 id="demo-title">Try it</h2>
@@ -41,7 +66,7 @@ compares their answers and returns one verdict, a confidence from 0 to 100 and t
   <ul class="features">
     <li><strong>A verdict you can act on</strong>valid, correctable or invalid, with the reasons behind it.</li>
     <li><strong>Part-by-part checks</strong>street, house number, postcode, city and country each marked as matched, corrected or missing.</li>
-    <li><strong>Consensus</strong>the providers' answers are compared; agreement raises the confidence, disagreement lowers it.</li>
+    ${providers.length > 1 ? html`<li><strong>Consensus</strong>the providers' answers are compared; agreement raises the confidence, disagreement lowers it.</li>` : ''}
     <li><strong>Autocomplete</strong>for servers, and a hosted widget for checkout forms with publishable tokens.</li>
   </ul>
 </section>

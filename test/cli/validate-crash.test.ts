@@ -101,7 +101,7 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s, killed or unanswered',
     expect(existsSync(journal)).toBe(false);
   }, 400_000);
 
-  it('marks rows no provider answered as not verified (0 credits), keeps the journal, and --resume looks them up again', async () => {
+  it('marks rows no provider answered as not verified (0 credits): the run finishes (exit 0), and --retry-unverified looks them up again, billed as usual', async () => {
     const accountId = JSON.parse((await cli(env, ['account', 'create', '--plan', 'starter', '--json'])).stdout).id as string;
     const input = path.join(sandbox.dataDir, 'down.csv');
     writeFileSync(input, `address\n${rows.slice(0, 6).join('\n')}\n`);
@@ -110,8 +110,9 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s, killed or unanswered',
     const first = await cli(env, ['validate', input, '--account', accountId, '--country', 'NL', '--workers', '1']);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('not verified 6');
-    expect(first.stdout).toContain('6 rows not verified');
-    expect(first.stdout).toContain('--resume');
+    expect(first.stdout).toContain('finished; 6 rows not verified');
+    expect(first.stdout).toContain('--retry-unverified');
+    expect(first.stdout).not.toContain('interrupted');
     const [header, ...down] = parse(readFileSync(out, 'utf8')) as string[][];
     const verified = header!.indexOf('verified');
     expect(down.map((r) => r[verified])).toEqual(['no', 'no', 'no', 'no', 'no', 'no']);
@@ -119,7 +120,9 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s, killed or unanswered',
     expect(existsSync(`${out}.journal`)).toBe(true);
 
     pdok.setFault({ mode: 'none' });
-    const again = await cli(env, ['validate', input, '--account', accountId, '--country', 'NL', '--resume', '--json']);
+    // A finished run has nothing to resume; its unverified rows are retried.
+    expect((await cli(env, ['validate', input, '--account', accountId, '--country', 'NL', '--resume'])).stderr).toMatch(/the run of .* finished; --retry-unverified/);
+    const again = await cli(env, ['validate', input, '--account', accountId, '--country', 'NL', '--retry-unverified', '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ done: 6, unverified: 0, creditsThisRun: 6, outcome: 'complete' });
     const [, ...up] = parse(readFileSync(out, 'utf8')) as string[][];
     expect(up.map((r) => r[verified])).toEqual(['yes', 'yes', 'yes', 'yes', 'yes', 'yes']);

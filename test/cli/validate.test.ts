@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, statSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
@@ -13,6 +13,8 @@ import { createSandbox, type Sandbox, STORAGE_BACKENDS } from '../support/backen
 
 const BIN = path.resolve('bin/addressd.js');
 const FIXTURE = path.resolve('test/fixtures/import/amsterdam.oa.csv');
+const BERLIN = path.resolve('test/fixtures/import/berlin.csv');
+const mode = (file: string) => statSync(file).mode & 0o777;
 
 interface CliResult {
   code: number;
@@ -51,7 +53,10 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
       .where('account_id', '=', accountId)
       .execute();
 
+  /** The usual umask (022), which alone would make files 0644: the modes asserted are the command's own. */
+  let umask: number;
   beforeAll(async () => {
+    umask = process.umask(0o022);
     sandbox = await createSandbox(backend);
     env = { ...sandbox.env, PROVIDERS: 'local', LOG_LEVEL: 'silent' };
     expect((await cli(env, ['import', FIXTURE, '--country', 'NL', '--json'])).code).toBe(0);
@@ -59,6 +64,7 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
     ledger = new BulkLedger(database, systemClock);
   });
   afterAll(async () => {
+    process.umask(umask);
     await database?.close();
     await sandbox?.cleanup();
   });
@@ -229,7 +235,146 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
     expect(JSON.parse(resumed.stdout)).toMatchObject({ done: 4, creditsThisRun: 2, outcome: 'complete' });
     expect((await events(accountId)).filter((e) => e.endpoint === 'cli validate')).toHaveLength(4);
   });
+  it('counts in its summary exactly the rows it wrote, when credits run out with finished rows after the gap (issue 28 §8)', async () => {
+    const accountId = await newAccount('free');
+    const spend = await ledger.reserve(accountId, 498);
+    await ledger.settleChunk(accountId, spend, [{ credits: 498, event: { accountId, credentialId: 'x', env: 'live', endpoint: '/v1/validate', verdict: null, provider: null, latencyMs: 0, cached: false, query: null, source: null } }], 'blk_spend2');
+    // Rows 4-5 have no address: finished (unbilled) in the chunk, after row 3 that the credits did not reach.
+    const input = file('gap.csv', 'address,note\nDamrak 1 Amsterdam,a\nDamrak 2 Amsterdam,b\nDamrak 3 Amsterdam,c\n,d\n,e\nDamrak 4 Amsterdam,f\n');
+    const out = path.join(sandbox.dataDir, 'gap.validated.csv');
+    const stopped = await cli(env, ['validate', input, '--account', accountId, '--chunk', '10', '--json']);
+    expect(stopped.code).toBe(1);
+    const summary = JSON.parse(stopped.stdout) as Record<string, number>;
+    const written = csv(readFileSync(out, 'utf8')).slice(1);
+    expect(written).toHaveLength(2);
+    expect(summary).toMatchObject({ rows: 6, done: 2, skipped: 0, held: 2, outcome: 'credits-exhausted' });
+    expect(summary.valid! + summary.correctable! + summary.invalid! + summary.unverified! + summary.skipped!).toBe(summary.done);
+    const human = await cli(env, ['validate', input, '--account', accountId, '--chunk', '10', '--resume']);
+    expect(human.stdout).toContain('2 of 6 rows');
+    expect(human.stdout).toContain('2 later rows are done and kept in the journal');
+
+    expect((await cli(env, ['credits', 'add', accountId, '10'])).code).toBe(0);
+    const resumed = await cli(env, ['validate', input, '--account', accountId, '--chunk', '10', '--resume', '--json']);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 6, done: 6, unverified: 0, noAddress: 2, skipped: 2, held: 0, outcome: 'complete' });
+    expect(csv(readFileSync(out, 'utf8')).slice(1)).toHaveLength(6);
+  });
+
+  it('names an unrecognised country in the row\'s error and counts it apart from rows without an address (issue 28 §8)', async () => {
+    const accountId = await newAccount();
+    const input = file('countries.csv', 'address;country\nDamrak 1, 1012 LG Amsterdam;NL\nDamrak 2, 1012 LG Amsterdam;XX\n;NL\n');
+    const res = await cli(env, ['validate', input, '--account', accountId]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('3 of 3 rows');
+    expect(res.stdout).toContain('valid 1, correctable 0, invalid 0, not verified 0, no address 1, unknown country 1;');
+    const [header, ...rows] = csv(readFileSync(path.join(sandbox.dataDir, 'countries.validated.csv'), 'utf8'));
+    const error = header!.indexOf('error');
+    expect(rows.map((r) => r[error])).toEqual(['', expect.stringMatching(/^unknown country "XX" in column country/), 'no address in this row']);
+    const refused = await cli(env, ['validate', input, '--account', accountId, '--country', 'XX']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/unknown country "XX"/);
+  });
+
+  it('refuses an --out that is the input by another name (symlink, hard link) before writing anything (issue 28 §9)', async () => {
+    const accountId = await newAccount();
+    const text = 'address\nDamrak 1 Amsterdam\nDamrak 2 Amsterdam\n';
+    const input = file('precious.csv', text);
+    const soft = path.join(sandbox.dataDir, 'precious-soft.csv');
+    const hard = path.join(sandbox.dataDir, 'precious-hard.csv');
+    symlinkSync(input, soft);
+    linkSync(input, hard);
+    for (const out of [soft, hard]) {
+      const res = await cli(env, ['validate', input, '--account', accountId, '--out', out]);
+      expect(res.code, out).toBe(1);
+      expect(res.stderr).toMatch(/is the input file .*precious\.csv \(the same file under another name, a link\): choose another --out/);
+      expect(readFileSync(input, 'utf8')).toBe(text);
+      expect(existsSync(`${out}.journal`)).toBe(false);
+      expect(existsSync(`${out}.lock`)).toBe(false);
+    }
+    // Reading the input through a link and writing elsewhere is fine.
+    expect((await cli(env, ['validate', soft, '--account', accountId, '--out', path.join(sandbox.dataDir, 'precious-out.csv')])).code).toBe(0);
+    expect(await events(accountId)).toHaveLength(2);
+  });
+
+  it('neutralises formula cells of the CSV it writes (OWASP), unless --raw-cells; writes it 0600 (issue 28 §8-9)', async () => {
+    const accountId = await newAccount();
+    const input = file('formulas.csv', 'address,note\nDamrak 1 Amsterdam,"=HYPERLINK(""http://evil.example"",""x"")"\nDamrak 2 Amsterdam,@SUM(A1)\nDamrak 3 Amsterdam,+31 20 555\nDamrak 4 Amsterdam,-3\n');
+    const out = path.join(sandbox.dataDir, 'formulas.validated.csv');
+    expect((await cli(env, ['validate', input, '--account', accountId])).code).toBe(0);
+    expect(mode(out)).toBe(0o600);
+    const notes = csv(readFileSync(out, 'utf8')).slice(1).map((r) => r[1]);
+    expect(notes).toEqual(['\'=HYPERLINK("http://evil.example","x")', "'@SUM(A1)", "'+31 20 555", "'-3"]);
+    const raw = path.join(sandbox.dataDir, 'formulas.raw.csv');
+    expect((await cli(env, ['validate', input, '--account', accountId, '--out', raw, '--raw-cells'])).code).toBe(0);
+    expect(csv(readFileSync(raw, 'utf8')).slice(1).map((r) => r[1])).toEqual(['=HYPERLINK("http://evil.example","x")', '@SUM(A1)', '+31 20 555', '-3']);
+  });
+
+  it('finishes a run with unverified rows (exit 0), never blocks a fresh run, and --retry-unverified rewrites only those rows in place (issue 28 §8)', async () => {
+    const accountId = await newAccount();
+    // The index holds no German address yet: the Berlin row is not verified.
+    const input = file('mixed-retry.csv', 'address;country\nDamrak 1, 1012 LG Amsterdam;NL\nUnter den Linden 77, 10117 Berlin;DE\nDamrak 2, 1012 LG Amsterdam;NL\n');
+    const out = path.join(sandbox.dataDir, 'mixed-retry.validated.csv');
+    const journal = `${out}.journal`;
+    const first = await cli(env, ['validate', input, '--account', accountId]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('3 of 3 rows');
+    expect(first.stdout).toContain('finished; 1 rows not verified');
+    expect(first.stdout).toContain('--retry-unverified');
+    expect(first.stdout).not.toMatch(/interrupted|--resume/);
+    expect(mode(journal)).toBe(0o600);
+    const before = csv(readFileSync(out, 'utf8'));
+    const verified = before[0]!.indexOf('verified');
+    expect(before.slice(1).map((r) => r[verified])).toEqual(['yes', 'no', 'yes']);
+
+    // A fresh run of the same file is not refused: it replaces the finished run.
+    const fresh = await cli(env, ['validate', input, '--account', accountId, '--json']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(JSON.parse(fresh.stdout)).toMatchObject({ done: 3, unverified: 1, outcome: 'complete', journal });
+    const resume = await cli(env, ['validate', input, '--account', accountId, '--resume']);
+    expect(resume.code).toBe(1);
+    expect(resume.stderr).toMatch(/finished; --retry-unverified/);
+
+    expect((await cli(env, ['import', BERLIN, '--country', 'DE', '--json'])).code).toBe(0);
+    const paidBefore = (await ledger.balance(accountId)).usedThisMonth;
+    const retry = await cli(env, ['validate', input, '--account', accountId, '--retry-unverified', '--json']);
+    expect(retry.code, retry.stderr).toBe(0);
+    expect(JSON.parse(retry.stdout)).toMatchObject({ rows: 3, done: 3, unverified: 0, creditsThisRun: 1, outcome: 'complete', journal: null });
+    expect((await ledger.balance(accountId)).usedThisMonth).toBe(paidBefore + 1);
+    const after = csv(readFileSync(out, 'utf8'));
+    // The other rows are as they were, in their places; the Berlin row is now checked.
+    expect([after[0], after[1], after[3]]).toEqual([before[0], before[1], before[3]]);
+    expect(after[2]!.slice(0, 3)).toEqual(['Unter den Linden 77, 10117 Berlin', 'DE', 'valid']);
+    expect(after[2]![verified]).toBe('yes');
+    expect(existsSync(journal)).toBe(false);
+    expect((await cli(env, ['validate', input, '--account', accountId, '--retry-unverified'])).stderr).toMatch(/nothing to retry/);
+  });
 });
+
+/**
+ * Runs `addressd validate` as a child process and sends it `signal` as soon as its first chunk is
+ * settled (the journal says so), while the next chunk is in flight; resolves with how it ended.
+ */
+async function stopMidRun(env: Record<string, string>, args: string[], journal: string, signal: NodeJS.Signals) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, signal: sig })));
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (existsSync(journal) && readFileSync(journal, 'utf8').includes('"t":"settled"')) {
+        watcher.close();
+        resolve();
+      }
+    };
+    const watcher = watch(path.dirname(journal), check);
+    void exited.then(({ code }) => {
+      watcher.close();
+      reject(new Error(`the run ended (exit ${code}) before it could be stopped: ${stdout}`));
+    });
+    check();
+  });
+  child.kill(signal);
+  return { exit: await exited, stdout };
+}
 
 describe('addressd validate interrupted with Ctrl-C', () => {
   let sandbox: Sandbox;
@@ -243,6 +388,39 @@ describe('addressd validate interrupted with Ctrl-C', () => {
     await sandbox?.cleanup();
   });
 
+  it.each([
+    ['SIGHUP', 129],
+    ['SIGTERM', 143],
+  ] as const)('on %s (a closed terminal, a stop) finishes the rows in flight like Ctrl-C, writes and bills them, exits %i (issue 28 §8)', async (signal, exitCode) => {
+    const env = { ...sandbox.env, PROVIDERS: 'pdok', PDOK_URL: pdok.url, LOG_LEVEL: 'silent', PROVIDER_TIMEOUT_MS: '10000' };
+    const accountId = JSON.parse((await cli(env, ['account', 'create', '--plan', 'starter', '--json'])).stdout).id as string;
+    const rows = Array.from({ length: 40 }, (_, i) => `Signalweg ${i + 1} Amsterdam`);
+    const input = path.join(sandbox.dataDir, `${signal}.csv`);
+    writeFileSync(input, `address\n${rows.join('\n')}\n`);
+    const out = path.join(sandbox.dataDir, `${signal}.validated.csv`);
+    const journal = `${out}.journal`;
+    pdok.setFault({ mode: 'slow', delayMs: 1500 });
+    try {
+      const { exit, stdout } = await stopMidRun(env, ['validate', input, '--account', accountId, '--country', 'NL', '--chunk', '4', '--concurrency', '2', '--json'], journal, signal);
+      expect(exit).toEqual({ code: exitCode, signal: null });
+      const written = csv(readFileSync(out, 'utf8')).slice(1);
+      // What was looked up was billed and written: no row in flight is lost or cut off.
+      expect(written.length).toBeGreaterThanOrEqual(4);
+      expect(written.length).toBeLessThan(40);
+      expect(written.map((r) => r[0])).toEqual(rows.slice(0, written.length));
+      expect(JSON.parse(stdout)).toMatchObject({ rows: 40, done: written.length, outcome: 'interrupted', journal });
+      const database = await openDatabase({ dataDir: sandbox.dataDir });
+      try {
+        const billed = await database.db.selectFrom('usage_events').select('query').where('account_id', '=', accountId).execute();
+        expect(billed.map((e) => e.query).sort()).toEqual(rows.slice(0, written.length).sort());
+      } finally {
+        await database.close();
+      }
+    } finally {
+      pdok.setFault({ mode: 'none' });
+    }
+  }, 120_000);
+
   it('finishes the rows in flight, writes them, exits 130, and --resume completes without billing a row twice', async () => {
     const env = { ...sandbox.env, PROVIDERS: 'pdok', PDOK_URL: pdok.url, LOG_LEVEL: 'silent', PROVIDER_TIMEOUT_MS: '10000' };
     const accountId = JSON.parse((await cli(env, ['account', 'create', '--plan', 'starter', '--json'])).stdout).id as string;
@@ -255,29 +433,9 @@ describe('addressd validate interrupted with Ctrl-C', () => {
     // mid-way when it is interrupted, however late this busy machine lets the test react.
     pdok.setFault({ mode: 'slow', delayMs: 1500 });
 
-    const child = spawn(process.execPath, [BIN, 'validate', input, '--account', accountId, '--country', 'NL', '--chunk', '4', '--concurrency', '2'], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // Interrupt as soon as the first chunk is settled (the journal says so).
-    await new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (existsSync(journal) && readFileSync(journal, 'utf8').includes('"t":"settled"')) {
-          watcher.close();
-          resolve();
-        }
-      };
-      const watcher = watch(sandbox.dataDir, check);
-      void exited.then((code) => {
-        watcher.close();
-        reject(new Error(`the run ended (exit ${code}) before it could be interrupted: ${stdout}`));
-      });
-      check();
-    });
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
+    // Interrupted as soon as the first chunk is settled.
+    const { exit, stdout } = await stopMidRun(env, ['validate', input, '--account', accountId, '--country', 'NL', '--chunk', '4', '--concurrency', '2'], journal, 'SIGINT');
+    expect(exit.code).toBe(130);
     pdok.setFault({ mode: 'none' });
 
     const database = await openDatabase({ dataDir: sandbox.dataDir });

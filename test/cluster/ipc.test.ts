@@ -40,10 +40,11 @@ describe('ClusterRateLimiter', () => {
     closers.push(() => limiter.close());
     const windows = [{ name: 'minute', max: 1, periodSeconds: 60 }];
     const first = limiter.hit('widget:token:t', windows, 1000);
-    const second = limiter.hit('widget:token:t', windows, 1001);
+    const second = limiter.hit('widget:token:t', windows, 1001, 5);
+    // A batch's items are one message: the primary counts them together, all or nothing.
     expect(sent).toMatchObject([
-      { addressd: 'limit', key: 'widget:token:t', windows, nowMs: 1000 },
-      { addressd: 'limit', key: 'widget:token:t', windows, nowMs: 1001 },
+      { addressd: 'limit', key: 'widget:token:t', windows, nowMs: 1000, count: 1 },
+      { addressd: 'limit', key: 'widget:token:t', windows, nowMs: 1001, count: 5 },
     ]);
     const [a, b] = sent as Array<Extract<ToPrimary, { addressd: 'limit' }>>;
     fromPrimary({ addressd: 'limit-result', id: b!.id, result: { allowed: false, exhausted: [{ name: 'minute', max: 1, periodSeconds: 60, retryAfterSeconds: 60 }] } });

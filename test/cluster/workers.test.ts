@@ -97,4 +97,18 @@ describe.each([
     expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
     expect(statuses.slice(60)).toEqual([429, 429, 429, 429]);
   });
+
+  it('a batch counts each of its items against that limit, on whichever worker it lands (issue 28 §10)', async () => {
+    const account = await accounts.create({ plan: 'growth' });
+    const key = (await keys.create(account.id, 'test')).key;
+    // Items that are their own 400 cost nothing and ask no provider; they count all the same.
+    const items = (n: number) => ({ items: Array.from({ length: n }, () => ({ query: 'x'.repeat(1000) })) });
+    const statuses: number[] = [];
+    for (const n of [50, 11, 10, 1]) {
+      const res = await post(url, '/v1/validate/batch', key, items(n));
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 429, 200, 429]);
+  });
 });

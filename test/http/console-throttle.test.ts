@@ -83,6 +83,23 @@ describe.each(CASES)('log-in throttle (%s)', (_name, backend, redis) => {
     expect((await self.get('/dashboard/keys')).html).toMatch(/ak_(live|test)_[A-Za-z0-9_-]{43}/);
   }, HASHING_MS);
 
+  it('counts joining by invite as a log-in attempt: an address out of guesses for a login cannot try its password there (issue 28 §10)', async () => {
+    const other = await server.services.accounts.create({});
+    const invite = await server.services.invites.create(other.id, 'target@shop.example');
+    const ip = '203.0.113.91';
+    // This address spent its log-in attempts on the login (the limiter alone, no hashing).
+    for (let i = 0; i < PASSWORD_LIMITS.perEmailAndIp[0].max; i++) await countPasswordAttempt(server.services, 'target@shop.example', ip);
+    const guesser = new ConsoleClient(server.url);
+    await guesser.get(`/dashboard/signup?invite=${invite.code}`);
+    const joined = await guesser.post('/dashboard/signup', { email: 'target@shop.example', password: 'the real password', invite: invite.code }, { 'x-forwarded-for': ip });
+    expect(joined.status).toBe(429);
+    expect(Number(joined.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(joined.html).toContain('Too many log-in attempts');
+    expect(guesser.sessionId).toBeUndefined();
+    // The invite is still there for its owner, from their own address.
+    expect(await server.services.invites.find(invite.code)).not.toBeNull();
+  }, HASHING_MS);
+
   it('has a looser per-login ceiling for guesses spread over many addresses', async () => {
     const email = 'spread@shop.example';
     const perAddress = PASSWORD_LIMITS.perEmailAndIp[0].max;

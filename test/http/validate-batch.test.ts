@@ -372,6 +372,37 @@ describe.each(BACKENDS)('POST /v1/validate/batch on $name', ({ backend, redis })
     }
   });
 
+  it('counts each item against an ak_test_ key\'s 60 a minute: a batch beyond the allowance is refused whole, unbilled (issue 28 §10)', async () => {
+    const { key, accountId } = await server.createAccount({ plan: 'starter', env: 'test' });
+    const post = (items: unknown[]) => server.post('/v1/validate/batch', { items }, { authorization: `Bearer ${key}` });
+    const real = (n: number) => Array.from({ length: n }, (_, i) => ({ query: `Kerkstraat ${i + 1}, Haarlem`, country: 'NL' }));
+    // 58 items that are their own 400 (no provider asked) and 2 looked up: 60 counted, the minute is full.
+    const filler = Array.from({ length: 58 }, () => ({ query: 'x'.repeat(1000) }));
+    expect((await post([...filler, ...real(2)])).status).toBe(200);
+    const billed = await used(accountId);
+    expect(billed).toBeGreaterThan(0);
+    const calls = providerCalls();
+
+    const refused = await post(real(3));
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ message: 'Test key rate limit reached: ak_test_ keys allow 60 validations per minute, and a batch counts each of its items' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    // Nothing looked up, nothing billed, no usage event.
+    expect(providerCalls()).toBe(calls);
+    expect(await used(accountId)).toBe(billed);
+    expect((await events(accountId)).filter((e) => e.query?.startsWith('Kerkstraat') && Number(e.credits) > 0)).toHaveLength(2);
+    // A single validate counts one like any request: refused as well.
+    const single = await server.post('/v1/validate', real(1)[0], { authorization: `Bearer ${key}` });
+    expect(single.status).toBe(429);
+
+    // A batch larger than the whole minute's allowance never fits: refused at once, whatever was spent.
+    const fresh = await server.createAccount({ plan: 'starter', env: 'test' });
+    const tooMany = await server.post('/v1/validate/batch', { items: Array.from({ length: 61 }, () => ({ query: 'x' })) }, { authorization: `Bearer ${fresh.key}` });
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.headers.get('retry-after')).toBe('60');
+  });
+
   it('fails the whole request only for a bad envelope, a bad key, an exhausted account or an oversized body', async () => {
     const { key } = await server.createAccount({ plan: 'starter' });
     const post = (body: unknown, auth = `Bearer ${key}`) => server.post('/v1/validate/batch', body, { authorization: auth });

@@ -151,6 +151,28 @@ describe.each(backends)('rate limiter (%s)', (_name, factory) => {
     expect((await limiter.hit(key, windows, now)).exhausted[0]?.retryAfterSeconds).toBe(60);
   });
 
+  it('counts several hits at once, all or nothing, and waits for as many to leave (a batch counts its items)', async () => {
+    const limiter = await make(factory);
+    const clock = new ManualClock();
+    const windows: LimitWindow[] = [{ name: 'minute', max: 60, periodSeconds: 60 }];
+    const key = `count-${randomUUID()}`;
+    const first = clock.now();
+    expect((await limiter.hit(key, windows, first, 40)).allowed).toBe(true);
+    clock.advance(10 * SECOND);
+    expect((await limiter.hit(key, windows, clock.now(), 10)).allowed).toBe(true);
+    clock.advance(10 * SECOND);
+    // 50 in the window: 11 do not fit; room for them once the 40 at `first` leave (40 s from now).
+    expect(await limiter.hit(key, windows, clock.now(), 11)).toEqual({ allowed: false, exhausted: [{ name: 'minute', max: 60, periodSeconds: 60, retryAfterSeconds: 40 }] });
+    // The refused 11 were not recorded: 10 still fit, then the window is full.
+    expect((await limiter.hit(key, windows, clock.now(), 10)).allowed).toBe(true);
+    expect((await limiter.hit(key, windows, clock.now())).allowed).toBe(false);
+    // More than the window holds never fits: the answer waits the whole period and records nothing.
+    const other = `count-${randomUUID()}`;
+    expect(await limiter.hit(other, windows, clock.now(), 61)).toEqual({ allowed: false, exhausted: [{ name: 'minute', max: 60, periodSeconds: 60, retryAfterSeconds: 60 }] });
+    expect((await limiter.hit(other, windows, clock.now(), 60)).allowed).toBe(true);
+    await expect(limiter.hit(other, windows, clock.now(), 0)).rejects.toThrow(RangeError);
+  });
+
   it('rejects windows that can never admit or release a hit', async () => {
     const limiter = await make(factory);
     await expect(limiter.hit('k', [{ name: 'zero', max: 0, periodSeconds: 60 }], Date.now())).rejects.toThrow(RangeError);

@@ -53,6 +53,30 @@ describe('pages and their assets', () => {
   });
 });
 
+describe('the homepage names the providers this server asks (issue 28 §11)', () => {
+  const leadOf = async (providers: string) => {
+    const server = await startTestServer({ providers });
+    try {
+      const html = await (await fetch(`${server.url}/`)).text();
+      return html.match(/<p class="lead">([\s\S]*?)<\/p>/)?.[1] ?? '';
+    } finally {
+      await server.close();
+    }
+  };
+
+  it('with PROVIDERS=local it speaks of your own data only, never of PDOK, Photon or Nominatim', async () => {
+    const page = await leadOf('local');
+    expect(page).toContain('your own imported address data');
+    expect(page).not.toMatch(/PDOK|Photon|Nominatim|compares/);
+  });
+
+  it('with the three outside providers it names them and not an imported index', async () => {
+    const page = await leadOf('pdok,photon,nominatim');
+    expect(page).toMatch(/asks PDOK, OpenStreetMap(?:'|&#39;)s Photon and OpenStreetMap(?:'|&#39;)s Nominatim, compares their answers/);
+    expect(page).not.toContain('imported');
+  });
+});
+
 describe('request examples in /openapi.json', () => {
   let server: TestServer;
   let doc: { paths: Record<string, Record<string, { security?: Record<string, string[]>[]; 'x-codeSamples'?: { label: string; source: string }[] }>> };

@@ -1,5 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { BulkInputError } from './input.js';
+import { PRIVATE_FILE_MODE } from './output.js';
 
 /**
  * One run per output file: `OUT.lock` holds the pid of the run writing it. A lock whose process is
@@ -10,7 +11,7 @@ export function lockOutput(outPath: string): () => void {
   const path = `${outPath}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(path, String(process.pid), { flag: 'wx' });
+      writeFileSync(path, String(process.pid), { flag: 'wx', mode: PRIVATE_FILE_MODE });
       return () => rmSync(path, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

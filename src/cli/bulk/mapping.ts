@@ -80,6 +80,16 @@ export function resolveMapping(columns: readonly string[], path: string, given?:
 
 export type RowRequest = { ok: true; request: ValidateRequest } | { ok: false; error: string };
 
+/** A row's error when no address could be read from it. */
+export const NO_ADDRESS = 'no address in this row';
+
+/** A row's error for a country cell that is neither a code nor a name (issue 28 §8: not "no address"). */
+export function unknownCountry(text: string, column: string): string {
+  return `unknown country "${text.slice(0, 40)}" in column ${column} (give an ISO 3166-1 alpha-2 code such as NL, or a country name)`;
+}
+
+export const isUnknownCountry = (error: string): boolean => error.startsWith('unknown country "');
+
 /** A country cell as an ISO code: a code (`nl`, `UK`) or a name in a common language (`Nederland`, `Germany`). */
 export function countryCell(value: string): string | undefined {
   if (/^[A-Za-z]{2}$/.test(value) && isCountryCode(value)) return canonicalCountry(value);
@@ -96,7 +106,7 @@ export function rowRequest(columns: readonly string[], row: readonly string[], m
   const ownCountry = (column: string): string | RowRequest => {
     const text = value(column);
     if (!text) return country ?? '';
-    return countryCell(text) ?? { ok: false, error: `${column}: "${text.slice(0, 40)}" is not a country (an ISO 3166-1 alpha-2 code such as NL, or a country name)` };
+    return countryCell(text) ?? { ok: false, error: unknownCountry(text, column) };
   };
   if ('query' in mapping) {
     const query = value(mapping.query);
@@ -123,6 +133,6 @@ export function rowRequest(columns: readonly string[], row: readonly string[], m
   const parsed = ValidateRequest.safeParse(body);
   if (parsed.success) return { ok: true, request: parsed.data };
   const issue = parsed.error.issues[0];
-  if (issue?.code === 'custom') return { ok: false, error: 'no address in this row' };
+  if (issue?.code === 'custom') return { ok: false, error: NO_ADDRESS };
   return { ok: false, error: `${issue?.path.join('.') || 'row'}: ${issue?.message ?? 'invalid'}` };
 }

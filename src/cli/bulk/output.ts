@@ -1,7 +1,8 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, fchmodSync, openSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { ValidateResponse } from '../../contract/validate.js';
 import { isUnverified } from '../../engine/unverified.js';
+import { neutralizeCell, neutralizeOwnNumber } from './cell-safety.js';
 
 /**
  * What each output row adds to the input columns (issue 13), in this order. Issue 27's columns come
@@ -17,6 +18,7 @@ export const RESULT_COLUMNS = [
 /** Positions in ResultFields of the verdict and of `verified` (`yes`, `no`: no provider answered, or empty: not looked up). */
 export const VERDICT = RESULT_COLUMNS.indexOf('verdict');
 export const VERIFIED = RESULT_COLUMNS.indexOf('verified');
+export const ERROR = RESULT_COLUMNS.indexOf('error');
 
 /** A row's result as output text, in RESULT_COLUMNS order (kept in the journal as is). */
 export type ResultFields = string[];
@@ -49,7 +51,7 @@ export function resultFields(response: ValidateResponse): ResultFields {
 /** A row that was not looked up (no address, or too long a field): only the error column. */
 export const errorFields = (error: string): ResultFields => {
   const fields = new Array<string>(RESULT_COLUMNS.length).fill('');
-  fields[RESULT_COLUMNS.indexOf('error')] = error;
+  fields[ERROR] = error;
   return fields;
 };
 
@@ -73,22 +75,38 @@ export function outputHeader(inputColumns: readonly string[]): string[] {
   return [...inputColumns, ...RESULT_COLUMNS.map((c) => (inputColumns.includes(c) ? `validated_${c}` : c))];
 }
 
-/** Writes rows as CSV (the input's delimiter) or JSON Lines, through one buffered stream. */
+/** Output files hold customers' addresses: readable by the service user only. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Writes rows as CSV (the input's delimiter) or JSON Lines, through one buffered stream. CSV cells
+ * are neutralized against formula injection (cell-safety.ts) unless `rawCells`; JSON Lines are
+ * data for programs, never opened as a spreadsheet, and are written as they are.
+ */
 export class OutputWriter {
   private readonly stream: WriteStream;
   private readonly header: string[];
   /** A field holding one of these is quoted. */
   private readonly special: RegExp;
+  /** Per CSV cell of a row: how it is made safe for spreadsheets. */
+  private readonly safe: ((value: string) => string)[] | undefined;
 
   constructor(
     path: string,
     private readonly format: 'csv' | 'jsonl',
     private readonly delimiter: string,
     inputColumns: readonly string[],
+    options: { rawCells?: boolean } = {},
   ) {
     this.header = outputHeader(inputColumns);
     this.special = new RegExp(`["\\r\\n${delimiter === '\t' ? '\\t' : `\\${delimiter}`}]`);
-    this.stream = createWriteStream(path, { flags: 'w' });
+    const ownNumbers = new Set([RESULT_COLUMNS.indexOf('lat'), RESULT_COLUMNS.indexOf('lng')].map((i) => inputColumns.length + i));
+    this.safe = options.rawCells ? undefined : this.header.map((_, i) => (ownNumbers.has(i) ? neutralizeOwnNumber : neutralizeCell));
+    const fd = openSync(path, 'w', PRIVATE_FILE_MODE);
+    // An output that existed before keeps its old mode on open: tighten it too.
+    fchmodSync(fd, PRIVATE_FILE_MODE);
+    this.stream = createWriteStream(path, { fd });
+    // The header is the customer's too: a column named `=cmd` is neutralized like a cell.
     if (format === 'csv') this.stream.write(this.csvLine(this.header));
   }
 
@@ -104,6 +122,7 @@ export class OutputWriter {
   }
 
   private csvLine(values: readonly string[]): string {
-    return `${values.map((v) => (this.special.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(this.delimiter)}\n`;
+    const cells = this.safe ? values.map((v, i) => (this.safe?.[i] ?? neutralizeCell)(v)) : values;
+    return `${cells.map((v) => (this.special.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(this.delimiter)}\n`;
   }
 }

@@ -9,8 +9,8 @@ import { newId } from '../../lib/ids.js';
 import { type InputFile, readRows } from './input.js';
 import type { Journal, JournalRow, JournalState } from './journal.js';
 import type { LookupPool } from './lookup-pool.js';
-import { type ColumnMapping, rowRequest } from './mapping.js';
-import { currentLayout, errorFields, needsRetry, type OutputWriter, type ResultFields, VERDICT, VERIFIED } from './output.js';
+import { type ColumnMapping, isUnknownCountry, NO_ADDRESS, rowRequest } from './mapping.js';
+import { currentLayout, ERROR, errorFields, needsRetry, type OutputWriter, type ResultFields, VERDICT, VERIFIED } from './output.js';
 import { type KnownAnswer, Repeats } from './repeats.js';
 import { type BulkCaller, CLI_CREDENTIAL, CLI_ENDPOINT, type LookupDeps, type LookupOutcome, lookupRows, type RowJob } from './row-lookup.js';
 
@@ -50,21 +50,35 @@ export interface BulkRunOptions {
 
 export interface BulkSummary {
   rows: number;
-  /** Rows finished, this run and earlier ones. */
+  /** Rows written to the output, this run's and earlier runs' (the counts below add up to it). */
   done: number;
   valid: number;
   correctable: number;
   invalid: number;
-  /** Rows no provider answered (nothing was checked, 0 credits): `--resume` looks them up again. */
+  /** Rows no provider answered (nothing was checked, 0 credits): `--retry-unverified` looks them up again. */
   unverified: number;
-  /** Rows without a usable address (the error column says why); not looked up, not billed. */
+  /** Rows not looked up, not billed (the error column says why): the sum of the three below. */
   skipped: number;
+  /** Rows without an address. */
+  noAddress: number;
+  /** Rows whose country cell is neither a code nor a country name. */
+  unknownCountry: number;
+  /** Rows with a field the API would refuse (too long, control characters). */
+  badField: number;
+  /** Rows finished (and billed) but not written: after the first unfinished row, kept in the journal for `--resume`. */
+  held: number;
   /** Rows answered by an earlier row asking the same (billed as a cache hit). */
   repeats: number;
   creditsThisRun: number;
   outcome: 'complete' | 'interrupted' | 'credits-exhausted';
   /** First row (0-based) not done when the run stopped early. */
   stoppedAtRow?: number;
+}
+
+/** Why a row was not looked up, from its error column. */
+function skipKind(fields: ResultFields): 'noAddress' | 'unknownCountry' | 'badField' {
+  const error = fields[ERROR] ?? '';
+  return error === NO_ADDRESS ? 'noAddress' : isUnknownCountry(error) ? 'unknownCountry' : 'badField';
 }
 
 /** A row on its way to the output; `fromJournal` rows were finished (and billed) by an earlier run. */
@@ -88,18 +102,30 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
     invalid: 0,
     unverified: 0,
     skipped: 0,
+    noAddress: 0,
+    unknownCountry: 0,
+    badField: 0,
+    held: 0,
     repeats: 0,
     creditsThisRun: 0,
     outcome: 'complete',
   };
-  const count = (fields: ResultFields, fresh: boolean) => {
+  /**
+   * Counts a row as it is written: the summary describes the output file (issue 28 §8: rows
+   * finished after a gap were counted though the file stopped before them).
+   */
+  const written = async (p: { row: string[]; result: ResultFields; fromJournal?: boolean | undefined }) => {
+    await opts.output.write(p.row, p.result);
     summary.done++;
-    const verdict = fields[VERDICT];
-    if (fields[VERIFIED] === 'no') summary.unverified++;
+    const verdict = p.result[VERDICT];
+    if (p.result[VERIFIED] === 'no') summary.unverified++;
     else if (verdict === 'valid' || verdict === 'correctable' || verdict === 'invalid') summary[verdict]++;
-    else summary.skipped++;
+    else {
+      summary.skipped++;
+      summary[skipKind(p.result)]++;
+    }
     // Rows an earlier run finished are already on the bar (it starts at their count).
-    if (fresh) opts.onRow?.(summary.done);
+    if (!p.fromJournal) opts.onRow?.(summary.done);
   };
   const repeats = new Repeats(deps.runner);
   let buffer: Pending[] = [];
@@ -118,8 +144,10 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
       if (!p.result) {
         gap = true;
         stoppedAt(p.index);
-      } else if (!gap) {
-        await opts.output.write(p.row, p.result);
+      } else if (gap) {
+        summary.held++;
+      } else {
+        await written({ ...p, result: p.result });
       }
     }
   };
@@ -163,7 +191,7 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
         if (looked) clearInterval(looked.lease);
         throw error;
       }
-      if (looked) await settleChunk(deps, opts, chunk, looked, count);
+      if (looked) await settleChunk(deps, opts, chunk, looked);
       await writeOut(chunk);
       unwritten--;
     })();
@@ -177,9 +205,8 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
     const i = index++;
     const earlier = opts.done.get(i);
     if (earlier) {
-      count(earlier, false);
-      if (gap) continue;
-      if (buffer.length === 0 && unwritten === 0) await opts.output.write(row, earlier);
+      if (gap) summary.held++;
+      else if (buffer.length === 0 && unwritten === 0) await written({ row, result: earlier, fromJournal: true });
       else buffer.push({ index: i, row, result: earlier, fromJournal: true });
       continue;
     }
@@ -299,7 +326,6 @@ async function settleChunk(
   opts: BulkRunOptions,
   chunk: Pending[],
   looked: LookedUp,
-  count: (fields: ResultFields, fresh: boolean) => void,
 ): Promise<void> {
   try {
     const finished = chunk.filter((p): p is Pending & { result: ResultFields } => p.result !== undefined && !p.fromJournal);
@@ -307,7 +333,6 @@ async function settleChunk(
     await opts.journal.chunk(looked.id, looked.credits, rows);
     if (looked.reservation || looked.charges.length > 0) await deps.ledger.settleChunk(opts.account.id, looked.reservation, looked.charges, looked.id);
     await opts.journal.settled(looked.id);
-    for (const p of finished) count(p.result, true);
   } finally {
     clearInterval(looked.lease);
   }

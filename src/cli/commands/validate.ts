@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, constants } from 'node:os';
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { BulkInputError, inspectInput } from '../bulk/input.js';
@@ -7,6 +7,8 @@ import { lockOutput } from '../bulk/lock.js';
 import { type ColumnMapping, type ComponentKey, parseColumnsArg, resolveMapping } from '../bulk/mapping.js';
 import { OutputWriter, type ResultFields } from '../bulk/output.js';
 import type { BulkSummary } from '../bulk/run.js';
+import { refuseInputAsTarget } from '../bulk/same-file.js';
+import { isCountryCode } from '../../address/countries.js';
 import type { CliContext } from '../context.js';
 import { intArg } from '../parse-args.js';
 import { describeStore } from '../store-info.js';
@@ -22,11 +24,14 @@ interface ValidateFlags {
   concurrency: number;
   chunk: number;
   resume?: boolean;
+  retryUnverified?: boolean;
+  rawCells?: boolean;
   workers?: number;
 }
 
 function countryArg(value: string): string {
   if (!/^[A-Za-z]{2}$/.test(value)) throw new InvalidArgumentError(`"${value}" is not an ISO 3166-1 alpha-2 country code`);
+  if (!isCountryCode(value)) throw new InvalidArgumentError(`unknown country "${value}" (an ISO 3166-1 alpha-2 code such as NL)`);
   return value.toUpperCase();
 }
 
@@ -36,7 +41,13 @@ function defaultOut(file: string, format: 'csv' | 'jsonl'): string {
   return path.join(path.dirname(file), `${path.basename(file, ext)}.validated.${format === 'jsonl' ? 'jsonl' : 'csv'}`);
 }
 
-const EXIT_INTERRUPTED = 130;
+/**
+ * The signals that stop a run cleanly (rows in flight finish, are billed and written): Ctrl-C, a
+ * closed terminal, `kill`/systemd/docker stop. Each exits 128 + its number, as the shell reports
+ * a process the signal ended (130, 129, 143).
+ */
+const STOP_SIGNALS = ['SIGINT', 'SIGHUP', 'SIGTERM'] as const;
+const exitCodeOf = (signal: (typeof STOP_SIGNALS)[number]) => 128 + constants.signals[signal];
 
 /**
  * Below this many rows lookup threads cost more to start than they save: each loads the engine's
@@ -70,6 +81,8 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
     .option('--concurrency <n>', 'rows looked up at once', intArg(1, 64), 8)
     .option('--chunk <rows>', 'rows billed together (one reservation and one transaction per chunk)', intArg(1, 10_000), 256)
     .option('--resume', 'continue an interrupted run into the same output; rows already done are not billed again, unverified rows are looked up again')
+    .option('--retry-unverified', 'after a run that finished with unverified rows: look up only those rows again (billed as usual) and rewrite them in place in the output')
+    .option('--raw-cells', 'write CSV cells as they are: without it a cell beginning with = + - @ tab or CR gets a leading \' so spreadsheets never run it as a formula (OWASP CSV injection; our own lat/lng numbers stay numbers)')
     .option('--workers <n>', `lookup threads beside the one that reads, bills and writes (default: one per core from ${THREADED_FROM_ROWS} rows, else 0)`, intArg(0, 32))
     .action(async (file: string, flags: ValidateFlags) => {
       if (flags.queryColumn && flags.columns) throw new InvalidArgumentError('give --query-column or --columns, not both');
@@ -84,6 +97,9 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
       const mapping = resolveMapping(input.columns, file, given);
       const out = path.resolve(flags.out ?? defaultOut(file, input.format));
       if (out === path.resolve(file)) throw new BulkInputError('--out must not be the input file');
+      // By identity, before anything is opened for writing: a link to the input is the input.
+      refuseInputAsTarget(file, [out, journalPath(out), `${out}.lock`]);
+      if (flags.resume && flags.retryUnverified) throw new InvalidArgumentError('give --resume or --retry-unverified, not both');
       const outFormat = /\.(jsonl|ndjson)$/i.test(out) ? 'jsonl' : 'csv';
       const meta: RunMeta = {
         t: 'run',
@@ -100,11 +116,22 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
       const unlock = lockOutput(out);
       try {
         const journalFile = journalPath(out);
-        const earlier = await Journal.load(journalFile);
-        if (flags.resume && !earlier) throw new BulkInputError(`nothing to resume: no journal ${journalFile} (a finished run removes it)`);
-        if (!flags.resume && earlier) {
+        const found = await Journal.load(journalFile);
+        if (flags.resume && !found) throw new BulkInputError(`nothing to resume: no journal ${journalFile} (a finished run removes it)`);
+        if (flags.resume && found?.finished) {
+          throw new BulkInputError(`nothing to resume: the run of ${journalFile} finished; --retry-unverified looks its unverified rows up again`);
+        }
+        if (flags.retryUnverified && !found) {
+          throw new BulkInputError(`nothing to retry: no journal ${journalFile} (a run whose every row was verified removes it)`);
+        }
+        if (flags.retryUnverified && !found?.finished) {
+          throw new BulkInputError(`${journalFile} holds an interrupted run: --resume continues it (and looks its unverified rows up again)`);
+        }
+        // A finished run's journal never blocks a fresh run: the fresh run replaces it.
+        if (!flags.resume && !flags.retryUnverified && found && !found.finished) {
           throw new BulkInputError(`${journalFile} holds an interrupted run: add --resume to continue it (done rows are not billed again), or delete it to start over`);
         }
+        const earlier = flags.resume || flags.retryUnverified ? found : undefined;
         if (earlier && JSON.stringify(earlier.meta) !== JSON.stringify(meta)) {
           throw new BulkInputError(`${journalFile} belongs to another run (the input, account, columns, country or source differ): run that command again with --resume, or delete the journal`);
         }
@@ -128,6 +155,7 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
           const ledger = new BulkLedger(services.database, services.clock, { owner: instanceId });
           const done = earlier ? await recoverJournal(ledger, earlier) : new Map<number, ResultFields>();
           const journal = earlier ? await Journal.reopen(journalFile) : await Journal.create(journalFile, meta);
+          if (earlier?.finished) await journal.reopened();
           const threads = workerCount(flags.workers, input.rows - done.size);
           const pool =
             threads > 0
@@ -138,18 +166,21 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
                   concurrency: flags.concurrency,
                 })
               : undefined;
-          const output = new OutputWriter(out, outFormat, input.delimiter, input.columns);
+          const output = new OutputWriter(out, outFormat, input.delimiter, input.columns, { rawCells: flags.rawCells === true });
           const progress = rowProgress(input.rows, done.size);
           const stop = { requested: false };
-          const onInterrupt = () => {
-            if (stop.requested) process.exit(EXIT_INTERRUPTED);
+          let stoppedBy: (typeof STOP_SIGNALS)[number] = 'SIGINT';
+          // Node passes the signal's name; a caller of the handler itself may not.
+          const onStop = (signal: (typeof STOP_SIGNALS)[number] = 'SIGINT') => {
+            if (stop.requested) process.exit(exitCodeOf(stoppedBy));
+            stoppedBy = signal;
             stop.requested = true;
             pool?.stop();
             // The bar steps aside first: drawn again after the note it would overwrite it.
             progress.stop();
-            ctx.note('stopping: finishing the rows in flight (Ctrl-C again quits at once; --resume continues either way)');
+            ctx.note(`stopping: finishing the rows in flight (${signal}; a second signal quits at once; --resume continues either way)`);
           };
-          process.on('SIGINT', onInterrupt);
+          for (const signal of STOP_SIGNALS) process.on(signal, onStop);
           let summary: BulkSummary;
           try {
             summary = await runBulk(
@@ -178,18 +209,21 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
                 onRow: (rows) => progress.update(rows),
               },
             );
+            // Every row written, some unverified: finished (exit 0), and the journal stays for --retry-unverified.
+            if (summary.outcome === 'complete' && summary.unverified > 0) await journal.finished();
           } finally {
-            process.off('SIGINT', onInterrupt);
+            for (const signal of STOP_SIGNALS) process.off(signal, onStop);
             progress.stop();
             await pool?.close();
             await output.close();
             await journal.close();
           }
-          // Unverified rows keep the journal: --resume looks them up again.
-          const finished = summary.outcome === 'complete' && summary.unverified === 0;
-          if (finished) await Journal.remove(journalFile);
-          else if (summary.outcome !== 'complete') ctx.exitCode = summary.outcome === 'interrupted' ? EXIT_INTERRUPTED : 1;
-          ctx.out({ ...summary, out, journal: finished ? null : journalFile }, summaryLines(summary, out, journalFile));
+          // Unverified rows keep the (finished) journal: --retry-unverified looks them up again.
+          const complete = summary.outcome === 'complete';
+          const verified = complete && summary.unverified === 0;
+          if (verified) await Journal.remove(journalFile);
+          else if (!complete) ctx.exitCode = summary.outcome === 'interrupted' ? exitCodeOf(stoppedBy) : 1;
+          ctx.out({ ...summary, out, journal: verified ? null : journalFile }, summaryLines(summary, out, journalFile));
         } finally {
           await services.close();
         }
@@ -200,15 +234,21 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
 }
 
 function summaryLines(s: BulkSummary, out: string, journal: string): string[] {
+  const notLookedUp = [`no address ${s.noAddress}`, ...(s.unknownCountry > 0 ? [`unknown country ${s.unknownCountry}`] : []), ...(s.badField > 0 ? [`unreadable field ${s.badField}`] : [])];
   const lines = [
     `${s.done} of ${s.rows} rows → ${out}`,
-    `  valid ${s.valid}, correctable ${s.correctable}, invalid ${s.invalid}, not verified ${s.unverified}, no address ${s.skipped}; ${s.creditsThisRun} credits spent by this run` +
+    `  valid ${s.valid}, correctable ${s.correctable}, invalid ${s.invalid}, not verified ${s.unverified}, ${notLookedUp.join(', ')}; ${s.creditsThisRun} credits spent by this run` +
       (s.repeats > 0 ? ` (${s.repeats} repeated rows answered as cache hits)` : ''),
   ];
   const at = s.stoppedAtRow !== undefined ? ` at row ${s.stoppedAtRow + 1}` : '';
   if (s.outcome === 'interrupted') lines.push(`  interrupted${at}: run the same command with --resume to continue (${journal})`);
-  if (s.unverified > 0) {
-    lines.push(`  ${s.unverified} rows not verified (no provider answered; column verified=no, 0 credits): run the same command with --resume to look them up again`);
+  if (s.held > 0) lines.push(`  ${s.held} later rows are done and kept in the journal: --resume writes them without billing them again`);
+  if (s.outcome === 'complete' && s.unverified > 0) {
+    lines.push(
+      `  finished; ${s.unverified} rows not verified (no provider answered; column verified=no, 0 credits): run the same command with --retry-unverified to look only those up again (billed as usual; rewritten in place in ${out})`,
+    );
+  } else if (s.unverified > 0) {
+    lines.push(`  ${s.unverified} rows not verified (no provider answered; column verified=no, 0 credits): --resume looks them up again`);
   }
   if (s.outcome === 'credits-exhausted') lines.push(`  credits ran out${at}: add credits (addressd credits add), then run the same command with --resume`);
   return lines;

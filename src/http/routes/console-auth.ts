@@ -86,6 +86,9 @@ export function consoleAuthRoutes(web: Hono<AppEnv>, services: Services): void {
     const { email, password, project } = form.data;
     if (!code && !signupOpen) return again(403, ConsoleMessages.signupClosed);
     await throttleSignup(c, services);
+    // Joining by invite checks the password of an email that already has a login: a password
+    // guess like a log-in, counted by the same throttles (issue 28 §10).
+    if (code) await throttlePasswordAttempt(c, services, email);
     if (!code) {
       // A new email and one that already has a login get the same answer, after the same work.
       try {

@@ -8,7 +8,7 @@ import type { Html } from '../../web/layout.js';
 import type { RouteModule } from '../context.js';
 
 /** `/`, `/docs` and their `/assets/…`: server-rendered HTML, scripts bundled in-process, no CDN. */
-export const pageRoutes: RouteModule = (app) => {
+export const pageRoutes: RouteModule = (app, services) => {
   const rendered = new Map<string, Promise<string>>();
   const page = (name: string, render: (assets: WebAssets) => Html) => async (c: Context) => {
     let text = rendered.get(name);
@@ -21,7 +21,7 @@ export const pageRoutes: RouteModule = (app) => {
     return c.html(await text);
   };
 
-  app.get('/', page('home', (assets) => homePage(assets, DEMO_SAMPLES, FREE_MONTHLY_CREDITS)));
+  app.get('/', page('home', (assets) => homePage(assets, DEMO_SAMPLES, FREE_MONTHLY_CREDITS, services.config.PROVIDERS)));
   app.get('/docs', page('docs', docsPage));
 
   app.get('/assets/:file', async (c) => {

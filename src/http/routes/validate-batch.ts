@@ -6,6 +6,7 @@ import { isUnverified } from '../../engine/unverified.js';
 import { callContext } from '../call-context.js';
 import type { RouteModule } from '../context.js';
 import { creditsExhausted } from '../errors.js';
+import { countTestKeyWork } from '../secret-key-auth.js';
 import { flagUnverified, UNVERIFIED_ITEMS_HEADER } from '../unverified.js';
 
 /**
@@ -16,6 +17,7 @@ import { flagUnverified, UNVERIFIED_ITEMS_HEADER } from '../unverified.js';
 export const validateBatchRoutes: RouteModule = (app, services) => {
   app.openapi(validateBatchRoute, async (c) => {
     const body = c.req.valid('json');
+    await countTestKeyWork(services, c, body.items.length);
     const account = c.get('account');
     const results: ValidateBatchResponse['results'] = new Array(body.items.length);
     const runnable: { index: number; request: ValidateRequest }[] = [];

@@ -24,12 +24,12 @@ export class ClusterRateLimiter implements RateLimiter {
     inbox.on('message', this.#onMessage);
   }
 
-  hit(key: string, windows: readonly LimitWindow[], nowMs: number): Promise<LimitResult> {
+  hit(key: string, windows: readonly LimitWindow[], nowMs: number, count = 1): Promise<LimitResult> {
     return new Promise((resolve, reject) => {
       const id = this.#next++;
       this.#pending.set(id, { resolve, reject });
       // A closed channel (the primary going away) fails the hit: limits fail closed, as with Redis.
-      if (!this.send({ addressd: 'limit', id, key, windows: [...windows], nowMs })) {
+      if (!this.send({ addressd: 'limit', id, key, windows: [...windows], nowMs, count })) {
         this.#pending.delete(id);
         reject(new Error('rate limiter: the cluster primary is unreachable'));
       }

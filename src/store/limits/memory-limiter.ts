@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ExhaustedWindow, LimitResult, LimitWindow, RateLimiter } from './rate-limiter.js';
-import { assertValidWindows, exhaustedWindow, longestPeriodMs, normalizeNow, periodMs } from './sliding-window.js';
+import { assertValidCount, assertValidWindows, exhaustedWindow, longestPeriodMs, normalizeNow, periodMs } from './sliding-window.js';
 
 /*
  * Why not rate-limiter-flexible (checked, v11.4): its Redis and memory limiters count in fixed
@@ -49,8 +49,9 @@ export class MemoryRateLimiter implements RateLimiter {
     });
   }
 
-  async hit(key: string, windows: readonly LimitWindow[], nowMs: number): Promise<LimitResult> {
+  async hit(key: string, windows: readonly LimitWindow[], nowMs: number, count = 1): Promise<LimitResult> {
     assertValidWindows(windows);
+    assertValidCount(count);
     const now = normalizeNow(nowMs);
     if (windows.length === 0) return { allowed: true, exhausted: [] };
     this.#latestNowMs = Math.max(this.#latestNowMs, now);
@@ -63,14 +64,15 @@ export class MemoryRateLimiter implements RateLimiter {
     const exhausted: ExhaustedWindow[] = [];
     for (const window of windows) {
       const inWindow = log.length - upperBound(log, now - periodMs(window));
-      if (inWindow >= window.max) {
-        exhausted.push(exhaustedWindow(window, log[log.length - window.max]!, now));
+      if (inWindow + count > window.max) {
+        // The hit that must leave for `count` more to fit; none when `count` alone exceeds the window.
+        exhausted.push(exhaustedWindow(window, log[log.length - window.max + count - 1] ?? now, now));
       }
     }
     if (exhausted.length > 0) return { allowed: false, exhausted };
 
     // Callers may pass slightly out-of-order times (clock read before an await): keep it sorted.
-    log.splice(upperBound(log, now), 0, now);
+    log.splice(upperBound(log, now), 0, ...new Array<number>(count).fill(now));
     // Re-setting refreshes the size and restarts the idle timer: dropped once all hits have left.
     this.#logs.set(key, log, { ttl: longestMs });
     return { allowed: true, exhausted: [] };

@@ -26,9 +26,10 @@ export interface LimitResult {
 
 export interface RateLimiter {
   /**
-   * Records one hit under `key` when every window has room (all-or-nothing, atomic),
-   * else records nothing and reports the full windows.
+   * Records `count` hits (default 1: a batch counts each item) under `key` when every window has
+   * room for all of them (all-or-nothing, atomic), else records nothing and reports the windows
+   * without room.
    */
-  hit(key: string, windows: readonly LimitWindow[], nowMs: number): Promise<LimitResult>;
+  hit(key: string, windows: readonly LimitWindow[], nowMs: number, count?: number): Promise<LimitResult>;
   close(): Promise<void>;
 }

@@ -3,34 +3,45 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { closeRedis } from '../cache/connect-redis.js';
 import type { ExhaustedWindow, LimitResult, LimitWindow, RateLimiter } from './rate-limiter.js';
-import { assertValidWindows, exhaustedWindow, longestPeriodMs, normalizeNow, periodMs } from './sliding-window.js';
+import { assertValidCount, assertValidWindows, exhaustedWindow, longestPeriodMs, normalizeNow, periodMs } from './sliding-window.js';
 
 /**
  * The sliding log as one Lua script over a sorted set (score = hit time in ms), so checking every
  * window and recording the hit is one atomic step across all instances. Time comes from ARGV (the
  * caller's clock), never Redis TIME. Cut-offs are exclusive: a hit counts while t > now - period.
- * KEYS[1] log; ARGV: now, member, expireMs, dropUpTo, then per window: max, cutoff.
- * Reply: {} when recorded, else {windowIndex, blockingHitScore, ...} for every full window.
+ * KEYS[1] log; ARGV: now, member prefix, expireMs, dropUpTo, hits to record, then per window: max,
+ * cutoff. Reply: {} when recorded, else {windowIndex, blockingHitScore, ...} for every window
+ * without room (the score is `now` when the hits alone exceed the window).
  */
 const SLIDING_HIT_LUA = `
 local key = KEYS[1]
 redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[4])
+local n = tonumber(ARGV[5])
 local full = {}
-local windows = (#ARGV - 4) / 2
+local windows = (#ARGV - 5) / 2
 for i = 1, windows do
-  local max = tonumber(ARGV[3 + 2 * i])
-  local from = '(' .. ARGV[4 + 2 * i]
+  local max = tonumber(ARGV[4 + 2 * i])
+  local from = '(' .. ARGV[5 + 2 * i]
   local count = redis.call('ZCOUNT', key, from, '+inf')
-  if count >= max then
-    local blocking = redis.call('ZRANGEBYSCORE', key, from, '+inf', 'WITHSCORES', 'LIMIT', count - max, 1)
+  if count + n > max then
     full[#full + 1] = i
-    full[#full + 1] = blocking[2]
+    if n > max then
+      full[#full + 1] = ARGV[1]
+    else
+      local blocking = redis.call('ZRANGEBYSCORE', key, from, '+inf', 'WITHSCORES', 'LIMIT', count + n - max - 1, 1)
+      full[#full + 1] = blocking[2]
+    end
   end
 end
 if #full > 0 then
   return full
 end
-redis.call('ZADD', key, ARGV[1], ARGV[2])
+local members = {}
+for j = 1, n do
+  members[#members + 1] = ARGV[1]
+  members[#members + 1] = ARGV[2] .. ':' .. j
+end
+redis.call('ZADD', key, unpack(members))
 redis.call('PEXPIRE', key, ARGV[3])
 return {}
 `;
@@ -69,15 +80,16 @@ export class RedisRateLimiter implements RateLimiter {
     return this.#prefix + key;
   }
 
-  async hit(key: string, windows: readonly LimitWindow[], nowMs: number): Promise<LimitResult> {
+  async hit(key: string, windows: readonly LimitWindow[], nowMs: number, count = 1): Promise<LimitResult> {
     assertValidWindows(windows);
+    assertValidCount(count);
     const now = normalizeNow(nowMs);
     if (windows.length === 0) return { allowed: true, exhausted: [] };
 
     const longestMs = longestPeriodMs(windows);
-    // Unique member: two hits in the same millisecond are two hits.
+    // Unique members: two hits in the same millisecond are two hits (the script numbers each).
     const member = `${now}:${randomBytes(6).toString('base64url')}`;
-    const args = [String(now), member, String(Math.ceil(longestMs)), String(now - longestMs)];
+    const args = [String(now), member, String(Math.ceil(longestMs)), String(now - longestMs), String(count)];
     for (const window of windows) args.push(String(window.max), String(now - periodMs(window)));
 
     const reply = ScriptReply.parse(await this.#client[COMMAND](this.redisKey(key), ...args));

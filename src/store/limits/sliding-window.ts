@@ -21,6 +21,11 @@ export function assertValidWindows(windows: readonly LimitWindow[]): void {
   }
 }
 
+/** Hits recorded at once: a whole number from 1. */
+export function assertValidCount(count: number): void {
+  if (!Number.isInteger(count) || count < 1) throw new RangeError(`Rate limit hit count must be a positive integer, got ${count}`);
+}
+
 export function longestPeriodMs(windows: readonly LimitWindow[]): number {
   return Math.max(...windows.map(periodMs));
 }
@@ -33,7 +38,10 @@ export function normalizeNow(nowMs: number): number {
 
 /**
  * A full window admits one more hit once its `max`-th most recent hit (`blockingHitMs`, the oldest
- * one in the window when it holds exactly `max`) leaves it. Whole seconds, rounded up, at least 1.
+ * one in the window when it holds exactly `max`) leaves it; `count` more hits once its
+ * (`max` - `count` + 1)-th most recent one leaves. More hits than `max` at once never fit: the
+ * caller passes `nowMs` as the blocking hit, so the wait is the whole period. Whole seconds,
+ * rounded up, at least 1.
  */
 export function exhaustedWindow(window: LimitWindow, blockingHitMs: number, nowMs: number): ExhaustedWindow {
   const waitMs = blockingHitMs + periodMs(window) - nowMs;

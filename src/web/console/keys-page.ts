@@ -80,7 +80,7 @@ export function keysPage(assets: WebAssets, view: KeysView): Html {
   const liveAllowed = mayManageKeys(view.viewer.role, 'live');
   const roleNote = liveAllowed ? '' : html`<p id="role-note" class="hint">${RoleMessages.liveKeys}</p>`;
   const body = html`<h1>Secret keys</h1>
-<p class="lead">Keys for your servers: <code>ak_live_…</code> for production, <code>ak_test_…</code> for development (same results and credits, 60 requests a minute). Never put one in browser code: use a <a href="/dashboard/tokens">publishable token</a> there.</p>
+<p class="lead">Keys for your servers: <code>ak_live_…</code> for production, <code>ak_test_…</code> for development (same results and credits, 60 requests a minute, each item of a batch counting as one). Never put one in browser code: use a <a href="/dashboard/tokens">publishable token</a> there.</p>
 ${view.notice ?? ''}
 ${revealedBox(view)}
 <section aria-labelledby="create-title" class="panel">
