@@ -160,7 +160,9 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       if (listener === client) listener = undefined;
     };
     client.on('end', drop);
-    client.on('error', () => {
+    // Reported like the pools' dropped connections (logged and counted by the caller's handler).
+    client.on('error', (error) => {
+      options.onError?.(error);
       drop();
       void client.end().catch(() => undefined);
     });
