@@ -81,6 +81,15 @@ interface UnitSpan extends Span {
 
 /** Countries that write the door after the house number and a slash (`Landstrasse 340/3`, `12/3/5`). */
 const SLASH_DOOR_COUNTRIES = new Set(['AT', 'LI']);
+
+/**
+ * Whether knowing the country would read this text differently: a number with a slash (`340/3`) in
+ * a country that writes its door after one. The engine reads such text again once the data names
+ * the country the request did not (validate-input.ts `forCountry`).
+ */
+export function slashDoorReading(text: string, country: string): boolean {
+  return SLASH_DOOR_COUNTRIES.has(country.toUpperCase()) && /\d\s*\/\s*(?:\d|top\b)/i.test(text);
+}
 const SLASH_DOOR = /^(\d{1,5}[a-z]?)\/(\d{1,4}[a-z]?(?:\/\d{1,4}[a-z]?)*)$/i;
 /** What follows a designator: a number (`3B`, `100`, `3/5`), one letter (`Bât. A`) or a Roman numeral. */
 const IDENTIFIER = /^#?(?:[\p{L}\p{N}]{0,5}\d[\p{L}\p{N}/-]{0,6}|\p{L}|[IVX]{1,4})\.?$/u;

@@ -1,7 +1,7 @@
 import type { AddressComponents } from '../contract/address.js';
 import type { ValidateRequest } from '../contract/validate.js';
 import { type AddressReader, addressReader } from '../address/parse.js';
-import { stripUnitAndRecipient } from '../address/units.js';
+import { slashDoorReading, stripUnitAndRecipient } from '../address/units.js';
 import type { GeocodeQuery, ProviderCandidate } from '../providers/provider.js';
 
 export interface ValidateInput {
@@ -24,6 +24,12 @@ export interface ValidateInput {
    * still win. Without free text, `input` itself.
    */
   readFor(candidate: Pick<ProviderCandidate, 'components' | 'placeNames'>): AddressComponents;
+  /**
+   * The request read again in the country the data found, where the request named none and that
+   * country reads the text differently (`Landstrasse 340/3, 9495 Triesen`: in LI house 340, door 3);
+   * undefined where the reading would not change.
+   */
+  forCountry(found: string): ValidateInput | undefined;
 }
 
 /** Longest free text read again against each candidate (real addresses stay well under it). */
@@ -51,6 +57,7 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
   // Candidates of one street and town (a provider's nearby numbers, other providers' same address) read alike.
   const readings = new Map<string, AddressComponents>();
   let guidedReader: AddressReader | undefined;
+  let again: ValidateInput | undefined;
   return {
     input,
     ...(country ? { country } : {}),
@@ -79,6 +86,10 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
         readings.set(key, (reading = merge(guidedReader(hints), given, country)));
       }
       return reading;
+    },
+    forCountry(found) {
+      if (country || !text || !slashDoorReading(text, found)) return undefined;
+      return (again ??= readValidateInput({ ...request, country: found.toUpperCase() }));
     },
   };
 }

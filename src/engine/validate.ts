@@ -177,6 +177,20 @@ export class ValidateEngine {
     thresholds: Thresholds,
     debug = false,
   ): ValidateResult {
+    const first = this.decideAs(read, attempts, thresholds, debug);
+    // A request without a country whose text the found country reads otherwise (`340/3` in LI is
+    // house 340, door 3) is decided again as that country's: the same provider answers, read right.
+    const found = first.address?.country;
+    const again = found ? read.forCountry(found) : undefined;
+    return again ? this.decideAs(again, attempts, thresholds, debug) : first;
+  }
+
+  private decideAs(
+    read: ValidateInput,
+    attempts: CachedLookup['attempts'] | ProviderAttempt[],
+    thresholds: Thresholds,
+    debug: boolean,
+  ): ValidateResult {
     const scored: ScoredCandidate[] = attempts.flatMap((attempt) =>
       attempt.candidates.map((candidate) =>
         scoreCandidate(read.readFor(candidate), { ...candidate, provider: attempt.provider as ScoredCandidate['provider'] }, {

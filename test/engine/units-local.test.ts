@@ -71,6 +71,17 @@ describe.each(STORAGE_BACKENDS)('units, recipients and Danish districts on the l
     expect(reading.query.components).not.toHaveProperty('unit');
   });
 
+  it.each(['Landstrasse 340/3, 9495 Triesen', 'Landstrasse 340 / Top 3, 9495 Triesen'])(
+    '%s without a country: read as Liechtenstein writes it once the data names the country',
+    async (query) => {
+      const res = await server.post('/v1/validate', { query }, { authorization: `Bearer ${key}` });
+      const r = (await res.json()) as ValidateResponse;
+      expect(r).toMatchObject({ verdict: 'valid', address: { street: 'Landstrasse', houseNumber: '340', country: 'LI' }, components: { houseNumber: 'match' } });
+      expect(r.address?.unit).toMatch(/^(?:Top )?3$/);
+      expect(r.address?.formatted).toContain('340');
+    },
+  );
+
   it.each([
     ['Frederikssundsvej 10, 2400 Kobenhavn NV', 'København NV'],
     ['Enghavevej 80, 2450 Koebenhavn SV', 'København SV'],
