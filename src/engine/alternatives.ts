@@ -19,7 +19,7 @@ import type { ScoredCandidate, Thresholds } from './types.js';
  *   address (`missing`), not an ambiguous one.
  * At most MAX_ALTERNATIVES, best first. An answer with alternatives is never `valid` (validate.ts).
  */
-export const ALTERNATIVE_MARGIN = 5;
+export const ALTERNATIVE_MARGIN = 10;
 export const ALTERNATIVE_MIN_DISTANCE_M = 150;
 export const MAX_ALTERNATIVES = 3;
 

@@ -85,7 +85,7 @@ describe('alternatives in the validate answer', () => {
     it(`turns a valid house with another place within ${ALTERNATIVE_MARGIN} points into correctable`, () => {
       const answer = shape(scored(WEINSTRASSE, 95), scored(COBURG, 95 - ALTERNATIVE_MARGIN));
       expect(answer).toMatchObject({ verdict: 'correctable', action: 'confirm' });
-      expect(answer.alternatives.map((a) => [a.address.city, a.confidence])).toEqual([['Neustadt bei Coburg', 90]]);
+      expect(answer.alternatives.map((a) => [a.address.city, a.confidence])).toEqual([['Neustadt bei Coburg', 95 - ALTERNATIVE_MARGIN]]);
     });
 
     it(`leaves it valid when the other place is more than ${ALTERNATIVE_MARGIN} points behind`, () => {
