@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,50 +5,12 @@ import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
-import { SQLITE_INDEX_FILE } from '../../src/local-index/store/sqlite-store.js';
 import { changeDigest } from '../../src/local-index/update/apply-change.js';
 import { openOsmState } from '../../src/local-index/update/open-state.js';
 import { STORAGE_BACKENDS, type Sandbox } from '../support/backends.js';
 import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
+import { addressRows, comparable } from './support/index-rows.js';
 import { writeChangeFixture, type ChangeFixture } from './support/osm-change-fixture.js';
-
-interface Row {
-  source: string;
-  country: string;
-  street: string;
-  city: string | null;
-  municipality: string | null;
-  hn: string;
-  postcode: string | null;
-  lat: number;
-  lng: number;
-  units: string | null;
-}
-
-const ROWS_SQL = (t: string) => `SELECT a.source_id AS source, s.country, s.street, s.city, s.municipality, a.hn, a.postcode, a.lat, a.lng, a.units
-  FROM ${t}addresses a JOIN ${t}streets s ON s.id = a.street_id ORDER BY a.source_id`;
-
-/** Every address row the index holds, with its street, in source order. */
-async function addressRows(sandbox: Sandbox): Promise<Row[]> {
-  if (!sandbox.databaseUrl) {
-    const db = new Database(join(sandbox.dataDir, SQLITE_INDEX_FILE), { readonly: true });
-    try {
-      return db.prepare(ROWS_SQL('')).all() as Row[];
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: sandbox.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<Row>(ROWS_SQL('local_'))).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-/** A node's coordinates from PBF and from XML (decimal text) agree to 1e-7 degrees, not to the last bit. */
-const comparable = (rows: Row[]) => rows.map((r) => ({ ...r, lat: r.lat.toFixed(7), lng: r.lng.toFixed(7) }));
 
 /** Rewrites recorded state as the earlier layout kept it: which ways use a node in a table of its own. */
 async function toEarlierLayout(sandbox: Sandbox): Promise<void> {

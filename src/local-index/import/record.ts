@@ -20,6 +20,8 @@ export interface RawFields {
   state?: string;
   country?: string;
   sourceId?: string;
+  /** Placed between two known house numbers (an OSM interpolation way), not mapped itself. */
+  interpolated?: true;
 }
 
 type Coordinate = number | 'missing' | 'invalid';
@@ -79,6 +81,7 @@ export function buildAddress(row: number | string, f: RawFields): ReaderItem {
     lat,
     lng,
     sourceId: f.sourceId,
+    ...(f.interpolated ? { interpolated: true } : {}),
     ...(units?.length ? { units } : {}),
   };
   return { kind: 'address', row, address };

@@ -1,5 +1,5 @@
 import type { AddressHit, StreetHit } from './store.js';
-import { unpackUnits } from '../units.js';
+import { readUnits } from '../units.js';
 
 /** Row shapes as SQL returns them (both backends use the same column aliases, see queries.ts). */
 export interface StreetRow {
@@ -77,11 +77,8 @@ export function toAddressHit(r: AddressRow): AddressHit {
   return { street: toStreetHit(r), hn: r.hn, hnKey: r.hn_key, postcode: r.a_postcode, lat: r.a_lat, lng: r.a_lng, ...units(r.a_units) };
 }
 
-/** The `units` of a hit: absent where the data lists none. */
-function units(stored: string | null): { units?: string[] } {
-  const list = unpackUnits(stored);
-  return list ? { units: list } : {};
-}
+/** The `units` of a hit (absent where the data lists none), and whether it is interpolated. */
+const units = readUnits;
 
 /** SQLite FTS5 query: AND of terms, OR of each term's alternatives, `*` for prefixes. */
 export function ftsQuery(terms: { word: string; prefix: boolean }[][]): string {
