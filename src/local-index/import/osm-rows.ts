@@ -55,6 +55,8 @@ export function fields(tags: Tags, lat: number | undefined, lng: number | undefi
  */
 export function osmRows(row: string, tags: Tags, lat: number, lng: number, places: PlaceLocator | undefined, country: string | undefined): ReaderItem[] {
   const f = fields(tags, lat, lng, `osm:${row}`, places, country);
+  // Most objects have one form: no array of forms, no copy of the fields.
+  if (!tags['addr:conscriptionnumber'] && !tags['addr:streetnumber']) return [buildAddress(row, f)];
   return addressForms(tags, f.municipality).map(({ suffix, houseNumber, street }) =>
     buildAddress(`${row}${suffix}`, { ...f, houseNumber, street, sourceId: `osm:${row}${suffix}`, units: suffix ? undefined : f.units }),
   );
