@@ -1,5 +1,7 @@
 import { normalizeHouseNumber, normalizeStreet } from '../../src/address/normalize.js';
-import type { ValidateResponse } from '../../src/contract/validate.js';
+import { ResolvedAddress } from '../../src/contract/address.js';
+import { ValidateResponse } from '../../src/contract/validate.js';
+import { readValidateInput } from '../../src/engine/validate-input.js';
 import type { Case } from './kinds.js';
 
 export interface Outcome {
@@ -19,16 +21,39 @@ function rightAddress(c: Case, r: ValidateResponse): boolean {
   return street(a.street) === street(c.address.street) && normalizeHouseNumber(a.houseNumber) === normalizeHouseNumber(c.address.houseNumber);
 }
 
+/**
+ * The unit and the text set aside, from the answer once its contract carries them (`address.unit`,
+ * `unresolved`: issue 27's answer shaping), until then from the service's own reading of the request.
+ */
+const ANSWER_HAS_UNIT = 'unit' in ResolvedAddress.shape;
+const ANSWER_HAS_UNRESOLVED = 'unresolved' in ValidateResponse.shape;
+
+function unitAndUnresolved(c: Case, r: ValidateResponse): { unit?: string; unresolved: readonly string[] } {
+  const answer = r as ValidateResponse & { address: { unit?: string } | null; unresolved?: string[] };
+  const read = ANSWER_HAS_UNIT && ANSWER_HAS_UNRESOLVED ? undefined : readValidateInput({ query: c.query, ...(c.requestCountry ? { country: c.requestCountry } : {}) });
+  const unit = ANSWER_HAS_UNIT ? answer.address?.unit : read?.input.unit;
+  return { ...(unit ? { unit } : {}), unresolved: (ANSWER_HAS_UNRESOLVED ? answer.unresolved : read?.unresolved) ?? [] };
+}
+
 export function judge(c: Case, r: ValidateResponse): Outcome {
   const e = c.expect;
   let ok: boolean;
+  let extra = '';
   if (e.verdict === 'invalid') ok = r.verdict === 'invalid';
-  else if (e.verdict === 'valid') ok = r.verdict === 'valid' && rightAddress(c, r);
+  else if (e.verdict === 'valid') {
+    ok = r.verdict === 'valid' && rightAddress(c, r);
+    if (e.unit !== undefined || e.unresolved !== undefined) {
+      const got = unitAndUnresolved(c, r);
+      if (e.unit !== undefined) ok &&= got.unit === e.unit;
+      if (e.unresolved !== undefined) ok &&= got.unresolved.includes(e.unresolved) && got.unit === undefined;
+      extra = ` unit ${JSON.stringify(got.unit ?? null)} unresolved ${JSON.stringify(got.unresolved)}`;
+    }
+  }
   else {
     const also = Object.entries(e.also ?? {}) as [keyof typeof r.components, readonly string[]][];
     ok = r.verdict === 'correctable' && rightAddress(c, r) && e.as.includes(r.components[e.field] ?? 'not-checked') && also.every(([f, as]) => as.includes(r.components[f] ?? 'not-checked'));
   }
   const components = Object.entries(r.components).map(([k, v]) => `${k}:${v}`).join(' ');
   const address = r.address ? [r.address.street, r.address.houseNumber, r.address.postcode, r.address.city].filter(Boolean).join(' ') : '-';
-  return { case: c, ok, verdict: r.verdict, got: `${r.verdict} ${r.confidence} [${components}] → ${address}` };
+  return { case: c, ok, verdict: r.verdict, got: `${r.verdict} ${r.confidence} [${components}] → ${address}${extra}` };
 }

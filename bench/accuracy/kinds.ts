@@ -14,12 +14,14 @@ export const KIND_GROUPS = {
   'does not exist': ['unknown-street', 'other-street', 'unknown-number', 'unknown-addition'],
   corrections: ['street-typo', 'postcode-transposed', 'partial-postcode'],
   'kept as they were': ['wrong-postcode', 'missing-postcode', 'wrong-city'],
+  'units and recipients': ['unit', 'recipient', 'austrian-slash'],
 } as const;
 export type Kind = (typeof KIND_GROUPS)[keyof typeof KIND_GROUPS][number];
 export const KINDS: readonly Kind[] = Object.values(KIND_GROUPS).flat();
 
 export type Expectation =
-  | { verdict: 'valid' }
+  /** `valid` for the right address; with `unit`, that unit read (display form); with `unresolved`, that text set aside. */
+  | { verdict: 'valid'; unit?: string; unresolved?: string }
   | { verdict: 'invalid' }
   /** `correctable`, the right address, and `field` answered with one of `as` (and each of `also` with one of its own). */
   | { verdict: 'correctable'; field: VerdictField; as: readonly ComponentVerdict[]; also?: Partial<Record<VerdictField, readonly ComponentVerdict[]>> };
@@ -132,6 +134,53 @@ const OWN_NAME: Record<string, string> = {
   NL: 'Nederland', DE: 'Deutschland', DK: 'Danmark', PT: 'Portugal', GB: 'United Kingdom', US: 'United States',
   FR: 'France', AT: 'Österreich', CH: 'Schweiz', LI: 'Liechtenstein', ES: 'España', IT: 'Italia', AD: 'Andorra', MC: 'Monaco',
 };
+
+/**
+ * Units as each country writes them (issue 27): typed, and the display form the answer should name;
+ * `after` only where the form follows the house number (Danish floors, Dutch storeys). Written
+ * independently of the service's own word lists.
+ */
+export type UnitForm = readonly [typed: string, unit: string, where?: 'after'];
+export const UNIT_FORMS: Record<string, readonly UnitForm[]> = {
+  GB: [['Flat 3', 'Flat 3'], ['flat 12', 'Flat 12'], ['Apartment 2', 'Apartment 2'], ['Unit 5', 'Unit 5']],
+  US: [['Apt 3B', 'Apt 3B'], ['Apt. 3B', 'Apt 3B'], ['apt 12', 'Apt 12'], ['#3B', '#3B'], ['Suite 100', 'Suite 100'], ['Ste 210', 'Ste 210'], ['Unit 5', 'Unit 5'], ['Fl 2', 'Fl 2']],
+  DE: [['Whg. 5', 'Whg. 5'], ['whg 5', 'Whg. 5'], ['Wohnung 3', 'Wohnung 3'], ['App. 12', 'App. 12'], ['2. OG links', '2. OG links'], ['EG rechts', 'EG rechts'], ['Hinterhaus', 'Hinterhaus'], ['Vorderhaus 1. OG', 'Vorderhaus 1. OG']],
+  AT: [['Top 3', 'Top 3'], ['Stiege 2 Top 4', 'Stiege 2 Top 4'], ['Tür 5', 'Tür 5'], ['Top 12', 'Top 12']],
+  CH: [['Wohnung 4', 'Wohnung 4'], ['2. OG', '2. OG'], ['Whg. 7', 'Whg. 7']],
+  LI: [['Top 3', 'Top 3'], ['Wohnung 3', 'Wohnung 3'], ['Whg. 2', 'Whg. 2']],
+  FR: [['Appt 12', 'Appt 12'], ['Appartement 4', 'Appartement 4'], ['Bât. A', 'Bât. A'], ['Escalier 2', 'Escalier 2'], ['Étage 3', 'Étage 3'], ['3e étage', '3e étage']],
+  MC: [['Appt 12', 'Appt 12'], ['Bât. B', 'Bât. B'], ['Étage 5', 'Étage 5']],
+  PT: [['2º Esq', '2º Esq.'], ['2º Dto', '2º Dto.'], ['1º Frente', '1º Frente'], ['R/C', 'R/C'], ['R/C Esq.', 'R/C Esq.'], ['Sala 3', 'Sala 3'], ['Loja 2', 'Loja 2'], ['1º Andar', '1º andar']],
+  ES: [['3º 2ª', '3º 2ª'], ['2º B', '2º B'], ['Piso 3', 'Piso 3'], ['2º Izq.', '2º Izq.']],
+  AD: [['2n 1a', '2n 1a'], ['3r 2a', '3r 2a']],
+  IT: [['int. 5', 'Int. 5'], ['scala A', 'Scala A'], ['piano 2', 'Piano 2'], ['interno 12', 'Interno 12']],
+  SE: [['lgh 1102', 'Lgh 1102']],
+  DK: [['2. tv', '2. tv', 'after'], ['st. th', 'st. th', 'after'], ['1.mf', '1.mf', 'after'], ['3. th', '3. th', 'after']],
+  NL: [['3hg', '3hg', 'after'], ['3 hoog', '3 hoog', 'after']],
+};
+
+/** Recipient lines and delivery notes per country: set aside, never read as a street, a unit or a place. */
+export const RECIPIENT_LINES: Record<string, readonly string[]> = {
+  GB: ['c/o Jane Doe', 'Attn: John Miller', 'FAO Mr Smith'],
+  US: ['Attn: John Miller', 'c/o Jane Doe', 'Attn John Miller'],
+  DE: ['c/o Müller', 'z. Hd. Frau Berg', 'z.Hd. Herrn Meier', 'bei Schmidt'],
+  AT: ['c/o Huber', 'z. Hd. Frau Gruber', 'bei Wagner'],
+  CH: ['c/o Keller', 'z. Hd. Herrn Meier'],
+  LI: ['c/o Büchel', 'z. Hd. Frau Frick'],
+  FR: ['Chez Dupont', "À l'attention de M. Martin", 'c/o Bernard'],
+  MC: ['Chez Dupont', 'c/o Bernard'],
+  PT: ['A/C Sr. Silva', 'c/o Santos'],
+  ES: ['A/A Sr. García', 'c/o López'],
+  AD: ['A/A Sr. Font', 'c/o Vidal'],
+  IT: ['c/o Rossi', 'presso Bianchi', 'alla c.a. di Mario Verdi'],
+  DK: ['c/o Hansen', 'att. Jens Hansen'],
+  NL: ['t.a.v. de heer Jansen', 'p/a Bakker', 'c/o De Vries'],
+  SE: ['c/o Andersson'],
+};
+const DEFAULT_RECIPIENTS = ['c/o Jane Doe', 'Attn: John Miller'];
+
+/** Delivery notes after the address. */
+const DELIVERY_NOTES = ['door code 1234', 'gate code 4711'];
 
 /** Invented street names, shaped like each country's. */
 const STEMS = ['Quillfeather', 'Bramblewick', 'Tarnhollow', 'Vexmoor', 'Orchidane', 'Wexleigh'];
@@ -293,6 +342,34 @@ export function buildCases(addresses: readonly CorpusAddress[], universe: readon
     );
     const city = pick(cities);
     if (city) add('wrong-city', written(a, { ...a, city }), { verdict: 'correctable', field: 'city', as: ['corrected', 'mismatch'] });
+
+    // (drawn last: the earlier kinds keep their random draws) a unit or a recipient line beside the address → valid for the house, the unit read, the line set aside
+    const sp = streetPart(a);
+    if (clean.startsWith(`${sp}, `)) {
+      const rest = clean.slice(sp.length + 2);
+      const forms = UNIT_FORMS[a.country] ?? [];
+      const after = pick(forms);
+      if (after) {
+        const [typed, unit] = after;
+        const placed = [`${sp}, ${typed}, ${rest}`, `${sp} ${typed}, ${rest}`, `${sp} ${typed} ${rest.replace(/,/g, '')}`];
+        add('unit', placed[Math.floor(rand() * placed.length)]!, { verdict: 'valid', unit });
+      }
+      const before = pick(forms.filter((f) => f[2] !== 'after'));
+      if (before) {
+        const [typed, unit] = before;
+        add('unit', rand() < 0.5 ? `${typed}, ${clean}` : `${typed} ${clean}`, { verdict: 'valid', unit });
+      }
+      const line = pick(RECIPIENT_LINES[a.country] ?? DEFAULT_RECIPIENTS)!;
+      add('recipient', rand() < 0.5 ? `${line}, ${clean}` : `${line} ${clean}`, { verdict: 'valid', unresolved: line });
+      const note = pick(DELIVERY_NOTES)!;
+      add('recipient', `${clean}, ${note}`, { verdict: 'valid', unresolved: note });
+      if ((a.country === 'AT' || a.country === 'LI') && /^\d+$/.test(a.houseNumber)) {
+        // Austria and Liechtenstein write the door after a slash: `Landstrasse 340/3`, `12/3/5` (house 12, door 3/5).
+        const door = String(1 + Math.floor(rand() * 12));
+        add('austrian-slash', `${a.street} ${a.houseNumber}/${door}, ${rest}`, { verdict: 'valid', unit: door });
+        add('austrian-slash', `${a.street} ${a.houseNumber}/2/${door} ${rest.replace(/,/g, '')}`, { verdict: 'valid', unit: `2/${door}` });
+      }
+    }
   }
   return cases;
 }

@@ -6,6 +6,8 @@ export interface Cell {
   ok: number;
   /** How many came back `valid` (for the kinds that must never be). */
   valid: number;
+  /** How many came back `valid` but not as expected (another house, or the unit lost). */
+  falseValid: number;
 }
 
 export interface Tally {
@@ -20,10 +22,11 @@ export function tally(outcomes: readonly Outcome[]): Tally {
   const countries = [...new Set(outcomes.map((o) => o.case.country))].sort();
   for (const o of outcomes) {
     for (const k of [key(o.case.kind, o.case.country), key(o.case.kind, '*'), key('*', o.case.country), key('*', '*')]) {
-      const cell = cells.get(k) ?? { n: 0, ok: 0, valid: 0 };
+      const cell = cells.get(k) ?? { n: 0, ok: 0, valid: 0, falseValid: 0 };
       cell.n++;
       if (o.ok) cell.ok++;
       if (o.verdict === 'valid') cell.valid++;
+      if (o.verdict === 'valid' && !o.ok) cell.falseValid++;
       cells.set(k, cell);
     }
   }
@@ -42,6 +45,7 @@ const EXPECTED: Record<keyof typeof KIND_GROUPS, string> = {
   'does not exist': 'invalid',
   corrections: 'correctable, fixed',
   'kept as they were': 'correctable',
+  'units and recipients': 'valid, unit read',
 };
 
 /** Markdown table: one row per kind, % of cases answered as expected per country, then the total (n, and `valid` answers where none may be); last, every kind together per country. */
@@ -51,7 +55,8 @@ export function formatTable(t: Tally): string {
   for (const [group, kinds] of Object.entries(KIND_GROUPS) as [keyof typeof KIND_GROUPS, readonly Kind[]][]) {
     for (const kind of kinds) {
       const all = cell(t, kind);
-      const valid = group === 'does not exist' ? String(all?.valid ?? 0) : '';
+      // Where none may be `valid`, how many were; for units and recipients, how many were `valid` but wrong.
+      const valid = group === 'does not exist' ? String(all?.valid ?? 0) : group === 'units and recipients' ? `${all?.falseValid ?? 0} false` : '';
       lines.push(`| ${kind} | ${EXPECTED[group]} | ${t.countries.map((c) => pct(cell(t, kind, c))).join(' | ')} | ${pct(all)} | ${all?.n ?? 0} | ${valid} |`);
     }
   }

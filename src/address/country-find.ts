@@ -5,6 +5,9 @@ import { isUsStateCode } from './us-states.js';
 /** Words after which a country name belongs to a street name (`Avenue de France`, `Bank of England`). */
 const NAME_JOINERS = new Set(['de', 'du', 'des', 'la', 'le', 'of', 'van', 'der', 'den', 'von', 'di', 'del', 'da', 'the']);
 
+/** Danish postal districts written folded that are also country codes (`Odense NO` for `Odense NØ`, `København SV`). */
+const DANISH_DISTRICT_CODES = new Set(['no', 'sv', 'so']);
+
 export interface FoundCountry extends Span {
   country: string;
 }
@@ -13,9 +16,10 @@ export interface FoundCountry extends Span {
  * A country the text names: a whole section that is a country name or ISO code (`…, Nederland`,
  * `DK, …`), or the last words of the text (`… Amsterdam NL`, `… 1620 København V Danmark`).
  * A lower-case code counts only as its own section or as the very last word. `usContext` keeps
- * USPS state codes (`Dover, DE`, `Boston MA`) as states.
+ * USPS state codes (`Dover, DE`, `Boston MA`) as states; `hinted` DK keeps a district after its
+ * town (`5000 Odense NO`) a district.
  */
-export function findCountry(tokens: readonly Token[], usContext: boolean): FoundCountry | undefined {
+export function findCountry(tokens: readonly Token[], usContext: boolean, hinted?: string): FoundCountry | undefined {
   const n = tokens.length;
   if (n === 0) return undefined;
   const sections: Span[] = [];
@@ -38,6 +42,7 @@ export function findCountry(tokens: readonly Token[], usContext: boolean): Found
   for (let k = Math.min(4, last.to - last.from); k >= 1; k--) {
     const span = { from: n - k, to: n - 1 };
     if (NAME_JOINERS.has(tokens[span.from - 1]?.norm ?? '')) continue;
+    if (hinted === 'DK' && k === 1 && DANISH_DISTRICT_CODES.has(tokens[span.from]?.norm ?? '') && span.from > last.from) continue;
     const country = named(tokens, span, usContext, false);
     if (country) return { ...span, country };
   }

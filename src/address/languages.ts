@@ -24,3 +24,6 @@ const TYPE_FIRST = new Set(['fr', 'es', 'it', 'pt', 'ro']);
 export function streetTypePosition(lang: string): 'first' | 'last' {
   return TYPE_FIRST.has(lang) ? 'first' : 'last';
 }
+
+/** Countries that write the number before the street (`10 Downing Street`, `12 bis rue de Rivoli`). */
+export const NUMBER_FIRST_COUNTRIES: ReadonlySet<string> = new Set(['US', 'GB', 'IE', 'CA', 'AU', 'NZ', 'FR', 'MC', 'LU', 'ZA', 'IN', 'SG']);

@@ -19,7 +19,7 @@ export interface NameReading {
 }
 
 /** Dutch, German and Danish streets end in their type (`Kalverstraat`, `Hauptstrasse`, `Vesterbrogade`). */
-const COMPOUND_STREET = /(?:straat|strasse|weg|gracht|laan|plein|kade|dijk|singel|steeg|platz|gasse|allee|damm|ufer|gade|vej|straede)$/;
+export const COMPOUND_STREET = /(?:straat|strasse|weg|gracht|laan|plein|kade|dijk|singel|steeg|platz|gasse|allee|damm|ufer|gade|vej|straede)$/;
 
 /**
  * Street, town and state from the words the numbers left, in this order:
@@ -91,8 +91,8 @@ function findPlace(r: NameReading): Span | undefined {
   return best;
 }
 
-/** Danish postal districts follow the town as a letter (`København V`, `Aarhus C`, `København NV`). */
-const DISTRICT = /^(?:[a-zæøå]|sv|nv|nø|sø)$/i;
+/** Danish postal districts follow the town as a letter (`København V`, `Aarhus C`, `København NV`), also folded (`NO`, `NOE`, `Oe`). */
+const DISTRICT = /^(?:[a-zæøå]|sv|nv|nø|sø|no|so|oe|noe|soe)$/i;
 
 /** The town's last token, taking the district letter after `at` along when a street still follows it. */
 function withDistrict(r: NameReading, at: number, run: Span): number {

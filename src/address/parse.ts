@@ -8,7 +8,7 @@ import { finishReading, type PreparedText, prepareReading, readAddress, type Rea
 export type { ReadHints } from './reader.js';
 
 /** Field length bounds of SPEC's AddressComponents, so parsed text can be passed on as components. */
-const MAX_LENGTH = { street: 200, houseNumber: 20, postcode: 20, city: 100, state: 100, country: 2 } as const;
+const MAX_LENGTH = { street: 200, houseNumber: 20, postcode: 20, city: 100, state: 100, country: 2, unit: 40 } as const;
 
 /**
  * Free-form text → components, in any order, case and punctuation (reader.ts). `opts.country` is

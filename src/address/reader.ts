@@ -3,11 +3,13 @@ import { isStreetTypeWord } from './abbreviations.js';
 import { canonicalCountry } from './countries.js';
 import { findCountry, type FoundCountry } from './country-find.js';
 import { houseNumberCandidates, type HouseNumberCandidate } from './house-number-find.js';
+import { NUMBER_FIRST_COUNTRIES } from './languages.js';
 import { assignNames } from './name-assign.js';
 import { PlaceSet, streetSpan } from './name-spans.js';
 import { type PlaceProbe, type PostcodeCandidate, type PostcodeShape, postcodeShapes, weighPostcodes } from './postcode-find.js';
 import { normalizeStreetIn } from './street.js';
 import { freeRuns, type Label, label, spanText, type Token, tokenize } from './tokens.js';
+import { stripUnitAndRecipient } from './units.js';
 
 /** What is known to exist, from a candidate result or the index: the reading prefers spans that name it. */
 export interface ReadHints {
@@ -22,16 +24,13 @@ export interface ReadOptions {
   hints?: ReadHints;
 }
 
-/** Countries that write the number before the street (`10 Downing Street`, `12 bis rue de Rivoli`). */
-export const NUMBER_FIRST_COUNTRIES = new Set(['US', 'GB', 'IE', 'CA', 'AU', 'NZ', 'FR', 'MC', 'LU', 'ZA', 'IN', 'SG']);
-
-/** Unit designators (`Apt 4B`, `Flat 2`, `Suite 100`, `#12`): providers do not match units, so they are set aside. */
-const UNIT_WORD = /^(?:apt|apartment|flat|unit|suite|ste|room|rm|bldg|building|floor|fl)\.?$/i;
 
 /**
  * Reads free text in any order, case and punctuation into components (issue 15):
  * 1. the country a section or the end of the text names (`…, Nederland`, `… DK`);
- * 2. units (`Apt 4B`, Danish floor and door `2. tv`) set aside;
+ * 2. units (`Apt 4B`, `Whg. 5`, Danish floor and door `2. tv`, `340/3` in AT and LI) and recipient lines
+ *    (`c/o Müller`) set aside before anything else is read (units.ts), so they never change how the
+ *    house is read; the unit is returned in display form;
  * 3. the postcode and the house number, weighed together: each candidate's evidence (its shape for
  *    the country, where it stands, the towns and states around it: see postcode-find.ts and
  *    house-number-find.ts) and the best pair wins, so `Vesterbrogade 12 1620 København V` and
@@ -50,9 +49,12 @@ export function readAddress(input: string, opts: ReadOptions = {}): AddressCompo
  * hints this part serves every reading whose hints it does not depend on (servesHints).
  */
 export interface PreparedText {
+  /** The text without its unit and recipient parts. */
   text: string;
+  /** The unit the text names, in display form. */
+  unit: string | undefined;
   tokens: readonly Token[];
-  /** Labels after the country, a numbered known street and the units; readings copy them. */
+  /** Labels after the country and a numbered known street; readings copy them. */
   labels: readonly (Label | undefined)[];
   /** The country the text names, if it does. */
   named: FoundCountry | undefined;
@@ -69,12 +71,12 @@ export interface PreparedText {
 
 /** Steps 1-3 up to weighing the postcodes; `opts.hints` only for a street with a number or one holding the country's name. */
 export function prepareReading(input: string, opts: ReadOptions = {}): PreparedText {
-  const text = input.replace(/\s+/g, ' ').trim();
+  const hinted = opts.country ? canonicalCountry(opts.country) : undefined;
+  const { text, unit } = stripUnitAndRecipient(input, hinted);
   const tokens = tokenize(text);
   const labels: (Label | undefined)[] = tokens.map(() => undefined);
-  const hinted = opts.country ? canonicalCountry(opts.country) : undefined;
   const looksUs = hinted === undefined && looksNumberFirst(tokens, ['en']);
-  const named = findCountry(tokens, hinted === 'US' || looksUs);
+  const named = findCountry(tokens, hinted === 'US' || looksUs, hinted);
   // `5 Avenue Anatole France`: a known street ending in a country's name keeps it.
   const inStreet = named && !tokens[named.from]?.opens && opts.hints?.streets?.length
     ? streetSpan(text, tokens, [{ from: 0, to: tokens.length - 1 }], opts.hints.streets, hinted)
@@ -87,7 +89,6 @@ export function prepareReading(input: string, opts: ReadOptions = {}): PreparedT
   const country = hinted ?? namedCountry;
   const us = country === 'US' || (country === undefined && looksUs);
   const numberFirst = country ? NUMBER_FIRST_COUNTRIES.has(country) : looksNumberFirst(tokens, ['en', 'fr']);
-  markUnits(tokens, labels, country);
   // A known street with a number in its name (`Rua 25 de Abril`, `Avenue du 8 Mai 1945`): its words
   // are the street's before any of its numbers can be taken for the house number or the postcode.
   const numbered = opts.hints?.streets?.filter((s) => DIGIT.test(s));
@@ -97,6 +98,7 @@ export function prepareReading(input: string, opts: ReadOptions = {}): PreparedT
   }
   return {
     text,
+    unit,
     tokens,
     labels,
     named,
@@ -129,6 +131,7 @@ export function finishReading(prepared: PreparedText, hints: ReadHints | undefin
   const labels = [...prepared.labels];
   const out: AddressComponents = {};
   if (prepared.namedCountry) out.country = prepared.namedCountry;
+  if (prepared.unit) out.unit = prepared.unit;
   const places = new PlaceSet(hints?.places ?? [], country, prepared.placeKeys);
   const postcodes = weighPostcodes(prepared.postcodes, {
     ...(hints?.postcodes ? { known: hints.postcodes } : {}),
@@ -203,25 +206,4 @@ function looksNumberFirst(tokens: readonly Token[], langs: readonly string[]): b
   const sectionEnd = tokens.findIndex((t, i) => i > 0 && t.opens);
   const section = tokens.slice(1, sectionEnd === -1 ? tokens.length : sectionEnd);
   return section.some((t) => isStreetTypeWord(normalizeStreetIn(t.text, langs), langs));
-}
-
-/** Danish floor and door (`2. tv`, `st. th`, `1.mf`, `3. sal`): the unit within the house. */
-const DK_FLOOR = /^(?:\d{1,2}\.|st\.?|kl\.?|stuen)$/i;
-const DK_DOOR = /^(?:tv|th|mf|sal)\.?$/i;
-const DK_FLOOR_DOOR = /^\d{1,2}\.(?:tv|th|mf)\.?$/i;
-
-function markUnits(tokens: readonly Token[], labels: (Label | undefined)[], country: string | undefined): void {
-  const danish = country === undefined || country === 'DK';
-  tokens.forEach((t, i) => {
-    const next = tokens[i + 1];
-    if (danish && i > 0 && DK_FLOOR_DOOR.test(t.text)) labels[i] = 'unit';
-    else if (danish && i > 0 && DK_FLOOR.test(t.text) && next && DK_DOOR.test(next.text)) {
-      labels[i] = 'unit';
-      labels[i + 1] = 'unit';
-    } else if (/^#[\p{L}\p{N}-]+$/u.test(t.text)) labels[i] = 'unit';
-    else if ((UNIT_WORD.test(t.text) || t.text === '#') && next && !next.opens && /\d|^[a-z]$/i.test(next.text.replace(/^#/, ''))) {
-      labels[i] = 'unit';
-      labels[i + 1] = 'unit';
-    }
-  });
 }

@@ -27,7 +27,7 @@ export function tokenize(text: string): Token[] {
 }
 
 /** What a token was read as; undefined while it is still free. */
-export type Label = 'country' | 'postcode' | 'houseNumber' | 'unit' | 'street' | 'city' | 'state';
+export type Label = 'country' | 'postcode' | 'houseNumber' | 'street' | 'city' | 'state';
 
 /** Inclusive token range. */
 export interface Span {

@@ -24,9 +24,13 @@ export const AddressComponents = z
     city: text(1, 100, { storable: true }).optional(),
     state: text(1, 100, { storable: true }).optional(),
     country: CountryCode.optional(),
+    unit: text(1, 40, { storable: true, noControl: true })
+      .optional()
+      .openapi({ description: 'Flat, apartment, suite, floor or door within the house (Apt 3B, Flat 3, Whg. 5, 2º Esq.); never compared with the house', example: 'Apt 3B' }),
   })
   .openapi('AddressComponents');
 export type AddressComponents = z.infer<typeof AddressComponents>;
+/** The fields scoring and consensus compare: a unit never changes the verdict of its house. */
 export const COMPONENT_FIELDS = ['street', 'houseNumber', 'postcode', 'city', 'state', 'country'] as const;
 export type ComponentField = (typeof COMPONENT_FIELDS)[number];
 
@@ -37,12 +41,18 @@ export const ResolvedAddress = z
   .object({
     street: z.string().optional(),
     houseNumber: z.string().optional(),
+    unit: z.string().optional().openapi({ description: 'The unit the input gave, as the country writes it', example: 'Apt 3B' }),
     postcode: z.string().optional(),
     city: z.string().optional(),
     state: z.string().optional(),
     country: z.string().optional(),
     lat: z.number(),
     lng: z.number(),
+    lines: z.array(z.string()).openapi({
+      description: "The postal address in the country's order, unit included; the country line only when the request's country differs",
+      example: ['1932 Eastern Avenue Apt 3B', 'Baltimore, MD 21231'],
+    }),
+    formatted: z.string().openapi({ description: 'The postal lines on one line', example: '1932 Eastern Avenue Apt 3B, Baltimore, MD 21231' }),
   })
   .openapi('ResolvedAddress');
 export type ResolvedAddress = z.infer<typeof ResolvedAddress>;
@@ -55,6 +65,8 @@ export const ComponentVerdicts = z
     postcode: ComponentVerdict.optional(),
     city: ComponentVerdict.optional(),
     country: ComponentVerdict.optional(),
+    /** Checked only where the data lists the house's units; never part of VERDICT_FIELDS (a unit never moves the house's score). */
+    unit: ComponentVerdict.optional().openapi({ example: 'match' }),
   })
   .openapi('ComponentVerdicts');
 export type ComponentVerdicts = z.infer<typeof ComponentVerdicts>;

@@ -41,3 +41,15 @@ export type PlanId = z.infer<typeof PlanId>;
 
 export const Environment = z.enum(['live', 'test']).openapi('Environment');
 export type Environment = z.infer<typeof Environment>;
+
+/** How fine an address is (issue 27): `interpolated` only for coordinates placed between known house numbers. */
+export const Granularity = z
+  .enum(['unit', 'house', 'interpolated', 'street', 'postcode', 'place', 'region', 'country', 'none'])
+  .openapi('Granularity', { example: 'house' });
+export type Granularity = z.infer<typeof Granularity>;
+
+/** What a checkout does with the answer (issue 27; docs/answer.md): Google's ACCEPT / CONFIRM / FIX / CONFIRM_ADD_SUBPREMISES. */
+export const NextAction = z
+  .enum(['accept', 'confirm', 'fix', 'add_unit'])
+  .openapi('NextAction', { description: 'What the checkout does next (docs/answer.md)', example: 'accept' });
+export type NextAction = z.infer<typeof NextAction>;

@@ -27,11 +27,16 @@ function checkStorable(value: string, ctx: Ctx): void {
  * document states the bounds as JSON Schema's minLength / maxLength, which count characters too.
  * `storable`: the value is written to the database (query, components, source), so a character
  * it cannot hold is a 400 issue at this field's path, alike on SQLite and PostgreSQL.
- * `notBlank`: a query, where only whitespace is an issue too.
+ * `notBlank`: a query, where only whitespace is an issue too. `noControl`: a value printed on one
+ * line of a label (a unit), where a control character is an issue too.
  */
 export const BLANK_MESSAGE = 'Contains only whitespace: send the address to look up';
 
-export function text(min: number, max: number, options: { storable?: boolean; notBlank?: boolean } = {}) {
+/** C0 and C1 control characters (tab, line feed, escape...): no part of a unit written on one label line. */
+const CONTROL = /[\u0001-\u001f\u007f-\u009f]/;
+export const CONTROL_MESSAGE = 'Contains a control character (tab, line break or another non-printing character)';
+
+export function text(min: number, max: number, options: { storable?: boolean; notBlank?: boolean; noControl?: boolean } = {}) {
   return z
     .string()
     .superRefine((value, ctx) => {
@@ -44,6 +49,7 @@ export function text(min: number, max: number, options: { storable?: boolean; no
         ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, message: `Too big: expected string to have <=${max} characters` });
       }
       if (options.storable) checkStorable(value, ctx);
+      if (options.noControl && CONTROL.test(value)) ctx.addIssue({ code: 'custom', message: CONTROL_MESSAGE });
       // Spaces alone are no address: refused like an empty query, by the API and the CLI alike,
       // instead of a lookup that can only answer `invalid`.
       if (options.notBlank && n >= min && value.trim() === '') ctx.addIssue({ code: 'custom', message: BLANK_MESSAGE });

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { text } from './text.js';
 import { AddressComponents, ComponentVerdicts, CountryCode, GeoPoint, ResolvedAddress } from './address.js';
-import { ConsensusStatus, DifferenceField, Reason, TraceStatus, Verdict } from './enums.js';
+import { ConsensusStatus, DifferenceField, Granularity, NextAction, Reason, TraceStatus, Verdict } from './enums.js';
 
 export const Language = text(2, 8).openapi({ example: 'nl-NL' });
 export const SourceTag = text(1, 64, { storable: true }).openapi({ description: 'Free-form usage tag' });
@@ -86,6 +86,28 @@ export const ConsensusReport = z
   .openapi('ConsensusReport');
 export type ConsensusReport = z.infer<typeof ConsensusReport>;
 
+export const AnswerGranularity = z
+  .object({
+    input: Granularity.openapi({ description: 'The finest level the input named' }),
+    validated: Granularity.openapi({ description: 'The finest level the data confirmed' }),
+    geocode: Granularity.openapi({ description: 'The precision of the coordinates' }),
+  })
+  .openapi('AnswerGranularity', { example: { input: 'unit', validated: 'house', geocode: 'house' } });
+export type AnswerGranularity = z.infer<typeof AnswerGranularity>;
+
+export const Alternative = z
+  .object({ address: ResolvedAddress, confidence: z.number().int().min(0).max(100) })
+  .openapi('Alternative', {
+    example: {
+      address: {
+        street: 'Hauptstraße', houseNumber: '5', postcode: '67433', city: 'Neustadt an der Weinstraße', country: 'DE', lat: 49.3539, lng: 8.1375,
+        lines: ['Hauptstraße 5', '67433 Neustadt an der Weinstraße'], formatted: 'Hauptstraße 5, 67433 Neustadt an der Weinstraße',
+      },
+      confidence: 78,
+    },
+  });
+export type Alternative = z.infer<typeof Alternative>;
+
 const validateResponseShape = {
   verdict: Verdict,
   confidence: z.number().int().min(0).max(100),
@@ -94,6 +116,10 @@ const validateResponseShape = {
   provider: z.string().nullable(),
   reasons: z.array(Reason),
   consensus: ConsensusReport,
+  granularity: AnswerGranularity,
+  action: NextAction,
+  unresolved: z.array(z.string()).openapi({ description: 'Parts of the input no component used, in input order', example: ['c/o Müller'] }),
+  alternatives: z.array(Alternative).max(3).openapi({ description: 'Other places that fit nearly as well; empty otherwise' }),
 };
 
 export const ValidateResponse = z

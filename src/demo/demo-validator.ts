@@ -97,6 +97,6 @@ export class DemoValidator {
 
 /** Exactly SPEC's DemoValidateResponse fields: no `cached`, no debug output. */
 export function toDemoResponse(result: ValidateResult): DemoValidateResponse {
-  const { verdict, confidence, address, components, provider, reasons, consensus } = result;
-  return { verdict, confidence, address, components, provider, reasons, consensus };
+  const { verdict, confidence, address, components, provider, reasons, consensus, granularity, action, unresolved, alternatives } = result;
+  return { verdict, confidence, address, components, provider, reasons, consensus, granularity, action, unresolved, alternatives };
 }

@@ -25,6 +25,7 @@ const VALID: DemoValidateResponse = {
   address: {
     street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL',
     lat: 52.3761606, lng: 4.8958547,
+    lines: ['Damrak 1', '1012 LG Amsterdam'], formatted: 'Damrak 1, 1012 LG Amsterdam',
   },
   components: { street: 'match', houseNumber: 'match', postcode: 'match', city: 'match', country: 'match' },
   provider: 'pdok',
@@ -33,6 +34,10 @@ const VALID: DemoValidateResponse = {
     status: 'agreement', score: 100, baseConfidence: 100, confidenceDelta: 10,
     supportingProviders: ['pdok', 'photon', 'nominatim'], conflictingProviders: [], disagreements: [],
   },
+  granularity: { input: 'house', validated: 'house', geocode: 'house' },
+  action: 'accept',
+  unresolved: [],
+  alternatives: [],
 };
 
 /** A typo in the city and no postcode: found, fixed and completed. */
@@ -42,6 +47,7 @@ const CORRECTABLE: DemoValidateResponse = {
   address: {
     street: 'Prinsengracht', houseNumber: '263', postcode: '1016 GV', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL',
     lat: 52.3752514, lng: 4.8839874,
+    lines: ['Prinsengracht 263', '1016 GV Amsterdam'], formatted: 'Prinsengracht 263, 1016 GV Amsterdam',
   },
   components: { street: 'match', houseNumber: 'match', postcode: 'missing', city: 'corrected', country: 'match' },
   provider: 'pdok',
@@ -50,13 +56,20 @@ const CORRECTABLE: DemoValidateResponse = {
     status: 'agreement', score: 100, baseConfidence: 88, confidenceDelta: 9,
     supportingProviders: ['pdok', 'photon', 'nominatim'], conflictingProviders: [], disagreements: [],
   },
+  granularity: { input: 'house', validated: 'house', geocode: 'house' },
+  action: 'confirm',
+  unresolved: [],
+  alternatives: [],
 };
 
 /** A real street, a house number it does not have: only the street is found, so it is invalid. */
 const INVALID: DemoValidateResponse = {
   verdict: 'invalid',
   confidence: 79,
-  address: { street: 'Kalverstraat', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL', lat: 52.3699527, lng: 4.8915472 },
+  address: {
+    street: 'Kalverstraat', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL', lat: 52.3699527, lng: 4.8915472,
+    lines: ['Kalverstraat', 'Amsterdam'], formatted: 'Kalverstraat, Amsterdam',
+  },
   components: { street: 'match', houseNumber: 'not-checked', city: 'match', country: 'match' },
   provider: 'pdok',
   reasons: ['low_confidence', 'no_house_number_match'],
@@ -71,6 +84,10 @@ const INVALID: DemoValidateResponse = {
       },
     ],
   },
+  granularity: { input: 'house', validated: 'street', geocode: 'street' },
+  action: 'fix',
+  unresolved: [],
+  alternatives: [],
 };
 
 export const DEMO_SAMPLES: readonly DemoSample[] = [

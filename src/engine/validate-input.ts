@@ -1,13 +1,20 @@
 import type { AddressComponents } from '../contract/address.js';
 import type { ValidateRequest } from '../contract/validate.js';
 import { type AddressReader, addressReader } from '../address/parse.js';
+import { stripUnitAndRecipient } from '../address/units.js';
 import type { GeocodeQuery, ProviderCandidate } from '../providers/provider.js';
 
 export interface ValidateInput {
-  /** What the user supplied, component by component: explicit components win over parsed text. */
+  /**
+   * What the user supplied, component by component: explicit components win over parsed text.
+   * `unit` in display form (`Apt 3B`, `2º Esq.`, `Whg. 5`), from `components.unit` or the text.
+   */
   input: AddressComponents;
   country?: string;
+  /** What providers are asked: text and components without the unit and recipient parts (a unit never changes the house found). */
   query: GeocodeQuery;
+  /** The parts of the text no component used (recipient lines, delivery notes), in input order. */
+  unresolved: string[];
   /** One line for the usage report. */
   summary: string;
   /**
@@ -33,6 +40,8 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
   ) as AddressComponents;
   const country = (request.country ?? given.country ?? parsed.country)?.toUpperCase();
   const input = merge(parsed, given, country);
+  const aside = request.query ? stripUnitAndRecipient(request.query, hintCountry) : undefined;
+  const { unit: _unit, ...house } = input;
   const summary =
     request.query ??
     [input.street && [input.street, input.houseNumber].filter(Boolean).join(' '), input.postcode, input.city, input.country]
@@ -46,11 +55,12 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
     input,
     ...(country ? { country } : {}),
     query: {
-      ...(text ? { query: text } : {}),
-      components: input,
+      ...(aside?.text ? { query: aside.text } : {}),
+      components: house,
       ...(country ? { country } : {}),
       ...(request.language ? { language: request.language } : {}),
     },
+    unresolved: aside?.unresolved ?? [],
     summary: summary.slice(0, 500),
     readFor(candidate) {
       // Beyond the length of any real address, text is read once: each reading costs more with length.

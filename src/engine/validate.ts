@@ -1,4 +1,3 @@
-import type { ResolvedAddress } from '../contract/address.js';
 import type { ValidateRequest, ValidateResponse } from '../contract/validate.js';
 import type { ProviderAttempt, ProviderRunner } from './fan-out.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
@@ -6,7 +5,9 @@ import type { BillStep, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
 import { AnswerMemo, type MemoEntry } from './answer-memo.js';
 import { cacheKey } from './cache-key.js';
+import { shapeAnswer } from './answer-shape.js';
 import { buildConsensus } from './consensus.js';
+import { hasCoordinates } from './resolved-address.js';
 import { scoreCandidate } from './score.js';
 import type { ScoredCandidate, Thresholds } from './types.js';
 import { readValidateInput, type ValidateInput } from './validate-input.js';
@@ -165,15 +166,26 @@ export class ValidateEngine {
     // recognisably the address asked for: never another street, never two components replaced.
     const usable = scored.filter((c) => hasCoordinates(c) && recognisable(c.componentVerdicts, c.precision));
     const { selected, consensus, confidence } = buildConsensus(usable);
-    const { verdict, reasons } = decideVerdict({ selected, confidence, thresholds });
+    const decided = decideVerdict({ selected, confidence, thresholds });
+    // What the caller stores and acts on, from the reading and the chosen candidate (answer-shape.ts).
+    const { verdict, address, components, ...answer } = shapeAnswer({
+      input: read.input,
+      country: read.country,
+      unresolved: read.unresolved,
+      selected,
+      usable,
+      verdict: decided.verdict,
+      thresholds,
+    });
     const result: ValidateResult = {
       verdict,
       confidence: selected ? confidence : 0,
-      address: selected ? toResolved(selected) : null,
-      components: selected?.componentVerdicts ?? {},
+      address,
+      components,
       provider: selected?.provider ?? null,
-      reasons,
+      reasons: decided.reasons,
       consensus,
+      ...answer,
     };
     if (debug) {
       result.candidates = scored.map((c) => ({
@@ -190,16 +202,6 @@ export class ValidateEngine {
     }
     return result;
   }
-}
-
-function hasCoordinates(c: ScoredCandidate): c is ScoredCandidate & { location: { lat: number; lng: number } } {
-  const p = c.location;
-  return !!p && Number.isFinite(p.lat) && Number.isFinite(p.lng) && Math.abs(p.lat) <= 90 && Math.abs(p.lng) <= 180;
-}
-
-function toResolved(c: ScoredCandidate): ResolvedAddress | null {
-  if (!hasCoordinates(c)) return null;
-  return { ...c.components, lat: c.location.lat, lng: c.location.lng };
 }
 
 function outcomeOf(result: ValidateResult, read: ValidateInput) {

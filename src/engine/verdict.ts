@@ -50,6 +50,8 @@ import type { ScoredCandidate, Thresholds } from './types.js';
  * - valid: confidence at or above the valid threshold and every checked component `match`
  *   (`not-checked` does not count against it; `missing` does: the address was completed);
  * - correctable: everything else, so a wrong town or a wrong postcode with the right street and number.
+ * After this, answer-shape.ts may only lower `valid` to `correctable` (a typed unit the data does not
+ * list, or another place that fits nearly as well: `alternatives`); it never moves the confidence.
  */
 export function decideVerdict(args: { selected: ScoredCandidate | null; confidence: number; thresholds: Thresholds }): {
   verdict: Verdict;

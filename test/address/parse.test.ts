@@ -40,13 +40,13 @@ const FR: Row[] = [
 const GB: Row[] = [
   ['10 Downing Street, London SW1A 2AA', undefined, { houseNumber: '10', street: 'Downing Street', postcode: 'SW1A 2AA', city: 'London' }],
   ['221B Baker Street, London NW1 6XE, United Kingdom', undefined, { houseNumber: '221B', street: 'Baker Street', postcode: 'NW1 6XE', city: 'London', country: 'GB' }],
-  ['Flat 2, 15 High St, Oxford OX1 4AA', 'GB', { houseNumber: '15', street: 'High St', postcode: 'OX1 4AA', city: 'Oxford' }],
+  ['Flat 2, 15 High St, Oxford OX1 4AA', 'GB', { unit: 'Flat 2', houseNumber: '15', street: 'High St', postcode: 'OX1 4AA', city: 'Oxford' }],
   ['10 Downing Street London sw1a2aa', undefined, { houseNumber: '10', street: 'Downing Street', postcode: 'SW1A 2AA', city: 'London' }],
 ];
 
 const US: Row[] = [
   ['1600 Pennsylvania Ave NW, Washington, DC 20500', undefined, { houseNumber: '1600', street: 'Pennsylvania Ave NW', city: 'Washington', state: 'DC', postcode: '20500' }],
-  ['350 5th Ave Apt 12, New York, NY 10118, US', undefined, { houseNumber: '350', street: '5th Ave', city: 'New York', state: 'NY', postcode: '10118', country: 'US' }],
+  ['350 5th Ave Apt 12, New York, NY 10118, US', undefined, { unit: 'Apt 12', houseNumber: '350', street: '5th Ave', city: 'New York', state: 'NY', postcode: '10118', country: 'US' }],
   ['123 Main St, Springfield, IL 62701', undefined, { houseNumber: '123', street: 'Main St', city: 'Springfield', state: 'IL', postcode: '62701' }],
   // `DE` after a US-style address is Delaware, not Germany.
   ['123 Main St, Dover, DE', undefined, { houseNumber: '123', street: 'Main St', city: 'Dover', state: 'DE' }],
@@ -83,10 +83,10 @@ const TYPED: Row[] = [
   ['Marnixstraat 250 II, 1016 TL Amsterdam', 'NL', { street: 'Marnixstraat', houseNumber: '250 II', postcode: '1016 TL', city: 'Amsterdam' }],
   ['Oudegracht 231 - 3, 3511 NK Utrecht', 'NL', { street: 'Oudegracht', houseNumber: '231 - 3', postcode: '3511 NK', city: 'Utrecht' }],
   ['Istedgade 12 B 1650 København V', 'DK', { street: 'Istedgade', houseNumber: '12 B', postcode: '1650', city: 'København V' }],
-  // Units are set aside: Danish floor and door, US apartments, British flats.
-  ['Vesterbrogade 12, 2. tv, 1620 København V', 'DK', { street: 'Vesterbrogade', houseNumber: '12', postcode: '1620', city: 'København V' }],
-  ['vesterbrogade 12 st. th 1620 københavn v', 'DK', { street: 'vesterbrogade', houseNumber: '12', postcode: '1620', city: 'københavn v' }],
-  ['1500 Pike St Suite 100 Seattle WA 98101', 'US', { houseNumber: '1500', street: 'Pike St', city: 'Seattle', state: 'WA', postcode: '98101' }],
+  // Units are set aside from the house and kept (issue 27): Danish floor and door, US suites.
+  ['Vesterbrogade 12, 2. tv, 1620 København V', 'DK', { unit: '2. tv', street: 'Vesterbrogade', houseNumber: '12', postcode: '1620', city: 'København V' }],
+  ['vesterbrogade 12 st. th 1620 københavn v', 'DK', { unit: 'st. th', street: 'vesterbrogade', houseNumber: '12', postcode: '1620', city: 'københavn v' }],
+  ['1500 Pike St Suite 100 Seattle WA 98101', 'US', { unit: 'Suite 100', houseNumber: '1500', street: 'Pike St', city: 'Seattle', state: 'WA', postcode: '98101' }],
   ['2514 EE Den Haag, Lange Voorhout 34', 'NL', { street: 'Lange Voorhout', houseNumber: '34', postcode: '2514 EE', city: 'Den Haag' }],
 ];
 

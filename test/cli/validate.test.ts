@@ -77,13 +77,14 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
 
     const out = readFileSync(path.join(sandbox.dataDir, 'customers.validated.csv'), 'utf8');
     const [header, ...rows] = csv(out);
-    expect(header).toEqual(['id', 'Full address', 'note', 'verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error', 'verified']);
-    expect(rows.map((r) => [r[0], r[3], r[6], r[7], r[8], r[14], r[16]])).toEqual([
-      ['1', 'valid', 'Damrak', '1', '1012 LG', 'local', 'yes'],
-      ['2', 'correctable', 'Keizersgracht', '123', '1015 CW', 'local', 'yes'],
-      ['3', '', '', '', '', '', ''],
-      ['4', 'correctable', 'Damrak', '2', '1012 LG', 'local', 'yes'],
-      ['5', 'invalid', '', '', '', '', 'yes'],
+    expect(header).toEqual(['id', 'Full address', 'note', 'verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error', 'verified',
+      'unit', 'formatted', 'action', 'granularity']);
+    expect(rows.map((r) => [r[0], r[3], r[6], r[7], r[8], r[14], r[16], r[18], r[19], r[20]])).toEqual([
+      ['1', 'valid', 'Damrak', '1', '1012 LG', 'local', 'yes', 'Damrak 1, 1012 LG Amsterdam', 'accept', 'house'],
+      ['2', 'correctable', 'Keizersgracht', '123', '1015 CW', 'local', 'yes', 'Keizersgracht 123, 1015 CW Amsterdam', 'confirm', 'house'],
+      ['3', '', '', '', '', '', '', '', '', ''],
+      ['4', 'correctable', 'Damrak', '2', '1012 LG', 'local', 'yes', 'Damrak 2, 1012 LG Amsterdam', 'confirm', 'house'],
+      ['5', 'invalid', '', '', '', '', 'yes', '', 'fix', 'none'],
     ]);
     expect(out).toContain('"b; c"');
     expect(rows[2]?.[15]).toBe('no address in this row');
@@ -117,12 +118,16 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
     expect(rows[2]?.[6]).toContain('no_house_number_match');
 
     // Header names a person would use are found without --columns; result columns they share get a prefix.
-    const named = file('named.jsonl', '{"street":"Damrak","housenumber":"3","postcode":"1012 LG","city":"Amsterdam","ref":7}\n{"street":"Dam","housenumber":"1","city":"Amsterdam","ref":8}\n');
+    const named = file('named.jsonl', '{"street":"Damrak","housenumber":"3","unit":"2hg","postcode":"1012 LG","city":"Amsterdam","ref":7}\n{"street":"Dam","housenumber":"1","city":"Amsterdam","ref":8}\n');
     const jsonl = await cli(env, ['validate', named, '--account', accountId, '--json']);
     expect(jsonl.code).toBe(0);
     const lines = readFileSync(path.join(sandbox.dataDir, 'named.validated.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
     expect(lines).toEqual([
-      expect.objectContaining({ street: 'Damrak', ref: '7', verdict: 'valid', validated_street: 'Damrak', validated_postcode: '1012 LG', provider: 'local' }),
+      expect.objectContaining({
+        street: 'Damrak', ref: '7', verdict: 'valid', validated_street: 'Damrak', validated_postcode: '1012 LG', provider: 'local',
+        // A unit column is found by its name and carried into the postal lines, not checked (the data lists none).
+        validated_unit: '2hg', formatted: 'Damrak 3 2hg, 1012 LG Amsterdam', action: 'accept', granularity: 'house',
+      }),
       // No postcode given: found, and the postcode it lacked is supplied.
       expect.objectContaining({ street: 'Dam', ref: '8', verdict: 'correctable', reasons: 'components_incomplete', validated_postcode: '1012 JS' }),
     ]);

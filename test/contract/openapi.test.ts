@@ -56,8 +56,10 @@ describe('/openapi.json', () => {
   it('states the required fields and bounds SPEC gives', () => {
     const schemas = doc.components.schemas;
     const required = (name: string) => [...(schemas[name].required ?? [])].sort();
-    expect(required('ValidateResponse')).toEqual(['address', 'cached', 'components', 'confidence', 'consensus', 'provider', 'reasons', 'verdict']);
-    expect(required('DemoValidateResponse')).toEqual(['address', 'components', 'confidence', 'consensus', 'provider', 'reasons', 'verdict']);
+    // Issue 27's answer fields are always present.
+    const answer = ['action', 'alternatives', 'granularity', 'unresolved'];
+    expect(required('ValidateResponse')).toEqual([...answer, 'address', 'cached', 'components', 'confidence', 'consensus', 'provider', 'reasons', 'verdict'].sort());
+    expect(required('DemoValidateResponse')).toEqual([...answer, 'address', 'components', 'confidence', 'consensus', 'provider', 'reasons', 'verdict'].sort());
     expect(schemas.DemoValidateResponse.properties.cached).toBeUndefined();
     expect(required('ConsensusReport')).toEqual(
       ['baseConfidence', 'confidenceDelta', 'conflictingProviders', 'disagreements', 'score', 'status', 'supportingProviders'],
@@ -68,7 +70,7 @@ describe('/openapi.json', () => {
     expect(required('DemoRateLimitError')).toEqual(['freeMonthlyCredits', 'limits', 'message', 'retryAfterSeconds']);
     expect(required('ValidationError')).toEqual(['issues', 'message']);
     expect(required('AutocompleteRequest')).toEqual(['query']);
-    expect(required('ResolvedAddress')).toEqual(['lat', 'lng']);
+    expect(required('ResolvedAddress')).toEqual(['formatted', 'lat', 'lines', 'lng']);
     // ValidateRequest: at least one of query or components.
     expect(schemas.ValidateRequest.anyOf).toEqual([{ required: ['query'] }, { required: ['components'] }]);
     expect(schemas.ValidateRequest.properties.query).toMatchObject({ minLength: 1, maxLength: 500 });
@@ -76,6 +78,27 @@ describe('/openapi.json', () => {
     expect(schemas.AutocompleteRequest.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 10, default: 5 });
     expect(schemas.AutocompleteRequest.properties.sessionToken).toMatchObject({ maxLength: 64 });
     expect(schemas.ConsensusReport.properties.confidenceDelta).toMatchObject({ minimum: -100, maximum: 100 });
+  });
+
+  it('shows an example of every field issue 27 added to the validate answer', () => {
+    const schemas = doc.components.schemas;
+    // The example where the generator puts it: on the field, beside a $ref in allOf, or on the named schema.
+    const example = (schema: Record<string, any>): unknown =>
+      schema.example ?? schema.allOf?.map(example).find((e: unknown) => e !== undefined) ?? (schema.$ref ? schemas[schema.$ref.split('/').pop()].example : undefined);
+    const response = schemas.ValidateResponse.properties;
+    expect(example(schemas.ResolvedAddress.properties.unit)).toBe('Apt 3B');
+    expect(example(schemas.ResolvedAddress.properties.lines)).toEqual(['1932 Eastern Avenue Apt 3B', 'Baltimore, MD 21231']);
+    expect(example(schemas.ResolvedAddress.properties.formatted)).toBe('1932 Eastern Avenue Apt 3B, Baltimore, MD 21231');
+    expect(example(schemas.AddressComponents.properties.unit)).toBe('Apt 3B');
+    expect(example(schemas.ComponentVerdicts.properties.unit)).toBe('match');
+    expect(example(response.granularity)).toEqual({ input: 'unit', validated: 'house', geocode: 'house' });
+    expect(example(response.action)).toBe('accept');
+    expect(example(response.unresolved)).toEqual(['c/o Müller']);
+    expect((example(response.alternatives.items) as { address: { lines: string[] } }).address.lines).toEqual(['Hauptstraße 5', '67433 Neustadt an der Weinstraße']);
+    expect(schemas.NextAction.enum).toEqual(['accept', 'confirm', 'fix', 'add_unit']);
+    expect(schemas.Granularity.enum).toEqual(['unit', 'house', 'interpolated', 'street', 'postcode', 'place', 'region', 'country', 'none']);
+    expect(response.alternatives).toMatchObject({ type: 'array', maxItems: 3 });
+    expect(schemas.AddressComponents.properties.unit).toMatchObject({ minLength: 1, maxLength: 40 });
   });
 
   it('documents the headers SPEC requires', () => {

@@ -10,11 +10,18 @@ import type { RateLimiter } from '../../src/store/limits/rate-limiter.js';
 const FOUND: ValidateResult = {
   verdict: 'valid',
   confidence: 97,
-  address: { street: 'Domplein', houseNumber: '29', postcode: '3512 JE', city: 'Utrecht', country: 'NL', lat: 52.09086, lng: 5.12234 },
+  address: {
+    street: 'Domplein', houseNumber: '29', postcode: '3512 JE', city: 'Utrecht', country: 'NL', lat: 52.09086, lng: 5.12234,
+    lines: ['Domplein 29', '3512 JE Utrecht'], formatted: 'Domplein 29, 3512 JE Utrecht',
+  },
   components: { street: 'match', houseNumber: 'match' },
   provider: 'pdok',
   reasons: [],
   consensus: { status: 'single-provider', score: null, baseConfidence: 97, confidenceDelta: 0, supportingProviders: ['pdok'], conflictingProviders: [], disagreements: [] },
+  granularity: { input: 'house', validated: 'house', geocode: 'house' },
+  action: 'accept',
+  unresolved: [],
+  alternatives: [],
   candidates: [],
   trace: [],
 };
@@ -73,7 +80,9 @@ describe('DemoValidator', () => {
     const outcome = await demo().validate('Domplein 29, Utrecht', '198.51.100.1');
     expect(outcome.kind).toBe('answer');
     if (outcome.kind !== 'answer') return;
-    expect(Object.keys(outcome.response).sort()).toEqual(['address', 'components', 'confidence', 'consensus', 'provider', 'reasons', 'verdict']);
+    expect(Object.keys(outcome.response).sort()).toEqual(
+      ['action', 'address', 'alternatives', 'components', 'confidence', 'consensus', 'granularity', 'provider', 'reasons', 'unresolved', 'verdict'],
+    );
   });
 
   it('serves cache hits without touching the allowance', async () => {

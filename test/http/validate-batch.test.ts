@@ -65,7 +65,7 @@ describe.each(BACKENDS)('POST /v1/validate/batch on $name', ({ backend, redis })
     const items = [
       { query: 'Damrak 1, 1012 LG Amsterdam', country: 'NL', source: 'own-tag' },
       { query: '', country: 'NL' },
-      { components: { street: 'Dam', houseNumber: '1', postcode: '1012 JS', city: 'Amsterdam' }, country: 'NL' },
+      { components: { street: 'Dam', houseNumber: '1', unit: '2hg', postcode: '1012 JS', city: 'Amsterdam' }, country: 'NL' },
       { country: 'NL' },
       { query: 'Nonexistentweg 12345, Nowhereville', country: 'NL' },
     ];
@@ -75,6 +75,16 @@ describe.each(BACKENDS)('POST /v1/validate/batch on $name', ({ backend, redis })
     expect(damrak).toMatchObject({ verdict: 'valid', cached: false, address: { street: 'Damrak', houseNumber: '1' } });
     expect(dam).toMatchObject({ verdict: 'valid', cached: false, address: { street: 'Dam', postcode: '1012 JS' } });
     expect(unknown).toMatchObject({ verdict: 'invalid', reasons: expect.arrayContaining(['no_results']), address: null });
+    // Each item is shaped like a single answer (issue 27): postal lines, the unit carried, granularity, action.
+    expect(damrak).toMatchObject({
+      address: { lines: ['Damrak 1', '1012 LG Amsterdam'], formatted: 'Damrak 1, 1012 LG Amsterdam' },
+      granularity: { input: 'house', validated: 'house', geocode: 'house' },
+      action: 'accept',
+      unresolved: [],
+      alternatives: [],
+    });
+    expect(dam).toMatchObject({ address: { unit: '2hg', formatted: 'Dam 1 2hg, 1012 JS Amsterdam' }, components: { unit: 'not-checked' }, granularity: { input: 'unit' }, action: 'accept' });
+    expect(unknown).toMatchObject({ granularity: { validated: 'none', geocode: 'none' }, action: 'fix', alternatives: [] });
     // A bad item is its own 400 with SPEC's ValidationError body; paths are relative to the item.
     expect(empty).toEqual({
       status: 400,

@@ -49,6 +49,14 @@ describe('POST /v1/validate against the provider emulators', () => {
     expect([...first.consensus.supportingProviders].sort()).toEqual(['nominatim', 'pdok', 'photon']);
     expect(Math.min(100, first.consensus.baseConfidence + first.consensus.confidenceDelta)).toBe(first.confidence);
     expect(first.address?.lat).toBeCloseTo(52.37616, 3);
+    // What a checkout stores and acts on (issue 27): three providers agreeing on one place are no alternatives.
+    expect(first).toMatchObject({
+      address: { lines: ['Damrak 1', '1012 LG Amsterdam'], formatted: 'Damrak 1, 1012 LG Amsterdam' },
+      granularity: { input: 'house', validated: 'house', geocode: 'house' },
+      action: 'accept',
+      unresolved: [],
+      alternatives: [],
+    });
     expect(first).not.toHaveProperty('candidates');
     expect(first).not.toHaveProperty('trace');
     expect((await used()) - before).toBe(3);

@@ -5,7 +5,7 @@ import { ValidateRequest } from '../../contract/validate.js';
 import { BulkInputError } from './input.js';
 
 export type ComponentKey = keyof AddressComponents;
-const COMPONENT_KEYS: readonly ComponentKey[] = ['street', 'houseNumber', 'postcode', 'city', 'state', 'country'];
+const COMPONENT_KEYS: readonly ComponentKey[] = ['street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'unit'];
 
 /**
  * Where a row's address is: one free-text column (with the row's country in a column of its own,
@@ -36,6 +36,7 @@ const COMPONENT_NAMES: Record<ComponentKey, string[]> = {
   city: ['city', 'town', 'place', 'plaats', 'woonplaats', 'ort', 'stadt', 'ville'],
   state: ['state', 'province', 'provincie', 'region', 'county'],
   country: ['country', 'countrycode', 'land'],
+  unit: ['unit', 'apartment', 'apt', 'suite', 'flat', 'addressline2', 'address2', 'wohnung'],
 };
 const fold = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
 

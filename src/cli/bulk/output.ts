@@ -3,8 +3,16 @@ import { once } from 'node:events';
 import type { ValidateResponse } from '../../contract/validate.js';
 import { isUnverified } from '../../engine/unverified.js';
 
-/** What each output row adds to the input columns (issue 13), in this order. */
-export const RESULT_COLUMNS = ['verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error', 'verified'] as const;
+/**
+ * What each output row adds to the input columns (issue 13), in this order. Issue 27's columns come
+ * last, so rows journaled before them keep their positions: `unit` (as the input gave it),
+ * `formatted` (the postal lines on one line), `action` and `granularity` (the level the data
+ * confirmed: `granularity.validated`).
+ */
+export const RESULT_COLUMNS = [
+  'verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error', 'verified',
+  'unit', 'formatted', 'action', 'granularity',
+] as const;
 
 /** Positions in ResultFields of the verdict and of `verified` (`yes`, `no`: no provider answered, or empty: not looked up). */
 export const VERDICT = RESULT_COLUMNS.indexOf('verdict');
@@ -31,6 +39,10 @@ export function resultFields(response: ValidateResponse): ResultFields {
     // Not a finding: every provider failed (and nothing was billed); --resume looks it up again.
     isUnverified(response) ? 'no provider answered: not verified' : '',
     isUnverified(response) ? 'no' : 'yes',
+    a?.unit ?? '',
+    a?.formatted ?? '',
+    response.action,
+    response.granularity.validated,
   ];
 }
 
@@ -41,12 +53,16 @@ export const errorFields = (error: string): ResultFields => {
   return fields;
 };
 
-/** Fields journaled before the `verified` column (error last): the column added from the error. */
+/**
+ * Fields journaled by an earlier version, in today's layout: before the `verified` column (error
+ * last) that column is added from the error; before issue 27's columns they are left empty.
+ */
 export function currentLayout(fields: ResultFields): ResultFields {
   if (fields.length >= RESULT_COLUMNS.length) return fields;
+  if (fields.length > VERIFIED) return [...fields, ...new Array<string>(RESULT_COLUMNS.length - fields.length).fill('')];
   const error = fields[fields.length - 1] ?? '';
   const verified = fields[VERDICT] === '' ? '' : error === 'no provider answered: not verified' ? 'no' : 'yes';
-  return [...fields, verified];
+  return currentLayout([...fields, verified]);
 }
 
 /** A row an earlier run finished but no provider answered: it is looked up again. */

@@ -14,17 +14,11 @@ import {
 
 const ICONS = { valid: '✓', correctable: '!', invalid: '✕' } as const;
 
-/** The address as it would go on an envelope. */
-export function addressLines(a: ResolvedAddress): string[] {
-  const street = [a.street, a.houseNumber].filter(Boolean).join(' ');
-  const place = [a.postcode, a.city].filter(Boolean).join(' ');
-  return [street, place, [a.state, a.country].filter(Boolean).join(', ')].filter((l) => l.length > 0);
-}
-
 /** One answer, readable top to bottom: verdict, confidence, parts, map, reasons, consensus. */
 export function renderResult(response: DemoValidateResponse, query: string): HTMLElement {
   const verdict = VERDICT_TEXT[response.verdict];
-  const lines = response.address ? addressLines(response.address) : [];
+  // The answer's own postal lines (engine/postal-lines.ts): the envelope the service would write.
+  const lines = response.address?.lines ?? [];
   return h(
     'article',
     { class: `result result--${response.verdict}`, 'aria-labelledby': 'result-title', 'data-verdict': response.verdict },

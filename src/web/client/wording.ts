@@ -10,6 +10,7 @@ export const VERDICT_TEXT: Record<Verdict, { label: string; summary: string }> =
 export const COMPONENT_LABELS: Record<string, string> = {
   street: 'Street',
   houseNumber: 'House number',
+  unit: 'Flat / unit',
   postcode: 'Postcode',
   city: 'City',
   state: 'Province / state',

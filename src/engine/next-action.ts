@@ -1,0 +1,13 @@
+import type { NextAction, Verdict } from '../contract/enums.js';
+
+/**
+ * `action` (issue 27, DESIGN §3; docs/answer.md): what a checkout does next, from the verdict:
+ * `accept` a valid address, `confirm` a correctable one (show what changed, or the alternatives),
+ * `fix` an invalid one; `add_unit` instead of `accept` when the house is valid but the data lists
+ * two or more units for it and none was given.
+ */
+export function nextAction(verdict: Verdict, house: { unitGiven: boolean; listsUnits: boolean }): NextAction {
+  if (verdict === 'invalid') return 'fix';
+  if (verdict === 'correctable') return 'confirm';
+  return house.listsUnits && !house.unitGiven ? 'add_unit' : 'accept';
+}

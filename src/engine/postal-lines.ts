@@ -1,0 +1,96 @@
+import addressFormatter from '@fragaria/address-formatter';
+
+/** The parts of an address the postal lines are written from (a ResolvedAddress or suggestion fits). */
+export interface PostalAddressParts {
+  street?: string;
+  houseNumber?: string;
+  unit?: string;
+  postcode?: string;
+  city?: string;
+  state?: string;
+  country?: string;
+}
+
+export interface PostalLines {
+  /** The postal address in the country's own order, unit included. */
+  lines: string[];
+  /** The lines on one line, joined with `, `. */
+  formatted: string;
+}
+
+/**
+ * Where a country's post puts the unit. OpenCage's templates have no unit slot, so this one table
+ * places it relative to the street line the formatter wrote:
+ * - `suffix`: on the street line after the number (USPS `1932 Eastern Avenue Apt 3B`; Canada Post,
+ *   Australia Post, PostNL `3hg`, Swedish `lgh 1102`, Italian `int. 3` alike);
+ * - `comma`: on the street line after a comma (Austrian Post `Landstrasse 340, Top 3`, CTT/Correos
+ *   `Rua da Alfândega 10, 2º Esq.`, PostNord DK `Strøget 1, 2. tv`); the default;
+ * - `before`: a line of its own above the street line (Royal Mail and An Post sub-building
+ *   `Flat 3`; DIN 5008's "Zusatz" line `Whg. 5`, as in DE and CH; La Poste's line 2 `Appartement 12`).
+ */
+type UnitPlacement = 'suffix' | 'comma' | 'before';
+const UNIT_PLACEMENT: Readonly<Record<string, UnitPlacement>> = {
+  US: 'suffix',
+  CA: 'suffix',
+  AU: 'suffix',
+  NZ: 'suffix',
+  PR: 'suffix',
+  NL: 'suffix',
+  SE: 'suffix',
+  IT: 'suffix',
+  GB: 'before',
+  IE: 'before',
+  DE: 'before',
+  CH: 'before',
+  FR: 'before',
+  MC: 'before',
+  BE: 'before',
+  LU: 'before',
+};
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+function countryName(code: string): string {
+  try {
+    return countryNames.of(code) ?? code;
+  } catch {
+    return code; // not a region code Intl knows: the code is still the best name we have
+  }
+}
+
+function placeUnit(lines: string[], unit: string, street: string | undefined, country: string | undefined): string[] {
+  const at = street ? lines.findIndex((line) => line.includes(street)) : -1;
+  // No street line to attach to (a place-level address): the unit leads, as the addressee's part.
+  if (at < 0) return [unit, ...lines];
+  const placement = UNIT_PLACEMENT[country ?? ''] ?? 'comma';
+  if (placement === 'before') return [...lines.slice(0, at), unit, ...lines.slice(at)];
+  const joined = placement === 'suffix' ? `${lines[at]} ${unit}` : `${lines[at]}, ${unit}`;
+  return [...lines.slice(0, at), joined, ...lines.slice(at + 1)];
+}
+
+/**
+ * The postal lines of an address, built on OpenCage's templates (`@fragaria/address-formatter`).
+ * The country line is written only when the request's country differs from the address's: a
+ * domestic label never names its own country.
+ */
+export function postalLines(address: PostalAddressParts, requestCountry?: string): PostalLines {
+  const country = address.country?.toUpperCase();
+  const withCountry = country !== undefined && requestCountry !== undefined && requestCountry.toUpperCase() !== country;
+  const formatted = addressFormatter.format(
+    {
+      ...(address.street ? { road: address.street } : {}),
+      ...(address.houseNumber ? { houseNumber: address.houseNumber } : {}),
+      ...(address.postcode ? { postcode: address.postcode } : {}),
+      ...(address.city ? { city: address.city } : {}),
+      ...(address.state ? { state: address.state } : {}),
+      ...(country ? { countryCode: country } : {}),
+      // Our own name, not the template's: OpenCage writes Liechtenstein with Switzerland's template and name.
+      ...(withCountry ? { country: countryName(country) } : {}),
+    },
+    { output: 'array' },
+  );
+  // With nothing else to write the formatter falls back to the bare code; a domestic label drops it.
+  const written = formatted.map((line) => line.trim()).filter((line) => line !== '' && (withCountry || line !== country));
+  const lines = address.unit ? placeUnit(written, address.unit, address.street, country) : written;
+  return { lines, formatted: lines.join(', ') };
+}

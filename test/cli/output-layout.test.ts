@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { currentLayout, RESULT_COLUMNS } from '../../src/cli/bulk/output.js';
+
+/** `--resume` of a journal an earlier version wrote: its rows come out in today's columns. */
+describe('currentLayout', () => {
+  const at = (fields: string[], column: (typeof RESULT_COLUMNS)[number]) => fields[RESULT_COLUMNS.indexOf(column)];
+  const before27 = ['valid', '97', '', 'Damrak', '1', '1012 LG', 'Amsterdam', '', 'NL', '52.37', '4.89', 'local', '', 'yes'];
+
+  it('leaves issue 27 columns empty for rows journaled before them', () => {
+    const row = currentLayout(before27);
+    expect(row).toHaveLength(RESULT_COLUMNS.length);
+    expect(row.slice(0, before27.length)).toEqual(before27);
+    expect([at(row, 'unit'), at(row, 'formatted'), at(row, 'action'), at(row, 'granularity')]).toEqual(['', '', '', '']);
+  });
+
+  it('still adds `verified` to rows journaled before it', () => {
+    const row = currentLayout([...before27.slice(0, -2), 'no provider answered: not verified']);
+    expect(row).toHaveLength(RESULT_COLUMNS.length);
+    expect(at(row, 'verified')).toBe('no');
+    expect(at(row, 'action')).toBe('');
+  });
+
+  it('keeps a row of today\'s layout as it is', () => {
+    const today = [...before27, 'Apt 2', 'Damrak 1 Apt 2, 1012 LG Amsterdam', 'accept', 'house'];
+    expect(currentLayout(today)).toBe(today);
+  });
+});

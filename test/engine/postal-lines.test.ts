@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { corpusAddresses } from '../../bench/accuracy/corpus.js';
+import { postalLines } from '../../src/engine/postal-lines.js';
+
+/** One real address of every country of the accuracy corpus, with a unit as that country writes it. */
+const CASES = [
+  { country: 'NL', street: 'Nieuwe Binnenweg', houseNumber: '150A', postcode: '3015 BH', city: 'Rotterdam', unit: '3hg', lines: ['Nieuwe Binnenweg 150A 3hg', '3015 BH Rotterdam'] },
+  { country: 'DE', street: 'Baaderstraße', houseNumber: '22', postcode: '80469', city: 'München', unit: 'Whg. 5', lines: ['Whg. 5', 'Baaderstraße 22', '80469 München'] },
+  { country: 'DK', street: 'Vesterbrogade', houseNumber: '12', postcode: '1620', city: 'København V', unit: '2. tv', lines: ['Vesterbrogade 12, 2. tv', '1620 København V'] },
+  { country: 'PT', street: 'Rua da Alfândega', houseNumber: '10', postcode: '4050-029', city: 'Porto', unit: '2º Esq.', lines: ['Rua da Alfândega 10, 2º Esq.', '4050-029 Porto'] },
+  { country: 'GB', street: 'Sekforde Street', houseNumber: '1', postcode: 'EC1R 0BE', city: 'London', unit: 'Flat 3', lines: ['Flat 3', '1 Sekforde Street', 'London', 'EC1R 0BE'] },
+  { country: 'US', street: 'Eastern Avenue', houseNumber: '1932', postcode: '21231', city: 'Baltimore', state: 'MD', unit: 'Apt 3B', lines: ['1932 Eastern Avenue Apt 3B', 'Baltimore, MD 21231'] },
+  { country: 'FR', street: 'Boulevard Saint-Germain', houseNumber: '100', postcode: '75005', city: 'Paris', unit: 'Appartement 12', lines: ['Appartement 12', '100 Boulevard Saint-Germain', '75005 Paris'] },
+  { country: 'AT', street: 'Mariahilfer Straße', houseNumber: '100', postcode: '1060', city: 'Wien', unit: 'Top 3', lines: ['Mariahilfer Straße 100, Top 3', '1060 Wien'] },
+  { country: 'CH', street: 'Bahnhofstrasse', houseNumber: '10', postcode: '8001', city: 'Zürich', unit: 'Wohnung 3', lines: ['Wohnung 3', 'Bahnhofstrasse 10', '8001 Zürich'] },
+  { country: 'ES', street: 'Calle Mayor', houseNumber: '10', postcode: '28013', city: 'Madrid', unit: '2º Izda.', lines: ['Calle Mayor, 10, 2º Izda.', '28013 Madrid'] },
+  { country: 'IT', street: 'Via del Corso', houseNumber: '100', postcode: '00186', city: 'Roma', unit: 'int. 3', lines: ['Via del Corso 100 int. 3', '00186 Roma'] },
+  { country: 'AD', street: 'Avinguda Meritxell', houseNumber: '20', postcode: 'AD500', city: 'Andorra la Vella', unit: '2n 1a', lines: ['20 Avinguda Meritxell, 2n 1a', 'AD500 Andorra la Vella'] },
+  { country: 'MC', street: 'Boulevard des Moulins', houseNumber: '12', postcode: '98000', city: 'Monaco', unit: 'Appartement 4', lines: ['Appartement 4', '12 Boulevard des Moulins', '98000 Monaco'] },
+  { country: 'LI', street: 'Landstrasse', houseNumber: '340', postcode: '9495', city: 'Triesen', unit: 'Top 3', lines: ['Landstrasse 340, Top 3', '9495 Triesen'] },
+] as const;
+
+describe('postalLines', () => {
+  it('has a case for every country of the accuracy corpus', () => {
+    expect(CASES.map((c) => c.country).sort()).toEqual([...new Set(corpusAddresses().map((a) => a.country))].sort());
+  });
+
+  it.each(CASES)('writes $country in its own order, unit included', ({ lines, ...address }) => {
+    expect(postalLines(address, address.country)).toEqual({ lines, formatted: lines.join(', ') });
+  });
+
+  it.each(CASES)('writes $country without a unit as the formatter does', ({ lines, unit, ...address }) => {
+    const withoutUnit = postalLines(address, address.country).lines;
+    expect(withoutUnit).toEqual(
+      lines.flatMap((line) => (line === unit ? [] : [line.replace(new RegExp(`,? ${unit.replace('.', '\\.')}$`), '')])),
+    );
+  });
+
+  it('adds the country line only when the request names another country', () => {
+    const address = { street: 'Landstrasse', houseNumber: '340', postcode: '9495', city: 'Triesen', country: 'LI' };
+    expect(postalLines(address).lines).toEqual(['Landstrasse 340', '9495 Triesen']);
+    expect(postalLines(address, 'li').lines).toEqual(['Landstrasse 340', '9495 Triesen']);
+    // Liechtenstein by its own name, though OpenCage writes it with Switzerland's template.
+    expect(postalLines(address, 'CH').lines).toEqual(['Landstrasse 340', '9495 Triesen', 'Liechtenstein']);
+  });
+
+  it('leads with the unit where there is no street line to attach it to', () => {
+    expect(postalLines({ city: 'Triesen', country: 'LI', unit: 'Top 3' }, 'LI')).toEqual({ lines: ['Top 3', 'Triesen'], formatted: 'Top 3, Triesen' });
+  });
+
+  it('writes nothing for an address that names only its own country', () => {
+    expect(postalLines({ country: 'NL' }, 'NL')).toEqual({ lines: [], formatted: '' });
+    expect(postalLines({ country: 'NL' }, 'DE').lines).toEqual(['Netherlands']);
+  });
+});
