@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLocalProvider } from '../../src/providers/local/adapter.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { addressRows, comparable } from './support/index-rows.js';
 import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
@@ -49,6 +50,9 @@ describe.each(STORAGE_BACKENDS)('OSM completeness (%s)', (backend) => {
     const six = await house('Polní 6, Lhota');
     expect(six).toMatchObject({ components: { houseNumber: '6', city: 'Lhota' }, interpolated: true });
     expect(six?.location.lng).toBeCloseTo(16.06, 6);
+    // The local provider says so to the engine (granularity.geocode `interpolated`).
+    const [candidate] = await createLocalProvider(box.index).geocode({ query: 'Polní 6, Lhota', components: { street: 'Polní', houseNumber: '6', city: 'Lhota' }, country: 'CZ' }, new AbortController().signal);
+    expect(candidate).toMatchObject({ precision: 'address', interpolated: true });
     expect((await house('Polní 4, Lhota'))?.location.lng).toBeCloseTo(16.055, 6);
     // The numbered end nodes are mapped addresses, not interpolated.
     expect((await house('Polní 10, Lhota'))?.interpolated).toBeUndefined();
