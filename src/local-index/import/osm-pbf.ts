@@ -57,13 +57,14 @@ export class NodeFilter {
 export const NODE_PASS_BUDGET = 32_000_000;
 
 /**
- * OpenStreetMap PBF: nodes and ways with `addr:housenumber` and `addr:street` or `addr:place`.
- * The file stores nodes, then ways, then relations. Rather than hold it in memory, pass 1
- * stages the addresses (nodes with their coordinates, ways with their node ids) and the
- * boundary relations in a temporary SQLite file; pass 2 (ways only) stages the boundaries'
- * ways; node passes then pick up the coordinates of just the nodes those ways need
- * (NodeLocations, off the V8 heap), for the boundaries and for as many address ways as
- * `nodeBudget` allows at a time, and store each address way's centre. Node blocks are read by
+ * OpenStreetMap PBF: nodes, ways and multipolygon relations with an address (osm-rows.ts), and
+ * interpolation ways. The file stores nodes, then ways, then relations. Rather than hold it in
+ * memory, pass 1 stages the addresses (nodes with their coordinates, ways with their node ids)
+ * and the boundary relations in a temporary SQLite file; pass 2 (ways only) stages the boundaries'
+ * and address multipolygons' outer ways; node passes then pick up the coordinates of just the
+ * nodes those ways need (NodeLocations, off the V8 heap), for the boundaries and for as many
+ * address ways as `nodeBudget` allows at a time, and store each address way's centre (an
+ * interpolation way: all its nodes' coordinates). Node blocks are read by
  * pbf-dense.ts without making an object per node; the few other blocks by osm-pbf-parser.
  */
 export async function* readOsmPbf(path: string, country: string | undefined, onBytes?: (n: number) => void, nodeBudget = NODE_PASS_BUDGET): AsyncGenerator<ReaderItem[]> {
