@@ -22,8 +22,9 @@ export const FORM_SUFFIXES = ['#sn', '#cn'] as const;
  * `addr:place` (a hamlet or square without street names). Czech and Slovak buildings carry a
  * conscription number (unique in the village part) and an orientation number (on the street),
  * written together as `123/4`; residents write either alone too, so each is a form of its own:
- * the street number on the street, the conscription number with the place (`addr:place`, else
- * the town, else the municipality the boundaries give). A form equal to an earlier one is left out.
+ * the street number on the street, the conscription number with the place it is unique in
+ * (`addr:place`, else `addr:suburb`: the village part, as Czech imports tag it; else the town,
+ * else the municipality the boundaries give). A form equal to an earlier one is left out.
  */
 export function addressForms(tags: Tags, municipality: string | undefined): AddressForm[] {
   const cn = tags['addr:conscriptionnumber']?.trim();
@@ -32,6 +33,6 @@ export function addressForms(tags: Tags, municipality: string | undefined): Addr
   const own = tags['addr:housenumber'] || (cn && sn ? `${cn}/${sn}` : cn || sn);
   const forms: AddressForm[] = [{ suffix: '', houseNumber: own, street }];
   if (sn && tags['addr:street']) forms.push({ suffix: '#sn', houseNumber: sn, street: tags['addr:street'] });
-  if (cn) forms.push({ suffix: '#cn', houseNumber: cn, street: tags['addr:place'] || tags['addr:city'] || municipality });
+  if (cn) forms.push({ suffix: '#cn', houseNumber: cn, street: tags['addr:place'] || tags['addr:suburb'] || tags['addr:city'] || municipality });
   return forms.filter((f, i) => f.street !== undefined && forms.findIndex((g) => g.houseNumber === f.houseNumber && g.street === f.street) === i || i === 0);
 }
