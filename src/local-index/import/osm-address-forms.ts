@@ -34,5 +34,7 @@ export function addressForms(tags: Tags, municipality: string | undefined): Addr
   const forms: AddressForm[] = [{ suffix: '', houseNumber: own, street }];
   if (sn && tags['addr:street']) forms.push({ suffix: '#sn', houseNumber: sn, street: tags['addr:street'] });
   if (cn) forms.push({ suffix: '#cn', houseNumber: cn, street: tags['addr:place'] || tags['addr:suburb'] || tags['addr:city'] || municipality });
-  return forms.filter((f, i) => f.street !== undefined && forms.findIndex((g) => g.houseNumber === f.houseNumber && g.street === f.street) === i || i === 0);
+  const distinct = forms.filter((f, i) => i === 0 || (f.street !== undefined && forms.findIndex((g) => g.houseNumber === f.houseNumber && g.street === f.street) === i));
+  // A conscription number alone with a town but neither street nor place: only its `#cn` form has a street.
+  return distinct[0]!.street === undefined && distinct.length > 1 ? distinct.slice(1) : distinct;
 }

@@ -3,7 +3,7 @@ type Tags = Record<string, string>;
 /** At most this many numbers come from one interpolation way (a typo like `2` … `20000` is cut there). */
 export const MAX_INTERPOLATED = 1000;
 
-/** An address ways' tags and numbered nodes name for an interpolation way (`addr:interpolation`). */
+/** Whether a way is an interpolation way: `addr:interpolation`, and no number of its own. */
 export const isInterpolation = (tags: Tags): boolean => Boolean(tags['addr:interpolation']) && !tags['addr:housenumber'];
 
 const LETTERED = /^(\d+)\s*([a-z]?)$/i;

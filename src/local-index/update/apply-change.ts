@@ -87,7 +87,7 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
     items.push(...rows);
     const written = new Set(rows.map((r) => String(r.row)));
     for (const suffix of ['', ...FORM_SUFFIXES]) if (!written.has(`${row}${suffix}`)) removals.push(`osm:${row}${suffix}`);
-    for (let k = rows.length, n = old ? interpolatedCount(old) : 0; k < n; k++) if (!written.has(`${row}#${k}`)) removals.push(`osm:${row}#${k}`);
+    for (let k = 0, n = old ? interpolatedCount(old) : 0; k < n; k++) if (!written.has(`${row}#${k}`)) removals.push(`osm:${row}#${k}`);
   };
   for (const [id, node] of change.nodes) {
     place(`n${id}`, node.deleted || !hasAddress(node.tags) ? [] : osmRows(`n${id}`, addrTags(node.tags), node.lat, node.lon, places, country));
@@ -126,7 +126,8 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
     );
   }
   for (const [id, node] of change.nodes) if (node.deleted) stateChange.maybeUnused.push(id);
-  const relationsIgnored = [...change.relations].filter(([id, r]) => !ways.has(-id) && (r.deleted || !addressAreaWays(r))).length;
+  // Relations that are no address multipolygon, now or before (resolveWays left them out).
+  const relationsIgnored = [...change.relations.keys()].filter((id) => !ways.has(-id)).length;
 
   const keyed = keyAll(items, summary, removals);
   await state.apply(stateChange, digest);
@@ -166,7 +167,9 @@ function interpolatedCount(way: StoredWay): number {
  * of an interpolation way's numbered nodes.
  */
 async function resolveWays(state: OsmStateStore, change: OsmChange) {
-  const changedWayNodes = [...change.ways.values()].flatMap((w) => (w.deleted ? [] : w.refs));
+  // An outer way of an address multipolygon (untagged, or a building outline; never a road)
+  // that changed shares nodes with the relation's recorded node list.
+  const changedWayNodes = [...change.ways.values()].flatMap((w) => (w.deleted || w.tags.highway ? [] : w.refs));
   const areas = (await state.waysUsingNodes(changedWayNodes)).filter((id) => id < 0);
   const ids = new Set([...change.ways.keys(), ...(await state.waysUsingNodes([...change.nodes.keys()])), ...areas, ...[...change.relations.keys()].map((id) => -id)]);
   const stored = await state.ways([...ids]);
