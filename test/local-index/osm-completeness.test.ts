@@ -59,6 +59,8 @@ describe.each(STORAGE_BACKENDS)('OSM completeness (%s)', (backend) => {
     // Outside the range, or of the other parity: not a number the data has.
     expect(await house('Polní 12, Lhota')).toBeUndefined();
     expect(await house('Polní 5, Lhota')).toBeUndefined();
+    // The way's street, where its numbered nodes name none.
+    expect((await house('Luční 4, Lhota'))?.location.lng).toBeCloseTo(16.08, 6);
   });
 
   it('finds an address by its place where it has no street, and Czech numbers in every form', async () => {
@@ -88,6 +90,9 @@ describe.each(STORAGE_BACKENDS)('OSM completeness (%s)', (backend) => {
     expect((await house('Dvorní 9, Lhota'))?.components.houseNumber).toBe('9');
     // The range grew with its end node's number, the way itself untouched.
     expect(await house('Polní 12, Lhota')).toMatchObject({ interpolated: true });
+    // A way retagged from all to odd numbers keeps 3 and loses 2 and 4.
+    expect(await house('Luční 3, Lhota')).toMatchObject({ interpolated: true });
+    expect(await house('Luční 4, Lhota')).toBeUndefined();
     expect(await house('Zahrádky 7, Lhota')).toBeUndefined();
     expect((await house('Zahrádky 8, Lhota'))?.components.houseNumber).toBe('8');
     expect(await house('Hlavní 4, Lhota')).toBeUndefined();

@@ -65,6 +65,8 @@ function extract(day: 'before' | 'after'): Map<string, string> {
   const secondArea: Relation = { id: 501, tags: { type: 'multipolygon', building: 'yes', ...addr('Dvorní', '9') }, members: [{ way: 502, role: 'outer' }] };
   // Even numbers between Polní 2 and Polní 10 (14 after: the end node renumbered, the way unchanged).
   const interpolation: Way = { id: 600, refs: [600, 602, 601], tags: { 'addr:interpolation': 'even' } };
+  // Every number between Luční 1 and 5, its own street on the way; only the odd ones after (the way retagged).
+  const meadow: Way = { id: 610, refs: [610, 611], tags: { 'addr:interpolation': after ? 'odd' : 'all', 'addr:street': 'Luční' } };
   return elements(
     [
       ...b.nodes,
@@ -74,6 +76,8 @@ function extract(day: 'before' | 'after'): Map<string, string> {
       { id: 600, lat: 49.1, lon: 16.05, tags: addr('Polní', '2') },
       { id: 601, lat: 49.1, lon: 16.07, tags: addr('Polní', after ? '14' : '10') },
       { id: 602, lat: 49.1, lon: 16.06 },
+      { id: 610, lat: 49.11, lon: 16.05, tags: { 'addr:housenumber': '1' } },
+      { id: 611, lat: 49.11, lon: 16.09, tags: { 'addr:housenumber': '5' } },
       // A hamlet without street names.
       { id: 700, lat: 49.12, lon: 16.05, tags: { 'addr:place': 'Zahrádky', 'addr:housenumber': after ? '8' : '7' } },
       // A conscription and a street number (the street number changed after).
@@ -83,7 +87,7 @@ function extract(day: 'before' | 'after'): Map<string, string> {
       // An entrance with its own address, moved east after.
       { id: 950, lat: 49.14, lon: after ? 16.3 : 16.25, tags: { entrance: 'main', ...addr('Hlavní', '20') } },
     ],
-    [...b.ways, outer.way, inner.way, ...(after ? [second.way] : []), interpolation],
+    [...b.ways, outer.way, inner.way, ...(after ? [second.way] : []), interpolation, meadow],
     [...b.relations, courtyard, ...(after ? [secondArea] : [])],
   );
 }
