@@ -1,40 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLocalProvider } from '../../src/providers/local/adapter.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { addressRows, comparable } from './support/index-rows.js';
-import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
-import type { ChangeFixture } from './support/osm-change-fixture.js';
 import { writeCompletenessFixture } from './support/osm-complete-fixture.js';
+import { changeFiles, updateSandboxes } from './support/update-sandboxes.js';
 
-let dir: string;
-let files: ChangeFixture;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'osm-complete-'));
-  files = writeCompletenessFixture(dir);
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const fixture = changeFiles(writeCompletenessFixture);
 
 /** Issue 30 item 4: addresses OSM holds besides address nodes and ways, imported and kept current. */
 describe.each(STORAGE_BACKENDS)('OSM completeness (%s)', (backend) => {
-  let box: IndexSandbox;
-  let fresh: IndexSandbox;
-  beforeEach(async () => {
-    [box, fresh] = await Promise.all([openIndexSandbox(backend), openIndexSandbox(backend)]);
-  });
-  afterEach(async () => {
-    await Promise.all([box.close(), fresh.close()]);
-  });
+  const s = updateSandboxes(backend);
 
   const house = async (query: string) => {
-    const [best] = await box.index.geocode({ query, country: 'CZ' });
+    const [best] = await s.box.index.geocode({ query, country: 'CZ' });
     return best?.precision === 'address' ? best : undefined;
   };
   const importBefore = async () => {
-    await box.index.importFile(files.before, { format: 'osm' });
-    await box.index.recordOsmState(files.before);
+    await s.box.index.importFile(fixture.files.before, { format: 'osm' });
+    await s.box.index.recordOsmState(fixture.files.before);
   };
 
   it('finds a building with a courtyard (a multipolygon relation) at the centre of its outer way, in its municipality', async () => {
@@ -51,7 +34,7 @@ describe.each(STORAGE_BACKENDS)('OSM completeness (%s)', (backend) => {
     expect(six).toMatchObject({ components: { houseNumber: '6', city: 'Lhota' }, interpolated: true });
     expect(six?.location.lng).toBeCloseTo(16.06, 6);
     // The local provider says so to the engine (granularity.geocode `interpolated`).
-    const [candidate] = await createLocalProvider(box.index).geocode({ query: 'Polní 6, Lhota', components: { street: 'Polní', houseNumber: '6', city: 'Lhota' }, country: 'CZ' }, new AbortController().signal);
+    const [candidate] = await createLocalProvider(s.box.index).geocode({ query: 'Polní 6, Lhota', components: { street: 'Polní', houseNumber: '6', city: 'Lhota' }, country: 'CZ' }, new AbortController().signal);
     expect(candidate).toMatchObject({ precision: 'address', interpolated: true });
     expect((await house('Polní 4, Lhota'))?.location.lng).toBeCloseTo(16.055, 6);
     // The numbered end nodes are mapped addresses, not interpolated.
@@ -78,11 +61,11 @@ describe.each(STORAGE_BACKENDS)('OSM completeness (%s)', (backend) => {
     expect(entrance?.location.lng).toBeCloseTo(16.25, 7);
   });
 
-  it('applies a change file to all of them as a fresh import of the new extract writes them', async () => {
+  it('applies a change file to all of them as a s.fresh import of the new extract writes them', async () => {
     await importBefore();
-    const summary = await box.index.applyOsmChange(files.change, {});
-    await fresh.index.importFile(files.after, { format: 'osm' });
-    expect(comparable(await addressRows(box.sandbox))).toEqual(comparable(await addressRows(fresh.sandbox)));
+    const summary = await s.box.index.applyOsmChange(fixture.files.change, {});
+    await s.fresh.index.importFile(fixture.files.after, { format: 'osm' });
+    expect(comparable(await addressRows(s.box.sandbox))).toEqual(comparable(await addressRows(s.fresh.sandbox)));
     expect(summary.relationsIgnored).toBe(0);
     // The courtyard building renumbered and its corner moved; a new one.
     expect(await house('Dvorní 5, Lhota')).toBeUndefined();
@@ -100,6 +83,6 @@ describe.each(STORAGE_BACKENDS)('OSM completeness (%s)', (backend) => {
     expect(await house('Zahrádky 45')).toBeUndefined();
     expect((await house('Hlavní 20, Ves'))?.location.lng).toBeCloseTo(16.3, 7);
     // A repeat of the same file changes nothing.
-    expect(await box.index.applyOsmChange(files.change, {})).toMatchObject({ imported: 0, updated: 0, removed: 0 });
+    expect(await s.box.index.applyOsmChange(fixture.files.change, {})).toMatchObject({ imported: 0, updated: 0, removed: 0 });
   });
 });
