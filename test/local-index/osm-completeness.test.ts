@@ -59,9 +59,12 @@ describe.each(STORAGE_BACKENDS)('OSM completeness (%s)', (backend) => {
     const entrance = await house('Hlavní 20, Ves');
     expect(entrance?.location.lat).toBeCloseTo(49.14, 7);
     expect(entrance?.location.lng).toBeCloseTo(16.25, 7);
+    // Staircases without a number: the building's address, with their flats.
+    const flats = await house('Hlavní 30, Ves');
+    expect(flats?.units).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
   });
 
-  it('applies a change file to all of them as a s.fresh import of the new extract writes them', async () => {
+  it('applies a change file to all of them as a fresh import of the new extract writes them', async () => {
     await importBefore();
     const summary = await s.box.index.applyOsmChange(fixture.files.change, {});
     await s.fresh.index.importFile(fixture.files.after, { format: 'osm' });
@@ -82,6 +85,9 @@ describe.each(STORAGE_BACKENDS)('OSM completeness (%s)', (backend) => {
     expect((await house('Hlavní 6, Lhota'))?.components.houseNumber).toBe('6');
     expect(await house('Zahrádky 45')).toBeUndefined();
     expect((await house('Hlavní 20, Ves'))?.location.lng).toBeCloseTo(16.3, 7);
+    // The staircases follow their renumbered building; one lists a flat more.
+    expect(await house('Hlavní 30, Ves')).toBeUndefined();
+    expect((await house('Hlavní 32, Ves'))?.units).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
     // A repeat of the same file changes nothing.
     expect(await s.box.index.applyOsmChange(fixture.files.change, {})).toMatchObject({ imported: 0, updated: 0, removed: 0 });
   });

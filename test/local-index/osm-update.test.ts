@@ -38,7 +38,7 @@ async function earlierTableLeft(sandbox: Sandbox): Promise<boolean> {
 
 const fixture = changeFiles(writeChangeFixture);
 
-/** Issue 22 item 3: an index kept current with OpenStreetMap change fixture.files. */
+/** Issue 22 item 3: an index kept current with OpenStreetMap change files. */
 describe.each(STORAGE_BACKENDS)('import --update with an OsmChange file (%s)', (backend) => {
   const s = updateSandboxes(backend);
 
@@ -51,7 +51,7 @@ describe.each(STORAGE_BACKENDS)('import --update with an OsmChange file (%s)', (
     return best?.precision === 'address' ? best : undefined;
   };
 
-  it('leaves the index equal, row for row, to a s.fresh import of the new extract', async () => {
+  it('leaves the index equal, row for row, to a fresh import of the new extract', async () => {
     await importBefore();
     const beforeRows = await addressRows(s.box.sandbox);
     const summary = await s.box.index.applyOsmChange(fixture.files.change, {});

@@ -9,6 +9,7 @@ import { holdsOnlyNodes, readDenseBlock, type DenseVisitor } from './pbf-dense.j
 import { NodeLocations } from './osm-node-locations.js';
 import { ImportFormatError } from '../types.js';
 import { hasAddress } from './osm-address-forms.js';
+import { entranceTags, isBareEntrance } from './osm-entrances.js';
 import { isInterpolation } from './osm-interpolation.js';
 import { addrTags, interpolationRows, osmRows } from './osm-rows.js';
 
@@ -75,8 +76,20 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     stage.pragma('journal_mode = OFF');
     stage.pragma('synchronous = OFF');
     stage.exec(`CREATE TABLE nodes (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL);
-                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs TEXT NOT NULL, lat REAL, lng REAL, interpolation INTEGER, points TEXT);`);
+                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs TEXT NOT NULL, lat REAL, lng REAL, interpolation INTEGER, points TEXT);
+                CREATE TABLE entrances (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL, way INTEGER);`);
     const addNode = stage.prepare('INSERT OR REPLACE INTO nodes (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
+    // Entrances without a number (osm-entrances.ts) and the first address way found holding each.
+    const addEntrance = stage.prepare('INSERT OR REPLACE INTO entrances (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
+    const setEntranceWay = stage.prepare('UPDATE entrances SET way = ? WHERE id = ? AND way IS NULL');
+    const entranceIds = new Set<number>();
+    const node = (id: number, tags: Tags, lat: number, lon: number) => {
+      if (hasAddress(tags)) addNode.run(id, JSON.stringify(addrTags(tags)), lat, lon);
+      else if (isBareEntrance(tags)) {
+        addEntrance.run(id, JSON.stringify(addrTags(tags)), lat, lon);
+        entranceIds.add(id);
+      }
+    };
     // Address ways, interpolation ways, and address multipolygons under their negated id (`r9` is -9).
     const addWay = stage.prepare('INSERT OR REPLACE INTO ways (id, tags, refs, interpolation) VALUES (?, ?, ?, ?)');
     /** Address multipolygons (buildings with courtyards): their outer ways, whose nodes pass 2 stages. */
@@ -110,7 +123,7 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     stage.exec('BEGIN');
     for await (const block of pbfBlocks(path, progress(0, 0.5))) {
       const isNodes = dense(block, (id, lat, lon, tags) => {
-        if (tags && hasAddress(tags)) addNode.run(id, JSON.stringify(addrTags(tags)), lat, lon);
+        if (tags) node(id, tags, lat, lon);
       });
       if (isNodes) continue;
       for (const item of decoder.decode(block)) {
@@ -119,11 +132,11 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
           const ways = addressAreaWays(item);
           if (ways) addressAreas.push({ id: item.id, tags: addrTags(item.tags), ways });
           for (const id of ways ?? []) areaWays.add(id);
-        } else if (item.type === 'node') {
-          if (hasAddress(item.tags)) addNode.run(item.id, JSON.stringify(addrTags(item.tags)), item.lat, item.lon);
-        } else if (hasAddress(item.tags) || isInterpolation(item.tags)) {
-          addWay.run(item.id, JSON.stringify(addrTags(item.tags)), JSON.stringify(item.refs), isInterpolation(item.tags) ? 1 : null);
-        }
+        } else if (item.type === 'node') node(item.id, item.tags, item.lat, item.lon);
+        else if (hasAddress(item.tags)) {
+          addWay.run(item.id, JSON.stringify(addrTags(item.tags)), JSON.stringify(item.refs), null);
+          if (entranceIds.size > 0) for (const ref of item.refs) if (entranceIds.has(ref)) setEntranceWay.run(item.id, ref);
+        } else if (isInterpolation(item.tags)) addWay.run(item.id, JSON.stringify(addrTags(item.tags)), JSON.stringify(item.refs), 1);
       }
     }
     // Pass 2 also stages the outer ways of address multipolygons: an address at the mean of their nodes.
@@ -219,6 +232,10 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       } else if (way.lat === null || way.lng === null) {
         yield* take([{ kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' }]);
       } else yield* take(osmRows(row, JSON.parse(way.tags) as Tags, way.lat, way.lng, places, country));
+    }
+    type EntranceRow = { id: number; tags: string; lat: number; lng: number; building: string };
+    for (const e of stage.prepare('SELECT e.id, e.tags, e.lat, e.lng, w.tags AS building FROM entrances e JOIN ways w ON w.id = e.way ORDER BY e.id').iterate() as Iterable<EntranceRow>) {
+      yield* take(osmRows(`n${e.id}`, entranceTags(JSON.parse(e.building) as Tags, JSON.parse(e.tags) as Tags), e.lat, e.lng, places, country));
     }
     if (batch.length > 0) yield batch;
   } finally {

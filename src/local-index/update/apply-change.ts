@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { AddressKeyer, type KeyedAddress } from '../import/address-keys.js';
 import { makeArea } from '../import/osm-areas.js';
 import { FORM_SUFFIXES, hasAddress } from '../import/osm-address-forms.js';
+import { entranceTags, isBareEntrance } from '../import/osm-entrances.js';
 import { interpolate, isInterpolation } from '../import/osm-interpolation.js';
 import { addressAreaWays } from '../import/osm-pbf.js';
 import { PlaceLocator } from '../import/osm-places.js';
@@ -11,7 +12,7 @@ import { readOsmChange, type OsmChange } from '../import/osc-parse.js';
 import { SummaryBuilder } from '../import/summary.js';
 import type { IndexStore } from '../store/store.js';
 import { ImportFormatError, type ImportSummary, type ReaderItem } from '../types.js';
-import { areaMembers, areaWay, storedEnds, withEnds } from './osm-derived-ways.js';
+import { areaMembers, areaWay, entranceNode, entranceWay, entranceWayId, storedEnds, withEnds } from './osm-derived-ways.js';
 import { stateTags, tracked, type OsmStateStore, type StateChange, type StoredWay, type Tags } from './osm-state.js';
 
 export interface UpdateSummary extends ImportSummary {
@@ -78,7 +79,7 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
     throw new ImportFormatError('An earlier update did not complete: apply that change file again (the same file) before any later one');
   }
 
-  const { ways, stored, coords } = await resolveWays(state, change);
+  const { ways, stored, coords, buildingOf } = await resolveWays(state, change);
   const places = await placesOf(state);
   const items: ReaderItem[] = [];
   const removals: string[] = [];
@@ -90,14 +91,20 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
     for (let k = 0, n = old ? interpolatedCount(old) : 0; k < n; k++) if (!written.has(`${row}#${k}`)) removals.push(`osm:${row}#${k}`);
   };
   for (const [id, node] of change.nodes) {
+    // An entrance without a number is placed with its building (below).
+    if (!node.deleted && isBareEntrance(node.tags)) continue;
     place(`n${id}`, node.deleted || !hasAddress(node.tags) ? [] : osmRows(`n${id}`, addrTags(node.tags), node.lat, node.lon, places, country));
   }
   const stateChange: StateChange = { ways: new Map(), droppedWays: [], nodes: new Map(), maybeUnused: [] };
   for (const [id, way] of ways) {
-    const row = id < 0 ? `r${-id}` : `w${id}`;
+    const entrance = entranceNode(id);
+    const row = entrance !== undefined ? `n${entrance}` : id < 0 ? `r${-id}` : `w${id}`;
     const old = stored.get(id);
+    // An entrance that now has a number of its own: the node loop placed it.
+    const node = entrance === undefined ? undefined : change.nodes.get(entrance);
+    const put = node && !node.deleted && hasAddress(node.tags) ? () => undefined : place;
     if (way === undefined || !tracked(way.tags)) {
-      place(row, [], old);
+      put(row, [], old);
       if (old) {
         stateChange.droppedWays.push(id);
         stateChange.maybeUnused.push(...old.refs);
@@ -113,6 +120,12 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
       if (n && !n.deleted) stateChange.nodes.set(ref, [e7(n.lat), e7(n.lon)]);
     }
     const at = (ref: number) => coords.get(ref);
+    if (entrance !== undefined) {
+      const building = buildingOf(entrance);
+      const c = at(entrance);
+      put(row, building && c ? osmRows(row, entranceTags(building.tags, way.tags), c[0], c[1], places, country) : []);
+      continue;
+    }
     if (isInterpolation(way.tags)) {
       const ends = storedEnds(way);
       place(row, interpolationRows(row, way.tags, way.refs, at, (ref) => ends[ref], places, country), old);
@@ -171,7 +184,14 @@ async function resolveWays(state: OsmStateStore, change: OsmChange) {
   // that changed shares nodes with the relation's recorded node list.
   const changedWayNodes = [...change.ways.values()].flatMap((w) => (w.deleted || w.tags.highway ? [] : w.refs));
   const areas = (await state.waysUsingNodes(changedWayNodes)).filter((id) => id < 0);
-  const ids = new Set([...change.ways.keys(), ...(await state.waysUsingNodes([...change.nodes.keys()])), ...areas, ...[...change.relations.keys()].map((id) => -id)]);
+  const entrances = [...change.nodes].flatMap(([id, n]) => (!n.deleted && isBareEntrance(n.tags) ? [entranceWayId(id)] : []));
+  const ids = new Set([
+    ...change.ways.keys(),
+    ...(await state.waysUsingNodes([...change.nodes.keys()])),
+    ...areas,
+    ...[...change.relations.keys()].map((id) => -id),
+    ...entrances,
+  ]);
   const stored = await state.ways([...ids]);
   const numbered = (ref: number, ends: Record<string, Tags>): Tags | undefined => {
     const n = change.nodes.get(ref);
@@ -182,7 +202,11 @@ async function resolveWays(state: OsmStateStore, change: OsmChange) {
   for (const id of ids) {
     const old = stored.get(id);
     let way: StoredWay | undefined;
-    if (id < 0) {
+    const entrance = entranceNode(id);
+    if (entrance !== undefined) {
+      const n = change.nodes.get(entrance);
+      way = n === undefined ? old : n.deleted || !isBareEntrance(n.tags) ? undefined : entranceWay(entrance, addrTags(n.tags));
+    } else if (id < 0) {
       const r = change.relations.get(-id);
       const members = r === undefined ? (old ? [...areaMembers(old).keys()] : undefined) : r.deleted ? undefined : addressAreaWays(r);
       const before = old ? areaMembers(old) : new Map<number, number[]>();
@@ -206,7 +230,7 @@ async function resolveWays(state: OsmStateStore, change: OsmChange) {
   const coords = new Map<number, [number, number]>();
   const missing = new Set<number>();
   for (const w of ways.values()) {
-    if (!w || !(hasAddress(w.tags) || isInterpolation(w.tags))) continue;
+    if (!w || !(hasAddress(w.tags) || isInterpolation(w.tags) || w.tags['@entrance'])) continue;
     for (const ref of w.refs) {
       const n = change.nodes.get(ref);
       if (n === undefined) missing.add(ref);
@@ -214,7 +238,15 @@ async function resolveWays(state: OsmStateStore, change: OsmChange) {
     }
   }
   for (const [id, c] of await state.nodes([...missing])) coords.set(id, c);
-  return { ways, stored, coords };
+
+  // The building of each entrance, as the import finds it: the address way of lowest id holding it, as it now is.
+  const entranceNodes = [...ways].flatMap(([id, w]) => (w && entranceNode(id) !== undefined ? [entranceNode(id)!] : []));
+  const holders = entranceNodes.length > 0 ? await state.ways((await state.waysUsingNodes(entranceNodes)).filter((id) => id > 0 && !ways.has(id))) : new Map<number, StoredWay>();
+  const addressWays = [...holders, ...[...ways].filter((e): e is [number, StoredWay] => e[0] > 0 && e[1] !== undefined)]
+    .filter(([, w]) => hasAddress(w.tags))
+    .sort((a, b) => a[0] - b[0]);
+  const buildingOf = (node: number): StoredWay | undefined => addressWays.find(([, w]) => w.refs.includes(node))?.[1];
+  return { ways, stored, coords, buildingOf };
 }
 
 /** Keys the rows as an import does; a row that is no longer usable is counted and leaves the index. */

@@ -7,8 +7,19 @@ import { stateTags, type StoredWay, type Tags } from './osm-state.js';
  *   `@ways` = `11:5;12:7` (each outer way and how many of the nodes are its), so a change of
  *   one outer way replaces just its part;
  * - an interpolation way with `@ends`: the address tags of its numbered nodes by node id, so a
- *   change that names the way but not its end nodes still knows their numbers.
+ *   change that names the way but not its end nodes still knows their numbers;
+ * - an entrance without a number (osm-entrances.ts) `n5` as the way `-(1e15 + 5)` of that one
+ *   node, tagged `@entrance`: a change of its building (found by its nodes) places it again.
  */
+
+/** Entrance pseudo-ways' ids lie below this (OSM ids stay far under 1e15; relations' are small). */
+const ENTRANCE_OFFSET = 1e15;
+export const entranceWayId = (node: number): number => -(ENTRANCE_OFFSET + node);
+/** The entrance node of a pseudo-way id; undefined for any other id. */
+export const entranceNode = (id: number): number | undefined => (id <= -ENTRANCE_OFFSET ? -id - ENTRANCE_OFFSET : undefined);
+
+/** An entrance as the state keeps it. */
+export const entranceWay = (node: number, tags: Tags): StoredWay => ({ tags: { ...tags, '@entrance': '1' }, refs: [node] });
 
 /** An address multipolygon as the state keeps it; a member way whose nodes are unknown adds none. */
 export function areaWay(tags: Tags, members: number[], refsOf: (way: number) => number[] | undefined): StoredWay {

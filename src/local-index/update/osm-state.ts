@@ -18,9 +18,9 @@ export type Tags = Record<string, string>;
 
 /**
  * Ways the state follows: addresses, interpolation ways, and buildings (most addresses are
- * added to a building that exists); address multipolygons too, as ways of their own (osm-derived-ways.ts).
+ * added to a building that exists); address multipolygons and entrances too, as ways of their own (osm-derived-ways.ts).
  */
-export const tracked = (tags: Tags): boolean => Boolean(hasAddress(tags) || tags['addr:interpolation'] || tags.building);
+export const tracked = (tags: Tags): boolean => Boolean(hasAddress(tags) || tags['addr:interpolation'] || tags.building || tags['@entrance']);
 
 /** The tags the state keeps of a way: its address, and whether it is a building. */
 export function stateTags(tags: Tags): Tags {

@@ -1,12 +1,13 @@
 import { assembleRings, makeArea } from '../import/osm-areas.js';
 import { isInterpolation } from '../import/osm-interpolation.js';
 import { addressAreaWays, NodeFilter } from '../import/osm-pbf.js';
+import { isBareEntrance } from '../import/osm-entrances.js';
 import { addrTags } from '../import/osm-rows.js';
 import { boundaryOf, type Boundary } from '../import/osm-places.js';
 import { checkPbfHeader, pbfBlocks, PbfDecoder } from '../import/pbf-blocks.js';
 import { holdsOnlyNodes, readDenseBlock } from '../import/pbf-dense.js';
 import type { OsmItem } from 'osm-pbf-parser';
-import { areaWay, withEnds } from './osm-derived-ways.js';
+import { areaWay, entranceWay, entranceWayId, withEnds } from './osm-derived-ways.js';
 import { stateTags, tracked, type OsmStateStore, type StoredArea, type Tags } from './osm-state.js';
 
 const BATCH = 5000;
@@ -102,6 +103,8 @@ export async function recordOsmState(state: OsmStateStore, path: string): Promis
     await recorder.ways(areaWays);
     wayCount += areaWays.length;
     const ends = new Map<number, Tags>();
+    // Entrances without a number on a recorded way (the bitset lets a few others through: they find no building).
+    const entrances: { id: number; tags: Tags; refs: number[] }[] = [];
     const endNodes = new Set(interpolations.flatMap((w) => w.refs));
     const coords = new Map<number, [number, number]>();
     if (wayCount > 0 || boundaries.length > 0) {
@@ -111,6 +114,7 @@ export async function recordOsmState(state: OsmStateStore, path: string): Promis
         (id, lat, lon, tags) => {
           if (boundaryNodes.has(id)) coords.set(id, [lat, lon]);
           if (tags?.['addr:housenumber'] && endNodes.has(id)) ends.set(id, addrTags(tags));
+          if (tags && filter.has(id) && isBareEntrance(tags)) entrances.push({ id: entranceWayId(id), ...entranceWay(id, addrTags(tags)) });
           // As the import keeps a way's nodes (osm-node-locations.ts): a moved way is placed to the bit.
           if (filter.has(id)) nodes.push([id, Math.round(lat * 1e7) / 1e7, Math.round(lon * 1e7) / 1e7]);
         },
@@ -123,6 +127,9 @@ export async function recordOsmState(state: OsmStateStore, path: string): Promis
       await recorder.nodes(nodes);
     }
     await recorder.ways(interpolations.map((w) => ({ id: w.id, ...withEnds(w, (ref) => ends.get(ref)) })));
+    // Their nodes are kept: the building ways they are on use them.
+    await recorder.ways(entrances);
+    wayCount += entrances.length;
 
     // The areas as the import builds them (osm-boundary-areas.ts): joined rings, a cut-off boundary dropped.
     const areas: StoredArea[] = [];

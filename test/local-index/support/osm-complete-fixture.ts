@@ -4,7 +4,7 @@ import { addr, square, tagText, writeExtracts, type ChangeFixture, type Node, ty
  * Issue 30 item 4: the addresses OpenStreetMap holds besides address nodes and ways, in two
  * small extracts of a Czech village (before and after a day of edits) and the change file
  * between them: an address multipolygon (a building with a courtyard), an interpolation way,
- * an `addr:place` address, conscription/street numbers, an entrance.
+ * an `addr:place` address, conscription/street numbers, entrances.
  */
 interface Relation {
   id: number;
@@ -65,6 +65,14 @@ function extract(day: 'before' | 'after'): Map<string, string> {
   const secondArea: Relation = { id: 501, tags: { type: 'multipolygon', building: 'yes', ...addr('Dvorní', '9') }, members: [{ way: 502, role: 'outer' }] };
   // Even numbers between Polní 2 and Polní 10 (14 after: the end node renumbered, the way unchanged).
   const interpolation: Way = { id: 600, refs: [600, 602, 601], tags: { 'addr:interpolation': 'even' } };
+  // A block of flats with two staircases that carry their flats, not the address (renumbered after, the entrances untouched).
+  const block = square(300, 300, 49.15, 16.3, 49.151, 16.301, { building: 'apartments', ...addr('Hlavní', after ? '32' : '30') });
+  block.way.refs = [300, 310, 301, 311, 302, 303, 300];
+  const staircases: Node[] = [
+    { id: 310, lat: 49.15, lon: 16.3005, tags: { entrance: 'staircase', 'addr:flats': '1-4' } },
+    // Its flats changed after.
+    { id: 311, lat: 49.1505, lon: 16.301, tags: { entrance: 'staircase', 'addr:flats': after ? '5-9' : '5-8' } },
+  ];
   // Every number between Luční 1 and 5, its own street on the way; only the odd ones after (the way retagged).
   const meadow: Way = { id: 610, refs: [610, 611], tags: { 'addr:interpolation': after ? 'odd' : 'all', 'addr:street': 'Luční' } };
   return elements(
@@ -73,6 +81,8 @@ function extract(day: 'before' | 'after'): Map<string, string> {
       ...outer.nodes,
       ...inner.nodes,
       ...(after ? second.nodes : []),
+      ...block.nodes,
+      ...staircases,
       { id: 600, lat: 49.1, lon: 16.05, tags: addr('Polní', '2') },
       { id: 601, lat: 49.1, lon: 16.07, tags: addr('Polní', after ? '14' : '10') },
       { id: 602, lat: 49.1, lon: 16.06 },
@@ -87,7 +97,7 @@ function extract(day: 'before' | 'after'): Map<string, string> {
       // An entrance with its own address, moved east after.
       { id: 950, lat: 49.14, lon: after ? 16.3 : 16.25, tags: { entrance: 'main', ...addr('Hlavní', '20') } },
     ],
-    [...b.ways, outer.way, inner.way, ...(after ? [second.way] : []), interpolation, meadow],
+    [...b.ways, outer.way, inner.way, ...(after ? [second.way] : []), interpolation, meadow, block.way],
     [...b.relations, courtyard, ...(after ? [secondArea] : [])],
   );
 }
