@@ -242,11 +242,15 @@ async function resolveWays(state: OsmStateStore, change: OsmChange) {
   // The building of each entrance, as the import finds it: the address way of lowest id holding it, as it now is.
   const entranceNodes = [...ways].flatMap(([id, w]) => (w && entranceNode(id) !== undefined ? [entranceNode(id)!] : []));
   const holders = entranceNodes.length > 0 ? await state.ways((await state.waysUsingNodes(entranceNodes)).filter((id) => id > 0 && !ways.has(id))) : new Map<number, StoredWay>();
-  const addressWays = [...holders, ...[...ways].filter((e): e is [number, StoredWay] => e[0] > 0 && e[1] !== undefined)]
-    .filter(([, w]) => hasAddress(w.tags))
-    .sort((a, b) => a[0] - b[0]);
-  const buildingOf = (node: number): StoredWay | undefined => addressWays.find(([, w]) => w.refs.includes(node))?.[1];
-  return { ways, stored, coords, buildingOf };
+  const wanted = new Set(entranceNodes);
+  const buildings = new Map<number, StoredWay>();
+  if (wanted.size > 0) {
+    const addressWays = [...holders, ...[...ways].filter((e): e is [number, StoredWay] => e[0] > 0 && e[1] !== undefined)]
+      .filter(([, w]) => hasAddress(w.tags))
+      .sort((a, b) => a[0] - b[0]);
+    for (const [, w] of addressWays) for (const ref of w.refs) if (wanted.has(ref) && !buildings.has(ref)) buildings.set(ref, w);
+  }
+  return { ways, stored, coords, buildingOf: (node: number) => buildings.get(node) };
 }
 
 /** Keys the rows as an import does; a row that is no longer usable is counted and leaves the index. */
