@@ -81,8 +81,8 @@ export function buildAddress(row: number | string, f: RawFields): ReaderItem {
     lat,
     lng,
     sourceId: f.sourceId,
-    ...(f.interpolated ? { interpolated: true } : {}),
     ...(units?.length ? { units } : {}),
   };
+  if (f.interpolated) address.interpolated = true;
   return { kind: 'address', row, address };
 }
