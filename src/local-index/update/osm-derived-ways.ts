@@ -1,7 +1,7 @@
 import { stateTags, type StoredWay, type Tags } from './osm-state.js';
 
 /**
- * The state keeps two kinds of address objects as ways of their own (osm-state.ts), with what
+ * The state keeps three kinds of address objects as ways of their own (osm-state.ts), with what
  * an update needs to place them again beside their tags (keys starting with `@`, never OSM's):
  * - an address multipolygon `r9` as the way `-9`: its outer ways' nodes in one list, and
  *   `@ways` = `11:5;12:7` (each outer way and how many of the nodes are its), so a change of
