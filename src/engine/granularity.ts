@@ -10,8 +10,8 @@ import type { ScoredCandidate } from './types.js';
  *   a state, a country), whatever the data says;
  * - validated: the finest level the data confirmed: a component `match` or `corrected` (never
  *   `missing`, which the data supplied, nor `not-checked`); `unit` only for a unit the data lists;
- * - geocode: the precision of the coordinates (`interpolated` is kept for coordinates placed
- *   between known house numbers; no provider reports that yet).
+ * - geocode: the precision of the coordinates; `interpolated` for coordinates placed between
+ *   known house numbers (`ProviderCandidate.interpolated`: the local index's OSM interpolation ways).
  */
 const LEVELS: readonly { level: Granularity; field: VerdictField | 'unit' | 'state' }[] = [
   { level: 'unit', field: 'unit' },
@@ -47,6 +47,6 @@ export function answerGranularity(input: AddressComponents, selected: ScoredCand
   return {
     input: named?.level ?? 'none',
     validated: confirmed?.level ?? 'none',
-    geocode: selected ? GEOCODE_LEVEL[selected.precision] : 'none',
+    geocode: !selected ? 'none' : selected.interpolated ? 'interpolated' : GEOCODE_LEVEL[selected.precision],
   };
 }

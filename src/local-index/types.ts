@@ -22,6 +22,8 @@ export interface RawAddress {
   sourceId?: string;
   /** The house's units (flats, doors) this row lists, as the data writes them; absent when it lists none. */
   units?: string[];
+  /** Placed between two known house numbers (an OSM interpolation way), not mapped itself. */
+  interpolated?: true;
 }
 
 /** What a reader yields: an address, or a row it could not use (counted, reported, never fatal). */
@@ -107,6 +109,8 @@ export interface LocalHit {
   placeNames?: string[];
   /** An address's units as the data lists them (every object of the house together); absent when it lists none. */
   units?: string[];
+  /** An address placed between two known house numbers (OSM interpolation), not mapped itself. */
+  interpolated?: true;
   /**
    * A street hit for a typed house number the street does not have: the index holds the street
    * with every number the data gives it, so that number is known to be absent.

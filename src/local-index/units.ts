@@ -5,9 +5,24 @@
  */
 export const UNIT_SEPARATOR = '\u001f';
 
-/** The stored form of a unit list; null for none. */
-export function packUnits(units: readonly string[] | undefined): string | null {
-  return units && units.length > 0 ? units.join(UNIT_SEPARATOR) : null;
+/**
+ * An interpolated address (OSM `addr:interpolation`) is marked by this last entry of its units
+ * column rather than a column of its own: the mark travels through every statement that
+ * reads or writes units on both stores, and `readUnits` takes it off before anything shows units.
+ */
+const INTERPOLATED = '\u0002';
+
+/** The stored form of a unit list (with the interpolated mark); null for none. */
+export function packUnits(units: readonly string[] | undefined, interpolated?: true): string | null {
+  const all = interpolated ? [...(units ?? []), INTERPOLATED] : units;
+  return all && all.length > 0 ? all.join(UNIT_SEPARATOR) : null;
+}
+
+/** A stored units column as a hit shows it: the units (absent for none) and whether the address is interpolated. */
+export function readUnits(stored: string | null | undefined): { units?: string[]; interpolated?: true } {
+  const list = unpackUnits(stored);
+  if (list?.at(-1) !== INTERPOLATED) return list ? { units: list } : {};
+  return list.length > 1 ? { units: list.slice(0, -1), interpolated: true } : { interpolated: true };
 }
 
 /** The unit list of a stored value; undefined for none. */

@@ -31,6 +31,11 @@ export interface ProviderCandidate {
   houseNumbersKnown?: true;
   /** The same for postcodes: a typed postcode the candidate does not carry is not one of the street's. */
   postcodesKnown?: true;
+  /**
+   * The coordinates are placed between two known house numbers (an OSM interpolation way), not
+   * mapped for this house: the answer's `granularity.geocode` is `interpolated`.
+   */
+  interpolated?: true;
   /** Provider-native payload, shown only in debug candidates; never sent to browsers. */
   raw?: unknown;
 }

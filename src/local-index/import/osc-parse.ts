@@ -9,13 +9,14 @@ type Tags = Record<string, string>;
 /** An element's state after a change file: gone, or as it now is. */
 export type OscNode = { deleted: true } | { deleted: false; lat: number; lon: number; tags: Tags };
 export type OscWay = { deleted: true } | { deleted: false; refs: number[]; tags: Tags };
+export type OscRelation = { deleted: true } | { deleted: false; tags: Tags; members: { type: string; id: number; role: string }[] };
 
 /** The net effect of one OsmChange file: each element's last state (an element may change several times in one diff). */
 export interface OsmChange {
   nodes: Map<number, OscNode>;
   ways: Map<number, OscWay>;
-  /** Relations changed (boundaries): counted, not applied (see docs/keeping-current.md). */
-  relations: number;
+  /** Relations changed: address multipolygons are applied, others (boundaries) counted, not applied (see docs/keeping-current.md). */
+  relations: Map<number, OscRelation>;
 }
 
 const ACTIONS = new Set(['create', 'modify', 'delete']);
@@ -52,12 +53,14 @@ async function isGzip(path: string): Promise<boolean> {
  * element wins (replication diffs list an element once per version; order breaks ties).
  */
 export async function readOsmChange(path: string): Promise<OsmChange> {
-  const out: OsmChange = { nodes: new Map(), ways: new Map(), relations: 0 };
+  const out: OsmChange = { nodes: new Map(), ways: new Map(), relations: new Map() };
   const versions = new Map<string, number>();
   const parser = new SaxesParser();
   let action: string | undefined;
   let root = false;
-  let current: { type: 'node' | 'way' | 'relation'; id: number; version: number; attrs: Tags; tags: Tags; refs: number[] } | undefined;
+  let current:
+    | { type: 'node' | 'way' | 'relation'; id: number; version: number; attrs: Tags; tags: Tags; refs: number[]; members: { type: string; id: number; role: string }[] }
+    | undefined;
 
   parser.on('opentag', (tag: SaxesTagPlain) => {
     const a = tag.attributes as Tags;
@@ -66,26 +69,24 @@ export async function readOsmChange(path: string): Promise<OsmChange> {
       root = true;
     } else if (ACTIONS.has(tag.name)) action = tag.name;
     else if ((tag.name === 'node' || tag.name === 'way' || tag.name === 'relation') && action) {
-      current = { type: tag.name, id: integer(a.id, `${tag.name} id`), version: Number(a.version ?? 0), attrs: a, tags: {}, refs: [] };
+      current = { type: tag.name, id: integer(a.id, `${tag.name} id`), version: Number(a.version ?? 0), attrs: a, tags: {}, refs: [], members: [] };
     } else if (current && tag.name === 'tag' && a.k !== undefined) current.tags[a.k] = a.v ?? '';
     else if (current && tag.name === 'nd') current.refs.push(integer(a.ref, 'nd ref'));
+    else if (current && tag.name === 'member') current.members.push({ type: a.type ?? '', id: integer(a.ref, 'member ref'), role: a.role ?? '' });
   });
   parser.on('closetag', (tag: SaxesTagPlain) => {
     if (ACTIONS.has(tag.name)) action = undefined;
     if (!current || tag.name !== current.type) return;
     const c = current;
     current = undefined;
-    if (c.type === 'relation') {
-      out.relations++;
-      return;
-    }
     const key = `${c.type}${c.id}`;
     if ((versions.get(key) ?? -1) > c.version) return;
     versions.set(key, c.version);
     const deleted = action === 'delete';
     if (c.type === 'node') {
       out.nodes.set(c.id, deleted ? { deleted } : { deleted, lat: coordinate(c.attrs.lat, 90, 'lat'), lon: coordinate(c.attrs.lon, 180, 'lon'), tags: c.tags });
-    } else out.ways.set(c.id, deleted ? { deleted } : { deleted, refs: c.refs, tags: c.tags });
+    } else if (c.type === 'way') out.ways.set(c.id, deleted ? { deleted } : { deleted, refs: c.refs, tags: c.tags });
+    else out.relations.set(c.id, deleted ? { deleted } : { deleted, tags: c.tags, members: c.members });
   });
 
   const input = createReadStream(path);

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReaderItem } from '../types.js';
 import { BoundaryCollector } from './osm-boundary-areas.js';
-import type { PlaceLocator } from './osm-places.js';
 import { checkPbfHeader, pbfBlocks, PbfDecoder, type PbfBlock } from './pbf-blocks.js';
 import { holdsOnlyNodes, readDenseBlock, type DenseVisitor } from './pbf-dense.js';
 import { NodeLocations } from './osm-node-locations.js';
 import { ImportFormatError } from '../types.js';
-import { buildAddress } from './record.js';
-import { osmUnits } from './osm-units.js';
+import { hasAddress } from './osm-address-forms.js';
+import { entranceTags, isBareEntrance } from './osm-entrances.js';
+import { isInterpolation } from './osm-interpolation.js';
+import { addrTags, interpolationRows, osmRows } from './osm-rows.js';
 
 type Tags = Record<string, string>;
 
@@ -29,43 +30,10 @@ function centre(refs: number[], locations: NodeLocations): [number, number] | un
   return n > 0 ? [lat / n, lng / n] : undefined;
 }
 
-/** Only the tags the importer reads are staged. */
-export const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith('addr:') || k.startsWith('is_in')));
-
-/** Tags naming places an address lies in besides its town: the levels a resident may write instead. */
-const PLACE_TAGS = ['addr:hamlet', 'addr:suburb', 'addr:quarter', 'addr:neighbourhood', 'addr:district', 'addr:municipality', 'is_in:city', 'is_in:municipality', 'is_in:town', 'is_in:village'];
-
-/** The places the tags name (`is_in` may list several, comma- or semicolon-separated), then those the boundaries give. */
-function placesOf(tags: Tags, located: string[] | undefined): string[] | undefined {
-  const tagged = [...PLACE_TAGS.map((k) => tags[k]), ...(tags.is_in ?? '').split(/[;,]/)].map((v) => v?.trim()).filter((v): v is string => Boolean(v));
-  const all = [...new Set([...tagged, ...(located ?? [])])];
-  return all.length > 0 ? all : undefined;
-}
-
-/**
- * One address's fields. The tags win; where `addr:city`, `addr:postcode` or `addr:country`
- * is missing (most OSM addresses), the boundaries around the point give the municipality,
- * the postal-code area and the country, as Nominatim, Photon and Pelias do; the import's
- * `--country` is the last fallback. The other places it lies in (parish, quarter, `addr:suburb`,
- * `is_in`) are kept as alternative places: a resident may write any of them as the town.
- */
-export function fields(tags: Tags, lat: number | undefined, lng: number | undefined, sourceId: string, places: PlaceLocator | undefined, country?: string) {
-  const tagged = tags['addr:country'];
-  const at = places && lat !== undefined && lng !== undefined ? places.locate(lat, lng, tagged?.toUpperCase()) : {};
-  return {
-    lat,
-    lng,
-    houseNumber: tags['addr:housenumber'],
-    street: tags['addr:street'] || tags['addr:place'],
-    postcode: tags['addr:postcode'] || at.postcode,
-    city: tags['addr:city'] || at.municipality,
-    municipality: at.municipality,
-    places: placesOf(tags, at.places),
-    state: tags['addr:state'],
-    country: tagged || at.country || country,
-    sourceId,
-    units: osmUnits(tags),
-  };
+/** The outer ways of a multipolygon relation with an address (a building with courtyards); undefined for any other relation. */
+export function addressAreaWays(relation: { tags: Tags; members: { type: string; id: number; role: string }[] }): number[] | undefined {
+  if (relation.tags.type !== 'multipolygon' || !hasAddress(relation.tags)) return undefined;
+  return relation.members.filter((m) => m.type === 'way' && (m.role === 'outer' || m.role === '')).map((m) => m.id);
 }
 
 /** Bitset over node ids (hashed): a cheap "maybe needed" test in front of the staging table. */
@@ -90,13 +58,14 @@ export class NodeFilter {
 export const NODE_PASS_BUDGET = 32_000_000;
 
 /**
- * OpenStreetMap PBF: nodes and ways with `addr:housenumber` and `addr:street` or `addr:place`.
- * The file stores nodes, then ways, then relations. Rather than hold it in memory, pass 1
- * stages the addresses (nodes with their coordinates, ways with their node ids) and the
- * boundary relations in a temporary SQLite file; pass 2 (ways only) stages the boundaries'
- * ways; node passes then pick up the coordinates of just the nodes those ways need
- * (NodeLocations, off the V8 heap), for the boundaries and for as many address ways as
- * `nodeBudget` allows at a time, and store each address way's centre. Node blocks are read by
+ * OpenStreetMap PBF: nodes, ways and multipolygon relations with an address (osm-rows.ts), and
+ * interpolation ways. The file stores nodes, then ways, then relations. Rather than hold it in
+ * memory, pass 1 stages the addresses (nodes with their coordinates, ways with their node ids)
+ * and the boundary relations in a temporary SQLite file; pass 2 (ways only) stages the boundaries'
+ * and address multipolygons' outer ways; node passes then pick up the coordinates of just the
+ * nodes those ways need (NodeLocations, off the V8 heap), for the boundaries and for as many
+ * address ways as `nodeBudget` allows at a time, and store each address way's centre (an
+ * interpolation way: all its nodes' coordinates). Node blocks are read by
  * pbf-dense.ts without making an object per node; the few other blocks by osm-pbf-parser.
  */
 export async function* readOsmPbf(path: string, country: string | undefined, onBytes?: (n: number) => void, nodeBudget = NODE_PASS_BUDGET): AsyncGenerator<ReaderItem[]> {
@@ -107,9 +76,25 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     stage.pragma('journal_mode = OFF');
     stage.pragma('synchronous = OFF');
     stage.exec(`CREATE TABLE nodes (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL);
-                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs TEXT NOT NULL, lat REAL, lng REAL);`);
+                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs TEXT NOT NULL, lat REAL, lng REAL, interpolation INTEGER, points TEXT);
+                CREATE TABLE entrances (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL, way INTEGER);`);
     const addNode = stage.prepare('INSERT OR REPLACE INTO nodes (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
-    const addWay = stage.prepare('INSERT OR REPLACE INTO ways (id, tags, refs) VALUES (?, ?, ?)');
+    // Entrances without a number (osm-entrances.ts) and the first address way found holding each.
+    const addEntrance = stage.prepare('INSERT OR REPLACE INTO entrances (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
+    const setEntranceWay = stage.prepare('UPDATE entrances SET way = ? WHERE id = ? AND way IS NULL');
+    const entranceIds = new Set<number>();
+    const node = (id: number, tags: Tags, lat: number, lon: number) => {
+      if (hasAddress(tags)) addNode.run(id, JSON.stringify(addrTags(tags)), lat, lon);
+      else if (isBareEntrance(tags)) {
+        addEntrance.run(id, JSON.stringify(addrTags(tags)), lat, lon);
+        entranceIds.add(id);
+      }
+    };
+    // Address ways, interpolation ways, and address multipolygons under their negated id (`r9` is -9).
+    const addWay = stage.prepare('INSERT OR REPLACE INTO ways (id, tags, refs, interpolation) VALUES (?, ?, ?, ?)');
+    /** Address multipolygons (buildings with courtyards): their outer ways, whose nodes pass 2 stages. */
+    const addressAreas: { id: number; tags: Tags; ways: number[] }[] = [];
+    const areaWays = new Set<number>();
     const boundaries = new BoundaryCollector(stage);
     const boundaryNodes = new NodeLocations();
     // Pass 1 is half of the progress; pass 2 and the first node pass stop early (at the ways, at the relations) and share the rest.
@@ -138,31 +123,46 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     stage.exec('BEGIN');
     for await (const block of pbfBlocks(path, progress(0, 0.5))) {
       const isNodes = dense(block, (id, lat, lon, tags) => {
-        if (tags?.['addr:housenumber']) addNode.run(id, JSON.stringify(addrTags(tags)), lat, lon);
+        if (tags) node(id, tags, lat, lon);
       });
       if (isNodes) continue;
       for (const item of decoder.decode(block)) {
-        if (item.type === 'relation') boundaries.relation(item);
-        else if (!item.tags['addr:housenumber']) continue;
-        else if (item.type === 'node') addNode.run(item.id, JSON.stringify(addrTags(item.tags)), item.lat, item.lon);
-        else addWay.run(item.id, JSON.stringify(addrTags(item.tags)), JSON.stringify(item.refs));
+        if (item.type === 'relation') {
+          boundaries.relation(item);
+          const ways = addressAreaWays(item);
+          if (ways) addressAreas.push({ id: item.id, tags: addrTags(item.tags), ways });
+          for (const id of ways ?? []) areaWays.add(id);
+        } else if (item.type === 'node') node(item.id, item.tags, item.lat, item.lon);
+        else if (hasAddress(item.tags)) {
+          addWay.run(item.id, JSON.stringify(addrTags(item.tags)), JSON.stringify(item.refs), null);
+          if (entranceIds.size > 0) for (const ref of item.refs) if (entranceIds.has(ref)) setEntranceWay.run(item.id, ref);
+        } else if (isInterpolation(item.tags)) addWay.run(item.id, JSON.stringify(addrTags(item.tags)), JSON.stringify(item.refs), 1);
       }
     }
-    if (boundaries.size > 0) {
+    // Pass 2 also stages the outer ways of address multipolygons: an address at the mean of their nodes.
+    const areaRefs = new Map<number, number[]>();
+    if (boundaries.size > 0 || addressAreas.length > 0) {
       const ways = new PbfDecoder();
       for await (const block of pbfBlocks(path, progress(0.5, 0.25))) {
         if (block.type === 'OSMData' && holdsOnlyNodes(block.data)) continue;
         const items = ways.decode(block);
         if (items.length > 0 && items[0]!.type === 'relation') break;
-        for (const item of items) if (item.type === 'way') for (const ref of boundaries.way(item.id, item.refs) ?? []) boundaryNodes.need(ref);
+        for (const item of items) {
+          if (item.type !== 'way') continue;
+          for (const ref of boundaries.way(item.id, item.refs) ?? []) boundaryNodes.need(ref);
+          if (areaWays.has(item.id)) areaRefs.set(item.id, item.refs);
+        }
       }
     }
+    for (const a of addressAreas) addWay.run(-a.id, JSON.stringify(a.tags), JSON.stringify(a.ways.flatMap((w) => areaRefs.get(w) ?? [])), null);
     boundaryNodes.seal();
 
     // Address ways in groups of at most `nodeBudget` node references, one node pass per group
     // (the first also fills the boundaries' nodes); each way's centre is stored with it.
-    const page = stage.prepare('SELECT id, refs FROM ways WHERE id > ? ORDER BY id LIMIT 5000');
+    const page = stage.prepare('SELECT id, refs, interpolation FROM ways WHERE id > ? ORDER BY id LIMIT 5000');
     const setCentre = stage.prepare('UPDATE ways SET lat = ?, lng = ? WHERE id = ?');
+    // An interpolation way keeps every node's coordinates (null where the file lacks it): its numbers lie along it.
+    const setPoints = stage.prepare('UPDATE ways SET points = ? WHERE id = ?');
     let done = Number.MIN_SAFE_INTEGER;
     for (let pass = 0; ; pass++) {
       const group = new NodeLocations();
@@ -188,10 +188,12 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
         first && boundaryNodes.size > 0 ? (id, lat, lon) => (group.set(id, lat, lon), boundaryNodes.set(id, lat, lon)) : (id, lat, lon) => group.set(id, lat, lon),
         first ? progress(boundaries.size > 0 ? 0.75 : 0.5, boundaries.size > 0 ? 0.25 : 0.5) : undefined,
       );
-      for (let at = done, rows = page.all(at) as { id: number; refs: string }[]; rows.length > 0 && at < end; rows = page.all(at) as typeof rows) {
+      for (let at = done, rows = page.all(at) as { id: number; refs: string; interpolation: number | null }[]; rows.length > 0 && at < end; rows = page.all(at) as typeof rows) {
         for (const row of rows) {
           if (row.id > end) break;
-          const c = centre(JSON.parse(row.refs) as number[], group);
+          const refs = JSON.parse(row.refs) as number[];
+          if (row.interpolation) setPoints.run(JSON.stringify(refs.map((r) => group.get(r) ?? null)), row.id);
+          const c = centre(refs, group);
           if (c) setCentre.run(c[0], c[1], row.id);
           at = row.id;
         }
@@ -204,23 +206,36 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     const places = boundaries.size > 0 ? boundaries.locator((id) => boundaryNodes.get(id)) : undefined;
 
     let batch: ReaderItem[] = [];
-    const take = function* (item: ReaderItem) {
-      batch.push(item);
+    const take = function* (items: ReaderItem[]) {
+      batch.push(...items);
       if (batch.length >= 2000) {
         yield batch;
         batch = [];
       }
     };
     for (const n of stage.prepare('SELECT id, tags, lat, lng FROM nodes ORDER BY id').iterate() as Iterable<{ id: number; tags: string; lat: number; lng: number }>) {
-      yield* take(buildAddress(`n${n.id}`, fields(JSON.parse(n.tags) as Tags, n.lat, n.lng, `osm:n${n.id}`, places, country)));
+      yield* take(osmRows(`n${n.id}`, JSON.parse(n.tags) as Tags, n.lat, n.lng, places, country));
     }
-    for (const way of stage.prepare('SELECT id, tags, lat, lng FROM ways ORDER BY id').iterate() as Iterable<{ id: number; tags: string; lat: number | null; lng: number | null }>) {
-      const row = `w${way.id}`;
-      yield* take(
-        way.lat === null || way.lng === null
-          ? { kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' }
-          : buildAddress(row, fields(JSON.parse(way.tags) as Tags, way.lat, way.lng, `osm:w${way.id}`, places, country)),
-      );
+    const nodeTags = stage.prepare('SELECT tags FROM nodes WHERE id = ?').pluck();
+    const numbered = (id: number) => {
+      const tags = nodeTags.get(id) as string | undefined;
+      return tags === undefined ? undefined : (JSON.parse(tags) as Tags);
+    };
+    type WayRow = { id: number; tags: string; lat: number | null; lng: number | null; refs: string | null; points: string | null };
+    for (const way of stage.prepare('SELECT id, tags, lat, lng, CASE WHEN points IS NULL THEN NULL ELSE refs END AS refs, points FROM ways ORDER BY id').iterate() as Iterable<WayRow>) {
+      const row = way.id < 0 ? `r${-way.id}` : `w${way.id}`;
+      if (way.points !== null) {
+        const refs = JSON.parse(way.refs!) as number[];
+        const points = JSON.parse(way.points) as ([number, number] | null)[];
+        const at = new Map(refs.map((r, i) => [r, points[i] ?? undefined]));
+        yield* take(interpolationRows(row, JSON.parse(way.tags) as Tags, refs, (id) => at.get(id), numbered, places, country));
+      } else if (way.lat === null || way.lng === null) {
+        yield* take([{ kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' }]);
+      } else yield* take(osmRows(row, JSON.parse(way.tags) as Tags, way.lat, way.lng, places, country));
+    }
+    type EntranceRow = { id: number; tags: string; lat: number; lng: number; building: string };
+    for (const e of stage.prepare('SELECT e.id, e.tags, e.lat, e.lng, w.tags AS building FROM entrances e JOIN ways w ON w.id = e.way ORDER BY e.id').iterate() as Iterable<EntranceRow>) {
+      yield* take(osmRows(`n${e.id}`, entranceTags(JSON.parse(e.building) as Tags, JSON.parse(e.tags) as Tags), e.lat, e.lng, places, country));
     }
     if (batch.length > 0) yield batch;
   } finally {

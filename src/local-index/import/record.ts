@@ -20,6 +20,8 @@ export interface RawFields {
   state?: string;
   country?: string;
   sourceId?: string;
+  /** Placed between two known house numbers (an OSM interpolation way), not mapped itself. */
+  interpolated?: true;
 }
 
 type Coordinate = number | 'missing' | 'invalid';
@@ -81,5 +83,6 @@ export function buildAddress(row: number | string, f: RawFields): ReaderItem {
     sourceId: f.sourceId,
     ...(units?.length ? { units } : {}),
   };
+  if (f.interpolated) address.interpolated = true;
   return { kind: 'address', row, address };
 }

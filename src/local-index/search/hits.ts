@@ -33,6 +33,7 @@ export function addressToHit(a: AddressHit, score: number): LocalHit {
     label: formatLabel(components),
     ...places(a.street),
     ...(a.units ? { units: a.units } : {}),
+    ...(a.interpolated ? { interpolated: true } : {}),
   };
 }
 

@@ -18,7 +18,8 @@ function scoredAddresses(plan: Plan, hits: AddressHit[], ranked: RankedStreet[])
 
 /**
  * Each result once. Several objects of one house (OSM: a node per flat, each with its
- * `addr:unit`) are one result with all their units.
+ * `addr:unit`) are one result with all their units. A number both mapped and in an
+ * interpolation's range is the mapped one, at its own place.
  */
 function dedupe(hits: LocalHit[]): LocalHit[] {
   const seen = new Map<string, LocalHit>();
@@ -30,6 +31,10 @@ function dedupe(hits: LocalHit[]): LocalHit[] {
       return true;
     }
     if (h.units) first.units = mergeUnits(first.units, h.units);
+    if (first.interpolated && !h.interpolated) {
+      first.location = h.location;
+      delete first.interpolated;
+    }
     return false;
   });
 }

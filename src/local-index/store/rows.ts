@@ -1,5 +1,5 @@
 import type { AddressHit, StreetHit } from './store.js';
-import { unpackUnits } from '../units.js';
+import { readUnits } from '../units.js';
 
 /** Row shapes as SQL returns them (both backends use the same column aliases, see queries.ts). */
 export interface StreetRow {
@@ -49,7 +49,7 @@ export function withNumbers(rows: NumberedRow[], perStreet = Infinity): StreetHi
     if (!s) streets.set(id, (s = { ...toStreetHit(r), numbered: [] }));
     if (r.a_id === null || s.numbered.length >= perStreet) continue;
     const aId = Number(r.a_id);
-    if (s.numbered.at(-1)?.id !== aId) s.numbered.push({ id: aId, hn: r.hn!, hnKey: r.hn_key!, postcode: r.a_postcode, lat: r.a_lat!, lng: r.a_lng!, ...units(r.a_units) });
+    if (s.numbered.at(-1)?.id !== aId) s.numbered.push({ id: aId, hn: r.hn!, hnKey: r.hn_key!, postcode: r.a_postcode, lat: r.a_lat!, lng: r.a_lng!, ...readUnits(r.a_units) });
   }
   return [...streets.values()];
 }
@@ -74,13 +74,7 @@ export function toStreetHit(r: StreetRow): StreetHit {
 }
 
 export function toAddressHit(r: AddressRow): AddressHit {
-  return { street: toStreetHit(r), hn: r.hn, hnKey: r.hn_key, postcode: r.a_postcode, lat: r.a_lat, lng: r.a_lng, ...units(r.a_units) };
-}
-
-/** The `units` of a hit: absent where the data lists none. */
-function units(stored: string | null): { units?: string[] } {
-  const list = unpackUnits(stored);
-  return list ? { units: list } : {};
+  return { street: toStreetHit(r), hn: r.hn, hnKey: r.hn_key, postcode: r.a_postcode, lat: r.a_lat, lng: r.a_lng, ...readUnits(r.a_units) };
 }
 
 /** SQLite FTS5 query: AND of terms, OR of each term's alternatives, `*` for prefixes. */

@@ -212,6 +212,8 @@ export interface NumberedAddress {
   lng: number;
   /** The house's units this address lists; absent for none. */
   units?: string[];
+  /** Placed between two known house numbers (OSM interpolation), not mapped itself. */
+  interpolated?: true;
 }
 
 /** At most this many addresses of one street come back with it from `findStreets` (the geocode keeps 20 over all its streets). */
@@ -226,6 +228,8 @@ export interface AddressHit {
   lng: number;
   /** The house's units this address lists; absent for none. */
   units?: string[];
+  /** Placed between two known house numbers (OSM interpolation), not mapped itself. */
+  interpolated?: true;
 }
 
 /** House-number filter: exact key, key prefix (typing), or the leading integer (`123` for `123-2`). */

@@ -1,3 +1,4 @@
+import { hasAddress } from '../import/osm-address-forms.js';
 import type { Boundary } from '../import/osm-places.js';
 
 /**
@@ -15,8 +16,11 @@ import type { Boundary } from '../import/osm-places.js';
 
 export type Tags = Record<string, string>;
 
-/** Ways the state follows: addresses, and buildings (most addresses are added to a building that exists). */
-export const tracked = (tags: Tags): boolean => Boolean(tags['addr:housenumber'] || tags.building);
+/**
+ * Ways the state follows: addresses, interpolation ways, and buildings (most addresses are
+ * added to a building that exists); address multipolygons and entrances too, as ways of their own (osm-derived-ways.ts).
+ */
+export const tracked = (tags: Tags): boolean => Boolean(hasAddress(tags) || tags['addr:interpolation'] || tags.building || tags['@entrance']);
 
 /** The tags the state keeps of a way: its address, and whether it is a building. */
 export function stateTags(tags: Tags): Tags {

@@ -10,6 +10,7 @@ function toCandidate(hit: LocalHit): ProviderCandidate {
     precision: hit.precision,
     ...(hit.placeNames ? { placeNames: hit.placeNames } : {}),
     ...(hit.units ? { units: hit.units } : {}),
+    ...(hit.interpolated ? { interpolated: true } : {}),
     ...(hit.houseNumbersKnown ? { houseNumbersKnown: true } : {}),
     ...(hit.postcodesKnown ? { postcodesKnown: true } : {}),
     raw: { score: hit.score, precision: hit.precision },

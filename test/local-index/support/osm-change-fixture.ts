@@ -8,14 +8,14 @@ import { join } from 'node:path';
  * derive-changes`, as a replication diff would carry it. Every kind of edit `--update` must
  * apply is in it; the comments name them.
  */
-type Tags = Record<string, string>;
-interface Node {
+export type Tags = Record<string, string>;
+export interface Node {
   id: number;
   lat: number;
   lon: number;
   tags?: Tags;
 }
-interface Way {
+export interface Way {
   id: number;
   refs: number[];
   tags: Tags;
@@ -23,7 +23,7 @@ interface Way {
 
 /** OPL escapes everything but plain characters as `%hex%`. */
 const esc = (s: string) => [...s].map((c) => (/[A-Za-z0-9:_.\-]/.test(c) ? c : `%${c.codePointAt(0)!.toString(16)}%`)).join('');
-const tagText = (tags: Tags = {}) => Object.entries(tags).map(([k, v]) => `${esc(k)}=${esc(v)}`).join(',');
+export const tagText = (tags: Tags = {}) => Object.entries(tags).map(([k, v]) => `${esc(k)}=${esc(v)}`).join(',');
 
 /** Elements as OPL lines without their version, by `n1`, `w2`, `r3`. */
 function elements(nodes: Node[], ways: Way[], relations: Relation[]): Map<string, string> {
@@ -35,12 +35,12 @@ function elements(nodes: Node[], ways: Way[], relations: Relation[]): Map<string
 }
 
 /** OPL text; an element that differs from `previous` gets version 2, as an edit would give it (derive-changes compares versions). */
-function opl(current: Map<string, string>, previous?: Map<string, string>): string {
+export function opl(current: Map<string, string>, previous?: Map<string, string>): string {
   return [...current].map(([id, rest]) => `${id} v${previous?.has(id) && previous.get(id) !== rest ? 2 : 1} ${rest}`).join('\n') + '\n';
 }
 
 /** Four corner nodes from `id`, and the closed way `way` through them. */
-function square(id: number, way: number, south: number, west: number, north: number, east: number, tags: Tags = {}): { nodes: Node[]; way: Way } {
+export function square(id: number, way: number, south: number, west: number, north: number, east: number, tags: Tags = {}): { nodes: Node[]; way: Way } {
   const nodes = [
     { id, lat: south, lon: west },
     { id: id + 1, lat: south, lon: east },
@@ -50,7 +50,7 @@ function square(id: number, way: number, south: number, west: number, north: num
   return { nodes, way: { id: way, refs: [id, id + 1, id + 2, id + 3, id], tags } };
 }
 
-const addr = (street: string, hn: string, more: Tags = {}): Tags => ({ 'addr:street': street, 'addr:housenumber': hn, ...more });
+export const addr = (street: string, hn: string, more: Tags = {}): Tags => ({ 'addr:street': street, 'addr:housenumber': hn, ...more });
 const building = (tags: Tags = {}): Tags => ({ building: 'yes', ...tags });
 
 /** The boundaries, the same in both extracts: a country, and two municipalities side by side (Adorf west, Bdorf east). */
@@ -166,15 +166,19 @@ export interface ChangeFixture {
   change: string;
 }
 
-/** Writes both extracts and the change file (gzip, as replication serves it) into `dir`. */
-export function writeChangeFixture(dir: string): ChangeFixture {
+/** Writes both extracts (`name-before.osm.pbf`, `name-after.osm.pbf`) and the change file between them (gzip, as replication serves it) into `dir`. */
+export function writeExtracts(dir: string, old: Map<string, string>, next: Map<string, string>, name = 'day'): ChangeFixture {
   const osmium = (...args: string[]) => execFileSync('osmium', [...args, '--overwrite', '--no-progress'], { stdio: 'pipe' });
-  const old = before();
-  writeFileSync(join(dir, 'before.opl'), opl(old));
-  writeFileSync(join(dir, 'after.opl'), opl(after(), old));
-  const out = { before: join(dir, 'before.osm.pbf'), after: join(dir, 'after.osm.pbf'), change: join(dir, 'day.osc.gz') };
-  osmium('cat', join(dir, 'before.opl'), '-o', out.before);
-  osmium('cat', join(dir, 'after.opl'), '-o', out.after);
+  writeFileSync(join(dir, `${name}-before.opl`), opl(old));
+  writeFileSync(join(dir, `${name}-after.opl`), opl(next, old));
+  const out = { before: join(dir, `${name}-before.osm.pbf`), after: join(dir, `${name}-after.osm.pbf`), change: join(dir, `${name}.osc.gz`) };
+  osmium('cat', join(dir, `${name}-before.opl`), '-o', out.before);
+  osmium('cat', join(dir, `${name}-after.opl`), '-o', out.after);
   osmium('derive-changes', out.before, out.after, '-o', out.change);
   return out;
+}
+
+/** Writes both extracts and the change file into `dir`. */
+export function writeChangeFixture(dir: string): ChangeFixture {
+  return writeExtracts(dir, before(), after());
 }

@@ -1,0 +1,81 @@
+import type { ReaderItem } from '../types.js';
+import { addressForms } from './osm-address-forms.js';
+import { interpolate } from './osm-interpolation.js';
+import type { PlaceLocator } from './osm-places.js';
+import { osmUnits } from './osm-units.js';
+import { buildAddress } from './record.js';
+
+type Tags = Record<string, string>;
+
+/** Only the tags the importer reads are staged. */
+export const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith('addr:') || k.startsWith('is_in')));
+
+/** Tags naming places an address lies in besides its town: the levels a resident may write instead. */
+const PLACE_TAGS = ['addr:hamlet', 'addr:suburb', 'addr:quarter', 'addr:neighbourhood', 'addr:district', 'addr:municipality', 'is_in:city', 'is_in:municipality', 'is_in:town', 'is_in:village'];
+
+/** The places the tags name (`is_in` may list several, comma- or semicolon-separated), then those the boundaries give. */
+function placesOf(tags: Tags, located: string[] | undefined): string[] | undefined {
+  // `addr:place` beside a street is the village part it lies in (Czechia, Slovakia): a place, not the street.
+  const place = tags['addr:street'] ? tags['addr:place'] : undefined;
+  const tagged = [...PLACE_TAGS.map((k) => tags[k]), place, ...(tags.is_in ?? '').split(/[;,]/)].map((v) => v?.trim()).filter((v): v is string => Boolean(v));
+  const all = [...new Set([...tagged, ...(located ?? [])])];
+  return all.length > 0 ? all : undefined;
+}
+
+/**
+ * One address's fields. The tags win; where `addr:city`, `addr:postcode` or `addr:country`
+ * is missing (most OSM addresses), the boundaries around the point give the municipality,
+ * the postal-code area and the country, as Nominatim, Photon and Pelias do; the import's
+ * `--country` is the last fallback. The other places it lies in (parish, quarter, `addr:suburb`,
+ * `is_in`) are kept as alternative places: a resident may write any of them as the town.
+ */
+export function fields(tags: Tags, lat: number | undefined, lng: number | undefined, sourceId: string, places: PlaceLocator | undefined, country?: string) {
+  const tagged = tags['addr:country'];
+  const at = places && lat !== undefined && lng !== undefined ? places.locate(lat, lng, tagged?.toUpperCase()) : {};
+  return {
+    lat,
+    lng,
+    houseNumber: tags['addr:housenumber'],
+    street: tags['addr:street'] || tags['addr:place'],
+    postcode: tags['addr:postcode'] || at.postcode,
+    city: tags['addr:city'] || at.municipality,
+    municipality: at.municipality,
+    places: placesOf(tags, at.places),
+    state: tags['addr:state'],
+    country: tagged || at.country || country,
+    sourceId,
+    units: osmUnits(tags),
+  };
+}
+
+/**
+ * The index rows of one OSM address object (`n5`, `w7`, `r9`): one per form of its address
+ * (osm-address-forms.ts), row and source id suffixed for all but its own (`osm:n5#cn`). The
+ * object's units belong to its own form only.
+ */
+export function osmRows(row: string, tags: Tags, lat: number, lng: number, places: PlaceLocator | undefined, country: string | undefined): ReaderItem[] {
+  const f = fields(tags, lat, lng, `osm:${row}`, places, country);
+  // Most objects have one form: no array of forms, no copy of the fields.
+  if (!tags['addr:conscriptionnumber'] && !tags['addr:streetnumber']) return [buildAddress(row, f)];
+  return addressForms(tags, f.municipality).map(({ suffix, houseNumber, street }) =>
+    buildAddress(`${row}${suffix}`, { ...f, houseNumber, street, sourceId: `osm:${row}${suffix}`, units: suffix ? undefined : f.units }),
+  );
+}
+
+/**
+ * The rows of an interpolation way `w7`: one per number of its range, `w7#0`, `w7#1`, …, in
+ * the way's order, marked interpolated (their position lies between the numbered nodes).
+ */
+export function interpolationRows(
+  row: string,
+  tags: Tags,
+  refs: number[],
+  at: (id: number) => [number, number] | undefined,
+  numbered: (id: number) => Tags | undefined,
+  places: PlaceLocator | undefined,
+  country: string | undefined,
+): ReaderItem[] {
+  return interpolate(tags, refs, at, numbered).map((a, k) =>
+    buildAddress(`${row}#${k}`, { ...fields(a.tags, a.lat, a.lng, `osm:${row}#${k}`, places, country), interpolated: true }),
+  );
+}
