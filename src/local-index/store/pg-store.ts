@@ -7,8 +7,20 @@ import { applyPgSchema, ensurePartitions, ident } from './pg-schema.js';
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
-import { narrowedStreetsSql, postcodeStreetsSql } from './pg-street-queries.js';
-import { NUMBERED_PER_STREET, PREFIX_END, typosWanted, type IndexStore, type StreetHit, type WordLookUp, type WordQuery, type WordResolution } from './store.js';
+import { narrowedStreetsSql, postcodeStreetsSql, streetsEachSql } from './pg-street-queries.js';
+import { Prefetched, prefetchArgs, prefetchedRows, prefetchKey } from './pg-prefetch.js';
+import {
+  NUMBERED_PER_STREET,
+  PREFIX_END,
+  guessedAnswers,
+  typosWanted,
+  type IndexStore,
+  type StreetHit,
+  type StreetPrefetch,
+  type WordLookUp,
+  type WordQuery,
+  type WordResolution,
+} from './store.js';
 
 /** A longer prefix is searched as the OR of its words when it has at most this many (as on SQLite). */
 const MAX_COMPLETIONS = 16;
@@ -106,11 +118,14 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   const postcodes = new PostcodeCache();
   // A prefix's words (at most MAX_COMPLETIONS), or false for more: see `bounded`.
   const completions = new LRUCache<string, string[] | false>({ max: 50_000 });
+  // Street searches run together with a look-up (LookUpInput.prefetch), waiting for their search.
+  const prefetched = new Prefetched();
   let seenVersion = -1;
   const invalidate = () => {
     words.clear();
     postcodes.clear();
     completions.clear();
+    prefetched.clear();
   };
   /**
    * A prefix as the OR of the words it completes to, when they are few (learnt by lookUp, in the
@@ -154,8 +169,8 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
    * typo candidates (pg_trgm) for the words that do not exist and may be typos (the LATERAL runs
    * only for them), and each postcode candidate's existence. Before, three round trips.
    */
-  const lookUpFresh = async (words: WordLookUp[], keys: string[], prefixes: string[], country: string | undefined) => {
-    if (words.length === 0 && prefixes.length === 0) return { words: [], exists: await postcodesExist(keys, country) };
+  const lookUpFresh = async (words: WordLookUp[], keys: string[], prefixes: string[], country: string | undefined, prefetch: StreetPrefetch | undefined) => {
+    if (words.length === 0 && prefixes.length === 0 && !prefetch) return { words: [], exists: await postcodesExist(keys, country) };
     // Rows as VALUES of scalar parameters, not unnested arrays (see postcodesExist): the generic
     // plan then sees the rows a custom one does, and the named statement stops being re-planned on
     // every run. One text per count of words and of postcodes: a few dozen per connection at most.
@@ -182,8 +197,15 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       'NULL::text, 0',
     );
     const countryClause = country === undefined ? '' : ` AND a.country = ${param(country, 'text')}`;
-    const res = await run<{ kind: 'w' | 'f' | 'c' | 'p'; i: number; word: string | null }>(
-      `WITH q AS MATERIALIZED (
+    // The expected street search in the same statement (pg-search-function.ts): its rows come as `x`.
+    const withSearch = (sql: string) => {
+      if (!prefetch) return sql;
+      const at = prefetchArgs(prefetch).map((value, i) => param(value, ['jsonb', 'bool', 'text', 'text', 'int'][i]!));
+      return `SELECT l.kind, l.i, l.word, NULL::jsonb AS r FROM (${sql}) l
+              UNION ALL SELECT 'x', 0, p.part, p.r FROM addressd_local_search(${at.join(', ')}) p`;
+    };
+    const res = await run<{ kind: 'w' | 'f' | 'c' | 'p' | 'x'; i: number; word: string | null; r?: unknown }>(
+      withSearch(`WITH q AS MATERIALIZED (
          SELECT q.i, q.word, q.prefix, q.typo, q.reading, q.term,
                 CASE WHEN q.prefix THEN EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $1)
                      ELSE EXISTS (SELECT 1 FROM local_words w WHERE w.word = q.word) END AS known
@@ -206,15 +228,17 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
        WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key = p.key${countryClause})
        UNION ALL
        SELECT 'p', p.i, NULL FROM (${prefixRows}) AS p (key, i)
-       WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause})`,
+       WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause})`),
       args,
     );
+    if (prefetch) prefetched.put(prefetchedRows(prefetch, res.rows.filter((r) => r.kind === 'x').map((r) => ({ part: r.word!, r: r.r }))));
     const known = new Set<number>();
     const fuzzy = new Map<number, string[]>();
     const postcodes = new Set<number>();
     const completed = new Map<number, string[]>();
     for (const r of res.rows) {
       const i = Number(r.i) - 1;
+      if (r.kind === 'x') continue;
       if (r.kind === 'w') known.add(i);
       else if (r.kind === 'p') postcodes.add(i);
       else if (r.kind === 'c') completed.set(i, [...(completed.get(i) ?? []), r.word!]);
@@ -268,7 +292,8 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         throw err;
       }
     },
-    async lookUp({ words: queries, postcodes: keys, postcodePrefixes, country }) {
+    async lookUp(input) {
+      const { words: queries, postcodes: keys, postcodePrefixes, country, prefetch } = input;
       // Only what the caches do not answer goes to the database (nothing at all, mostly, while
       // typing). A typed word's readings go together: whether one exists decides whether the
       // others' typo candidates are wanted (typosWanted), in the statement as here.
@@ -281,8 +306,10 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       }).flat();
       const pcTodo = keys.filter((k) => postcodes.get(k, false, country) === undefined);
       const prefixTodo = postcodePrefixes.filter((k) => postcodes.get(k, true, country) === undefined);
-      if (todo.length + pcTodo.length + prefixTodo.length > 0) {
-        const fresh = await lookUpFresh(todo, pcTodo, prefixTodo, country);
+      const fetched = todo.length + pcTodo.length + prefixTodo.length > 0;
+      if (fetched) {
+        // The expected search rides along with a look-up that goes to the database anyway, planned on the common answers.
+        const fresh = await lookUpFresh(todo, pcTodo, prefixTodo, country, prefetch?.(guessedAnswers(input)));
         const looked = typosWanted(todo, (i) => fresh.words[i]!.known);
         todo.forEach((q, i) => {
           const fuzzy = looked[i] ? fresh.words[i]!.fuzzy : words.get(wordId(q))?.fuzzy;
@@ -291,7 +318,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         pcTodo.forEach((k, i) => postcodes.set(k, false, country, fresh.exists[i]!));
         prefixTodo.forEach((k, i) => postcodes.set(k, true, country, fresh.exists[pcTodo.length + i]!));
       }
-      return {
+      const answers = {
         words: queries.map((q): WordResolution => {
           const r = words.get(wordId(q));
           return { known: r?.known ?? false, fuzzy: r?.fuzzy ?? [] };
@@ -299,6 +326,11 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         postcodes: new Set(keys.filter((k) => postcodes.get(k, false, country))),
         postcodePrefixes: postcodePrefixes.map((k) => postcodes.get(k, true, country) ?? false),
       };
+      // All cached: a street search with the house numbers of its streets after it (two statements)
+      // is sent now as one, for the plan these answers give.
+      const expected = fetched ? undefined : prefetch?.(answers);
+      if (expected?.numbers) await lookUpFresh([], [], [], country, expected);
+      return answers;
     },
 
     async findStreets(terms, country, limit, hnKey, inPostcode) {
@@ -310,9 +342,12 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         // Named: the plan is the (postcode, number) index whatever the values (the tsquery only
         // filters the few streets it names), and planning this join of partitioned tables on every
         // row cost PostgreSQL 0.46 ms of CPU against 0.08 ms for running it (1M addresses).
+        const tsq = tsQuery(bounded(terms));
+        const ready = prefetched.take<NumberedRow>(prefetchKey.narrowed(tsq, country, limit, hnKey, inPostcode));
+        if (ready) return withNumbers(ready, NUMBERED_PER_STREET).slice(0, limit);
         const res = await run<NumberedRow>(
           numbered(narrowedStreetsSql(country !== undefined, limit)),
-          [hnKey, inPostcode, hnKey, tsQuery(bounded(terms)), ...(country === undefined ? [] : [country, country])],
+          [hnKey, inPostcode, hnKey, tsq, ...(country === undefined ? [] : [country, country])],
         );
         return withNumbers(res.rows, NUMBERED_PER_STREET).slice(0, limit);
       }
@@ -339,29 +374,20 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       if (variants.length === 0) return [];
       const live = variants.filter((terms) => terms.length > 0);
       if (live.length === 0) return variants.map(() => []);
-      // One statement, one branch per search, each planned for its own tsquery (unnamed, as in
-      // findStreets) and cut at its own LIMIT; the branch number and each row's position within
-      // its branch (row_number over the branch as it came) order the result, so every list is
-      // exactly what findStreets returns alone, whatever order the Append runs its branches in.
-      const args: unknown[] = [];
-      const branches = variants.map((terms, v) => {
-        if (terms.length === 0) return undefined;
-        args.push(tsQuery(bounded(terms)));
-        const q = `$${args.length}`;
-        let countryClause = '';
-        if (country !== undefined) {
-          args.push(country);
-          countryClause = ` AND s.country = $${args.length}`;
-        }
-        return `(SELECT ${v} AS v, row_number() OVER () AS k, m.* FROM (SELECT ${streetColumns} FROM local_streets s
-                 WHERE s.tsv @@ CAST(${q} AS tsquery) AND s.n > 0${countryClause} LIMIT ${sqlLimit(limit)}) m)`;
-      });
-      const res = await pool.query<StreetRow & { v: number; k: string }>({
-        text: `${branches.filter((b) => b !== undefined).join(' UNION ALL ')} ORDER BY v, k`,
-        values: args,
-      });
+      // One statement, one branch per search (streetsEachSql), each planned for its own tsquery
+      // (unnamed, as in findStreets).
+      const tsqs = variants.map((terms) => (terms.length === 0 ? '' : tsQuery(bounded(terms))));
+      const branches = variants.flatMap((terms, v) => (terms.length === 0 ? [] : [v]));
+      const rows =
+        prefetched.take<StreetRow & { v: number }>(prefetchKey.each(tsqs, country, limit)) ??
+        (
+          await pool.query<StreetRow & { v: number; k: string }>({
+            text: numbered(streetsEachSql(branches, country !== undefined, limit)),
+            values: branches.flatMap((v) => (country === undefined ? [tsqs[v]] : [tsqs[v], country])),
+          })
+        ).rows;
       const out: StreetHit[][] = variants.map(() => []);
-      for (const r of res.rows) out[r.v]!.push(toStreetHit(r));
+      for (const r of rows) out[r.v]!.push(toStreetHit(r));
       return out;
     },
     async findStreetsInPostcode(terms, country, limit, pcKey, hnKey) {
@@ -382,7 +408,8 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     },
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
-      return (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit))).map(toAddressHit);
+      const rows = prefetched.take<AddressRow>(prefetchKey.numbers(streetIds, hn, limit)) ?? (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit)));
+      return rows.map(toAddressHit);
     },
     async streetsNotInPostcode(streetIds, pcKey, country) {
       if (streetIds.length === 0) return [];

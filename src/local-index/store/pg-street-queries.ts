@@ -27,3 +27,18 @@ export function postcodeStreetsSql(withCountry: boolean, limit: number): string 
           WHERE sp.pc_key = ? AND s.tsv @@ CAST(? AS tsquery) AND s.n > 0${withCountry ? ' AND sp.country = ? AND s.country = ?' : ''}
           ORDER BY +s.id LIMIT ${sqlLimit(limit)}`;
 }
+
+/**
+ * Several street searches in one statement (`findStreetsEach`): one branch per search, each planned
+ * for its own tsquery and cut at its own LIMIT; the branch number and each row's position within its
+ * branch (row_number over the branch as it came) order the result, so every list is exactly what the
+ * search returns alone, whatever order the Append runs its branches in. Args per branch: tsquery[, country].
+ */
+export function streetsEachSql(branches: number[], withCountry: boolean, limit: number): string {
+  return `${branches
+    .map(
+      (v) => `(SELECT ${v} AS v, row_number() OVER () AS k, m.* FROM (SELECT ${streetColumns} FROM local_streets s
+               WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${withCountry ? ' AND s.country = ?' : ''} LIMIT ${sqlLimit(limit)}) m)`,
+    )
+    .join(' UNION ALL ')} ORDER BY v, k`;
+}

@@ -121,6 +121,38 @@ export interface LookUpInput {
   /** Candidates for a postcode still being typed (key prefixes). */
   postcodePrefixes: string[];
   country: string | undefined;
+  /**
+   * The street search the reading leads to, given the index's answers: a store may run it in the
+   * same round trip as the look-up, on the answers the common input gets (`guessedAnswers`) when it
+   * has to ask the database anyway, and answer that search from its rows when it comes with the
+   * very same arguments (PostgreSQL; a wrong guess only costs the work). SQLite ignores it.
+   */
+  prefetch?: ((found: LookUpResult) => StreetPrefetch | undefined) | undefined;
+}
+
+/**
+ * The index's answers as the common input gets them: every typed word exists as typed (a bare
+ * number only as a house number), every whole postcode candidate is a postcode, no postcode is
+ * being typed.
+ */
+export function guessedAnswers(input: LookUpInput): LookUpResult {
+  return {
+    words: input.words.map((w) => ({ known: /\p{L}/u.test(w.word), fuzzy: [] })),
+    postcodes: new Set(input.postcodes),
+    postcodePrefixes: input.postcodePrefixes.map(() => false),
+  };
+}
+
+/** See `LookUpInput.prefetch`. */
+export interface StreetPrefetch {
+  /** The plan's terms if every reading of a typed word existed; the store keeps those that do. */
+  terms: WordQuery[][];
+  /** `findStreets` with a number in a postcode, or `findStreetsEach` of the terms' forms (`forms`: the exact form of a word being typed first). */
+  search: { kind: 'narrowed'; hnKey: string; inPostcode: string } | { kind: 'each'; forms: boolean };
+  country: string | undefined;
+  limit: number;
+  /** Then `addressesOnStreets` of every street found, when they are at most `maxStreets` (they are then the ranking's top ones). */
+  numbers?: { hn: HouseNumberFilter | undefined; limit: number; maxStreets: number } | undefined;
 }
 
 export interface LookUpResult {

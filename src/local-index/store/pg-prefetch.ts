@@ -1,0 +1,89 @@
+import pg from 'pg';
+import { narrowedStreetsSql, streetsEachSql } from './pg-street-queries.js';
+import { addressesOnStreetsSql } from './queries.js';
+import type { HouseNumberFilter, StreetPrefetch } from './store.js';
+
+/**
+ * The PostgreSQL side of `LookUpInput.prefetch`: the call of `addressd_local_search`
+ * (pg-search-function.ts) that rides along with a word look-up, and the rows it brought, kept
+ * under the exact arguments of the search they answer until that search asks for them.
+ */
+
+/** Where the function writes a search's tsquery (quoted) into its SQL. */
+const tsqMark = (v: number) => ({ raw: `__tsq${v}__` });
+
+/** `?` placeholders replaced by literals (the function runs the SQL through EXECUTE, which plans it for these values). */
+function inline(sql: string, args: unknown[]): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => {
+    const value = args[i++];
+    if (typeof value === 'object' && value !== null && 'raw' in value) return String(value.raw);
+    if (typeof value === 'number') return String(value);
+    return pg.escapeLiteral(String(value));
+  });
+}
+
+/** Keys of the searches a prefetch answers: the arguments that decide their rows. */
+export const prefetchKey = {
+  narrowed: (tsq: string, country: string | undefined, limit: number, hnKey: string, pcKey: string) => `n|${country ?? ''}|${limit}|${hnKey}|${pcKey}|${tsq}`,
+  each: (tsqs: string[], country: string | undefined, limit: number) => `e|${country ?? ''}|${limit}|${tsqs.join('\n')}`,
+  numbers: (ids: number[], hn: HouseNumberFilter | undefined, limit: number) =>
+    `a|${[...ids].sort((a, b) => a - b).join(',')}|${JSON.stringify(hn ?? null)}|${limit}`,
+};
+
+/** The function's arguments for a prefetch: terms, forms, search SQL, house-number SQL, most streets. */
+export function prefetchArgs(p: StreetPrefetch): unknown[] {
+  const country = p.country === undefined ? [] : [p.country];
+  const search =
+    p.search.kind === 'narrowed'
+      ? inline(narrowedStreetsSql(p.country !== undefined, p.limit), [p.search.hnKey, p.search.inPostcode, p.search.hnKey, tsqMark(0), ...country, ...country])
+      : inline(streetsEachSql(p.search.forms ? [0, 1] : [0], p.country !== undefined, p.limit), (p.search.forms ? [0, 1] : [0]).flatMap((v) => [tsqMark(v), ...country]));
+  const numbers = p.numbers && addressesOnStreetsSql('local_', '__ids__', p.numbers.hn, p.numbers.limit);
+  return [
+    JSON.stringify(p.terms.map((alts) => alts.map((a) => [a.word, a.prefix]))),
+    p.search.kind === 'each' && p.search.forms,
+    search,
+    numbers ? inline(numbers.sql, numbers.args) : null,
+    p.numbers?.maxStreets ?? 0,
+  ];
+}
+
+/** The rows of one prefetch under the keys of the searches they answer. */
+export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unknown }[]): [string, unknown[]][] {
+  const tsqs = rows.find((x) => x.part === 'q')?.r as string[] | undefined;
+  if (!tsqs) return [];
+  const streets = rows.filter((x) => x.part === 's').map((x) => x.r);
+  const out: [string, unknown[]][] = [
+    [
+      p.search.kind === 'narrowed'
+        ? prefetchKey.narrowed(tsqs[0]!, p.country, p.limit, p.search.hnKey, p.search.inPostcode)
+        : prefetchKey.each(tsqs, p.country, p.limit),
+      streets,
+    ],
+  ];
+  const ids = rows.find((x) => x.part === 'i')?.r as number[] | undefined;
+  if (p.numbers && ids) {
+    out.push([prefetchKey.numbers(ids, p.numbers.hn, p.numbers.limit), rows.filter((x) => x.part === 'a').map((x) => x.r)]);
+  }
+  return out;
+}
+
+/** Rows waiting for their search: each taken once; a few at a time (a search asks for its rows right after its look-up). */
+export class Prefetched {
+  private readonly rows = new Map<string, unknown[]>();
+
+  put(entries: [string, unknown[]][]): void {
+    if (this.rows.size > 64) this.rows.clear();
+    for (const [key, rows] of entries) this.rows.set(key, rows);
+  }
+
+  take<T>(key: string): T[] | undefined {
+    const rows = this.rows.get(key);
+    this.rows.delete(key);
+    return rows as T[] | undefined;
+  }
+
+  clear(): void {
+    this.rows.clear();
+  }
+}

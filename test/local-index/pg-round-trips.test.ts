@@ -1,0 +1,116 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { autocomplete, geocode } from '../../src/local-index/search/search.js';
+import { openPgStore } from '../../src/local-index/store/pg-store.js';
+import type { IndexStore } from '../../src/local-index/store/store.js';
+import type { AutocompleteInput, GeocodeInput } from '../../src/local-index/types.js';
+import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
+
+/**
+ * Issue 30: on PostgreSQL a fresh validate (street, number, postcode and town) and a keystroke
+ * (a street being typed, a house number being typed after it) each wait for one statement: the
+ * word and postcode look-up carries the street search its reading leads to (and, for a number
+ * being typed, the streets' addresses of it). The answers are those of the look-up and searches
+ * sent one after the other.
+ */
+const TOWNS = 40;
+const town = (i: number) => `${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}dorf`;
+const postcode = (i: number) => String(30000 + i * 7);
+
+function csv(): string {
+  const rows = Array.from({ length: TOWNS }, (_, i) =>
+    ['Amselweg', 'Hauptstraße'].flatMap((street, k) =>
+      [1, 2, 3, 12].map((n) => `${(9 + i * 0.01).toFixed(5)},${(51 + k * 0.001 + n * 0.0001).toFixed(5)},${n},${street},,${town(i)},,,${postcode(i)},,`),
+    ),
+  ).flat();
+  // A street of one town, with numbers 1-30 (two towns for Lindenallee).
+  const rare = ['Keizerweg', 'Lindenallee', 'Lindenallee'].flatMap((street, k) =>
+    Array.from({ length: 30 }, (_, n) => `${(8 + k * 0.01).toFixed(5)},${(50 + n * 0.0001).toFixed(5)},${n + 1},${street},,${town(k)},,,${postcode(k)},,`),
+  );
+  return ['LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH', ...rows, ...rare].join('\n');
+}
+
+type Call = { geocode: GeocodeInput } | { autocomplete: AutocompleteInput };
+const ask = (store: IndexStore, call: Call) => ('geocode' in call ? geocode(store, call.geocode) : autocomplete(store, call.autocomplete));
+
+/** The common shapes: one statement each, on a store that has not seen their words. */
+const ONE_TRIP: [string, Call][] = [
+  ['validate: street, number, postcode, town', { geocode: { components: { street: 'Hauptstraße', houseNumber: '2', postcode: postcode(17), city: town(17) }, country: 'DE' } }],
+  ['geocode: street number, postcode town', { geocode: { query: `Amselweg 3, ${postcode(23)} ${town(23)}`, country: 'DE' } }],
+  ['keystroke: street being typed', { autocomplete: { query: 'Keizerw', country: 'DE', limit: 5 } }],
+  ['keystroke: street and number being typed', { autocomplete: { query: 'Keizerweg 1', country: 'DE', limit: 5 } }],
+  ['keystroke: street of two towns and number being typed', { autocomplete: { query: 'Lindenallee 2', country: 'DE', limit: 5 } }],
+];
+
+/** Other shapes: whatever they take, the same answers as without the search beside the look-up. */
+const OTHERS: Call[] = [
+  { autocomplete: { query: 'Hauptstraße 1', country: 'DE', limit: 5 } },
+  { autocomplete: { query: 'Hauptst', country: 'DE', limit: 5 } },
+  { autocomplete: { query: `Hauptstraße 12, ${postcode(5)}`, country: 'DE', limit: 5 } },
+  { autocomplete: { query: 'Keizerweg ', country: 'DE', limit: 5 } },
+  { autocomplete: { query: 'Kiezerweg 1', country: 'DE', limit: 5 } },
+  { geocode: { query: `Hauptstraße 9, ${postcode(8)}`, country: 'DE' } },
+  { geocode: { query: `Hauptstrase 2, ${postcode(8)}`, country: 'DE' } },
+  { geocode: { query: `Lindenallee 7, ${postcode(1)}`, country: 'DE' } },
+  { geocode: { components: { street: 'Amselweg', houseNumber: '12', postcode: postcode(30), city: 'Nirgendwo' }, country: 'DE' } },
+  { geocode: { components: { street: 'Keizerweg', houseNumber: '31', postcode: postcode(0), city: town(0) }, country: 'DE' } },
+];
+
+describe('one round trip per validate and per keystroke on PostgreSQL', () => {
+  let box: IndexSandbox;
+  const query = vi.spyOn(pg.Pool.prototype, 'query');
+  const open = () => openPgStore(box.sandbox.databaseUrl!, { schema: box.sandbox.schema });
+
+  beforeAll(async () => {
+    box = await openIndexSandbox('postgres');
+    await box.index.importFile(box.file('de.csv', csv()), { format: 'openaddresses', country: 'DE' });
+  });
+  afterAll(async () => {
+    query.mockRestore();
+    await box?.close();
+  });
+
+  /** Statements a fresh store sends for `call` (each pool.query is one round trip), and its answer. */
+  async function fresh(call: Call, ride = true): Promise<{ trips: number; answer: unknown }> {
+    const store = await open();
+    // Without the search beside the look-up: the look-up and the searches one after the other, as before.
+    const asked = ride ? store : { ...store, lookUp: (input: Parameters<IndexStore['lookUp']>[0]) => store.lookUp({ ...input, prefetch: undefined }) };
+    try {
+      query.mockClear();
+      const answer = await ask(asked, call);
+      return { trips: query.mock.calls.length, answer };
+    } finally {
+      await store.close();
+    }
+  }
+
+  it.each(ONE_TRIP)('%s: one statement, where the look-up and the searches one after the other took two or three', async (_, call) => {
+    const now = await fresh(call);
+    const before = await fresh(call, false);
+    expect(now.trips).toBe(1);
+    expect(before.trips).toBeGreaterThanOrEqual(2);
+    expect(now.answer).toEqual(before.answer);
+    expect(now.answer).not.toEqual([]);
+  });
+
+  it('other shapes (many namesakes, typos, wrong numbers and towns, drill-down) answer row by row as before, never in more statements', async () => {
+    for (const call of OTHERS) {
+      const now = await fresh(call);
+      const before = await fresh(call, false);
+      expect(now.answer, JSON.stringify(call)).toEqual(before.answer);
+      expect(now.trips, JSON.stringify(call)).toBeLessThanOrEqual(before.trips);
+    }
+  });
+
+  it('a repeated keystroke (words cached) still takes one statement', async () => {
+    const store = await open();
+    try {
+      await autocomplete(store, { query: 'Keizerweg 1', country: 'DE', limit: 5 });
+      query.mockClear();
+      await autocomplete(store, { query: 'Keizerweg 1', country: 'DE', limit: 5 });
+      expect(query.mock.calls.length).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+});
