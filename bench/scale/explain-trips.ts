@@ -1,0 +1,98 @@
+/**
+ * Statements per search and their server time on PostgreSQL, with and without the street search
+ * riding along with the word look-up (issue 30): every statement a fresh store sends for a
+ * sampled validate and keystroke is captured and run again under EXPLAIN ANALYZE (planning +
+ * execution time as the server reports them; no wall-clock timing, so it runs on a busy machine).
+ *
+ *   npx tsx bench/scale/explain-trips.ts [--count 200000] [--sample 20]
+ *
+ * Generates a country-shaped CSV, imports it into a fresh schema of DATABASE_URL (default: the
+ * test database), prints median statements and server milliseconds per shape, drops the schema.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openLocalIndex } from '../../src/local-index/index.js';
+import { autocomplete, geocode } from '../../src/local-index/search/search.js';
+import { openPgStore } from '../../src/local-index/store/pg-store.js';
+import type { IndexStore } from '../../src/local-index/store/store.js';
+import { defaultTowns, FREQUENCIES } from './country.js';
+import { generateCsv, type ScaleAddress } from './generate.js';
+
+const flag = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const count = Number(flag('--count') ?? 200_000);
+const sample = Number(flag('--sample') ?? 20);
+const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `trips_${process.pid}`;
+
+type Shape = [string, (store: IndexStore, a: ScaleAddress) => Promise<unknown>];
+const SHAPES: Shape[] = [
+  ['validate (street, number, postcode, town)', (s, a) => geocode(s, { components: { street: a.street, houseNumber: a.number, postcode: a.postcode, city: a.city }, country: 'DE' })],
+  ['geocode text (street number, postcode town)', (s, a) => geocode(s, { query: `${a.street} ${a.number}, ${a.postcode} ${a.city}`, country: 'DE' })],
+  ['keystroke (street, number being typed)', (s, a) => autocomplete(s, { query: `${a.street} ${a.number.slice(0, 1)}`, country: 'DE', limit: 5 })],
+  ['keystroke (street being typed)', (s, a) => autocomplete(s, { query: a.street.slice(0, Math.max(3, a.street.length - 2)), country: 'DE', limit: 5 })],
+];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'explain-trips-'));
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const schemaUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  try {
+    const generated = await generateCsv(join(dir, 'de.csv'), { count, towns: defaultTowns(count), sample });
+    const index = await openLocalIndex({ dataDir: dir, databaseUrl: schemaUrl, schema });
+    await index.importFile(join(dir, 'de.csv'), { format: 'openaddresses', country: 'DE' });
+    await index.close();
+    await admin.query(`SET search_path = ${schema}, public`);
+    const sent: { text: string; values?: unknown[] }[] = [];
+    const original = pg.Pool.prototype.query;
+    pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
+      const [q, v] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+      sent.push(typeof q === 'string' ? { text: q, ...(v ? { values: v } : {}) } : { text: q.text, ...(q.values ? { values: q.values } : {}) });
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    const serverMs = async () => {
+      let ms = 0;
+      for (const s of sent) {
+        const res = await admin.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN (ANALYZE, FORMAT TEXT) ${s.text}`, values: s.values ?? [] });
+        for (const r of res.rows) {
+          const m = /^(Planning|Execution) Time: ([\d.]+) ms/.exec(r['QUERY PLAN']);
+          if (m) ms += Number(m[2]);
+        }
+      }
+      return ms;
+    };
+    console.log(`${count.toLocaleString('en')} addresses; per shape, median over ${FREQUENCIES.length * sample} sampled addresses of a fresh store`);
+    for (const [name, run] of SHAPES) {
+      const figures = { before: { trips: [] as number[], ms: [] as number[] }, after: { trips: [] as number[], ms: [] as number[] } };
+      for (const f of FREQUENCIES) {
+        for (const a of generated.samples[f]) {
+          for (const mode of ['before', 'after'] as const) {
+            const store = await openPgStore(schemaUrl, { schema });
+            const asked = mode === 'after' ? store : { ...store, lookUp: (i: Parameters<IndexStore['lookUp']>[0]) => store.lookUp({ ...i, prefetch: undefined }) };
+            sent.length = 0;
+            await run(asked, a);
+            figures[mode].trips.push(sent.length);
+            figures[mode].ms.push(await serverMs());
+            await store.close();
+          }
+        }
+      }
+      const line = (m: 'before' | 'after') => `${median(figures[m].trips)} statements, ${median(figures[m].ms).toFixed(2)} ms (max ${Math.max(...figures[m].trips)}, ${Math.max(...figures[m].ms).toFixed(2)} ms)`;
+      console.log(`${name}: before ${line('before')} → after ${line('after')}`);
+    }
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
