@@ -51,25 +51,58 @@ async function main(): Promise<void> {
     await index.importFile(join(dir, 'de.csv'), { format: 'openaddresses', country: 'DE' });
     await index.close();
     await admin.query(`SET search_path = ${schema}, public`);
-    const sent: { text: string; values?: unknown[] }[] = [];
+    const sent: { text: string; name?: string; values?: unknown[] }[] = [];
     const original = pg.Pool.prototype.query;
     pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
-      const [q, v] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-      sent.push(typeof q === 'string' ? { text: q, ...(v ? { values: v } : {}) } : { text: q.text, ...(q.values ? { values: q.values } : {}) });
+      const [q, v] = args as [string | { text: string; name?: string; values?: unknown[] }, unknown[] | undefined];
+      sent.push(typeof q === 'string' ? { text: q, ...(v ? { values: v } : {}) } : q);
       return (original as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof original;
+    // Each statement as the store runs it: a named one prepared once in this session and run
+    // through its cached plan (after five runs PostgreSQL may switch it to a generic plan, as in
+    // production: the last of RUNS runs is reported), an unnamed one planned every time.
+    const prepared = new Map<string, string>();
+    const RUNS = 6;
     const serverMs = async () => {
       let ms = 0;
       for (const s of sent) {
-        const res = await admin.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN (ANALYZE, FORMAT TEXT) ${s.text}`, values: s.values ?? [] });
-        for (const r of res.rows) {
-          const m = /^(Planning|Execution) Time: ([\d.]+) ms/.exec(r['QUERY PLAN']);
-          if (m) ms += Number(m[2]);
+        const values = s.values ?? [];
+        let text = `EXPLAIN (ANALYZE, FORMAT TEXT) ${s.text}`;
+        if (s.name) {
+          let p = prepared.get(s.text);
+          if (!p) {
+            prepared.set(s.text, (p = `p${prepared.size}`));
+            await admin.query(`PREPARE ${p} AS ${s.text}`);
+          }
+          // (EXECUTE takes no bound parameters: the values are written as literals.)
+          const literal = (v: unknown) => (v === null || v === undefined ? 'NULL' : pg.escapeLiteral(String(v)));
+          text = `EXPLAIN (ANALYZE, FORMAT TEXT) EXECUTE ${p}(${values.map(literal).join(', ')})`;
         }
+        let last = 0;
+        for (let run = 0; run < (s.name ? RUNS : 1); run++) {
+          last = 0;
+          const res = await admin.query<{ 'QUERY PLAN': string }>(s.name ? text : { text, values });
+          for (const r of res.rows) {
+            const m = /^(Planning|Execution) Time: ([\d.]+) ms/.exec(r['QUERY PLAN']);
+            if (m) last += Number(m[2]);
+          }
+        }
+        ms += last;
       }
       return ms;
     };
     console.log(`${count.toLocaleString('en')} addresses; per shape, median over ${FREQUENCIES.length * sample} sampled addresses of a fresh store`);
+    if (process.argv.includes('--print')) {
+      const a = generated.samples.common[0]!;
+      for (const mode of ['before', 'after'] as const) {
+        const store = await openPgStore(schemaUrl, { schema });
+        const asked = mode === 'after' ? store : { ...store, lookUp: (i: Parameters<IndexStore['lookUp']>[0]) => store.lookUp({ ...i, prefetch: undefined }) };
+        sent.length = 0;
+        await SHAPES[0]![1](asked, a);
+        console.log(mode, JSON.stringify(sent));
+        await store.close();
+      }
+    }
     for (const [name, run] of SHAPES) {
       const figures = { before: { trips: [] as number[], ms: [] as number[] }, after: { trips: [] as number[], ms: [] as number[] } };
       for (const f of FREQUENCIES) {
@@ -89,7 +122,8 @@ async function main(): Promise<void> {
       console.log(`${name}: before ${line('before')} → after ${line('after')}`);
     }
   } finally {
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    if (process.argv.includes('--keep')) console.log(`kept schema ${schema}`);
+    else await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.end();
     rmSync(dir, { recursive: true, force: true });
   }

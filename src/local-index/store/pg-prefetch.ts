@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { narrowedStreetsSql, streetsEachSql } from './pg-street-queries.js';
+import { streetsEachSql } from './pg-street-queries.js';
+import { NARROWED_PREFETCH_LIMIT } from './pg-search-function.js';
 import { addressesOnStreetsSql } from './queries.js';
 import type { HouseNumberFilter, StreetPrefetch } from './store.js';
 
@@ -31,22 +32,22 @@ export const prefetchKey = {
     `a|${[...ids].sort((a, b) => a - b).join(',')}|${JSON.stringify(hn ?? null)}|${limit}`,
 };
 
-/** The function's arguments for a prefetch: terms, forms, search SQL, house-number SQL, most streets. */
-export function prefetchArgs(p: StreetPrefetch): unknown[] {
-  const country = p.country === undefined ? [] : [p.country];
-  const search =
-    p.search.kind === 'narrowed'
-      ? inline(narrowedStreetsSql(p.country !== undefined, p.limit), [p.search.hnKey, p.search.inPostcode, p.search.hnKey, tsqMark(0), ...country, ...country])
-      : inline(streetsEachSql(p.search.forms ? [0, 1] : [0], p.country !== undefined, p.limit), (p.search.forms ? [0, 1] : [0]).flatMap((v) => [tsqMark(v), ...country]));
+/** The function's arguments for a prefetch (see pg-search-function.ts); undefined where it cannot run it. */
+export function prefetchArgs(p: StreetPrefetch): unknown[] | undefined {
   const numbers = p.numbers && addressesOnStreetsSql('local_', '__ids__', p.numbers.hn, p.numbers.limit);
-  return [
-    JSON.stringify(p.terms.map((alts) => alts.map((a) => [a.word, a.prefix]))),
-    p.search.kind === 'each' && p.search.forms,
-    search,
-    numbers ? inline(numbers.sql, numbers.args) : null,
-    p.numbers?.maxStreets ?? 0,
-  ];
+  const terms = JSON.stringify(p.terms.map((alts) => alts.map((a) => [a.word, a.prefix])));
+  if (p.search.kind === 'narrowed') {
+    if (p.limit !== NARROWED_PREFETCH_LIMIT) return undefined;
+    return [terms, false, null, p.search.hnKey, p.search.inPostcode, p.country ?? null, null, 0];
+  }
+  const branches = p.search.forms ? [0, 1] : [0];
+  const country = p.country === undefined ? [] : [p.country];
+  const search = inline(streetsEachSql(branches, p.country !== undefined, p.limit), branches.flatMap((v) => [tsqMark(v), ...country]));
+  return [terms, p.search.forms, search, null, null, null, numbers ? inline(numbers.sql, numbers.args) : null, p.numbers?.maxStreets ?? 0];
 }
+
+/** The function's argument types, in order. */
+export const PREFETCH_ARG_TYPES = ['jsonb', 'bool', 'text', 'text', 'text', 'text', 'text', 'int'];
 
 /** The rows of one prefetch under the keys of the searches they answer. */
 export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unknown }[]): [string, unknown[]][] {

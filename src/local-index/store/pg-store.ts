@@ -8,7 +8,7 @@ import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, pos
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { narrowedStreetsSql, postcodeStreetsSql, streetsEachSql } from './pg-street-queries.js';
-import { Prefetched, prefetchArgs, prefetchedRows, prefetchKey } from './pg-prefetch.js';
+import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey } from './pg-prefetch.js';
 import {
   NUMBERED_PER_STREET,
   PREFIX_END,
@@ -170,7 +170,8 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
    * only for them), and each postcode candidate's existence. Before, three round trips.
    */
   const lookUpFresh = async (words: WordLookUp[], keys: string[], prefixes: string[], country: string | undefined, prefetch: StreetPrefetch | undefined) => {
-    if (words.length === 0 && prefixes.length === 0 && !prefetch) return { words: [], exists: await postcodesExist(keys, country) };
+    const fetchArgs = prefetch && prefetchArgs(prefetch);
+    if (words.length === 0 && prefixes.length === 0 && !fetchArgs) return { words: [], exists: await postcodesExist(keys, country) };
     // Rows as VALUES of scalar parameters, not unnested arrays (see postcodesExist): the generic
     // plan then sees the rows a custom one does, and the named statement stops being re-planned on
     // every run. One text per count of words and of postcodes: a few dozen per connection at most.
@@ -199,8 +200,8 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     const countryClause = country === undefined ? '' : ` AND a.country = ${param(country, 'text')}`;
     // The expected street search in the same statement (pg-search-function.ts): its rows come as `x`.
     const withSearch = (sql: string) => {
-      if (!prefetch) return sql;
-      const at = prefetchArgs(prefetch).map((value, i) => param(value, ['jsonb', 'bool', 'text', 'text', 'int'][i]!));
+      if (!fetchArgs) return sql;
+      const at = fetchArgs.map((value, i) => param(value, PREFETCH_ARG_TYPES[i]!));
       return `SELECT l.kind, l.i, l.word, NULL::jsonb AS r FROM (${sql}) l
               UNION ALL SELECT 'x', 0, p.part, p.r FROM addressd_local_search(${at.join(', ')}) p`;
     };
@@ -231,7 +232,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
        WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause})`),
       args,
     );
-    if (prefetch) prefetched.put(prefetchedRows(prefetch, res.rows.filter((r) => r.kind === 'x').map((r) => ({ part: r.word!, r: r.r }))));
+    if (prefetch && fetchArgs) prefetched.put(prefetchedRows(prefetch, res.rows.filter((r) => r.kind === 'x').map((r) => ({ part: r.word!, r: r.r }))));
     const known = new Set<number>();
     const fuzzy = new Map<number, string[]>();
     const postcodes = new Set<number>();
