@@ -102,6 +102,21 @@ describe('one round trip per validate and per keystroke on PostgreSQL', () => {
     }
   });
 
+  it('an index whose function is missing or of another version gets it when opened', async () => {
+    const admin = new pg.Client({ connectionString: box.sandbox.databaseUrl! });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE OR REPLACE FUNCTION ${box.sandbox.schema}.addressd_local_search(p_terms jsonb, p_forms boolean, p_search text, p_hn text, p_pc text, p_country text, p_numbers text, p_max_streets integer)
+        RETURNS TABLE (part text, r jsonb) LANGUAGE sql AS 'SELECT NULL::text, NULL::jsonb WHERE false'`);
+    } finally {
+      await admin.end();
+    }
+    const [, call] = ONE_TRIP[0]!;
+    const now = await fresh(call);
+    expect(now.trips).toBe(1);
+    expect(now.answer).toEqual((await fresh(call, false)).answer);
+  });
+
   it('a repeated keystroke (words cached) still takes one statement', async () => {
     const store = await open();
     try {
