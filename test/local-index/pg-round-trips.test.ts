@@ -7,7 +7,7 @@ import type { AutocompleteInput, GeocodeInput } from '../../src/local-index/type
 import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
 
 /**
- * Issue 30: on PostgreSQL a fresh validate (street, number, postcode and town) and a keystroke
+ * Issue 30: on PostgreSQL a fresh validate (street, number, postcode and town, or no postcode) and a keystroke
  * (a street being typed, a house number being typed after it) each wait for one statement: the
  * word and postcode look-up carries the street search its reading leads to (and, for a number
  * being typed, the streets' addresses of it). The answers are those of the look-up and searches
@@ -37,6 +37,8 @@ const ask = (store: IndexStore, call: Call) => ('geocode' in call ? geocode(stor
 const ONE_TRIP: [string, Call][] = [
   ['validate: street, number, postcode, town', { geocode: { components: { street: 'Hauptstraße', houseNumber: '2', postcode: postcode(17), city: town(17) }, country: 'DE' } }],
   ['geocode: street number, postcode town', { geocode: { query: `Amselweg 3, ${postcode(23)} ${town(23)}`, country: 'DE' } }],
+  ['validate: street, number, town (no postcode)', { geocode: { components: { street: 'Hauptstraße', houseNumber: '3', city: town(11) }, country: 'DE' } }],
+  ['geocode: street number town', { geocode: { query: `Amselweg 12 ${town(29)}`, country: 'DE' } }],
   ['keystroke: street being typed', { autocomplete: { query: 'Keizerw', country: 'DE', limit: 5 } }],
   ['keystroke: street and number being typed', { autocomplete: { query: 'Keizerweg 1', country: 'DE', limit: 5 } }],
   ['keystroke: street of two towns and number being typed', { autocomplete: { query: 'Lindenallee 2', country: 'DE', limit: 5 } }],

@@ -25,8 +25,9 @@ function narrowFor(plan: Plan): { hnKey: string; inPostcode: string } | undefine
 
 /**
  * The first street search `rankStreets(store, plan, hnKey)` makes, where a store can run it beside
- * the look-up (LookUpInput.prefetch): narrowed by number and postcode, or, with no postcode and no
- * number fetched with the streets, the search of the words' forms, then `numbers` on its streets.
+ * the look-up (LookUpInput.prefetch): narrowed by number and postcode; with no postcode, the words'
+ * streets with their addresses of the number, or, with no number fetched with the streets, the
+ * search of the words' forms, then `numbers` on its streets.
  */
 export function expectedStreetSearch(plan: Plan, hnKey: string | undefined, numbers?: StreetPrefetch['numbers']): StreetPrefetch | undefined {
   const terms = plan.words.filter((t) => t.alts.length > 0).map((t) => t.alts);
@@ -35,7 +36,8 @@ export function expectedStreetSearch(plan: Plan, hnKey: string | undefined, numb
   const base = { terms: words, country: plan.country, limit: POOL };
   const narrow = narrowFor(plan);
   if (narrow) return typingLast(words) ? undefined : { ...base, search: { kind: 'narrowed', ...narrow } };
-  if ((plan.postcode?.known && !plan.postcode.prefix) || hnKey !== undefined) return undefined;
+  if ((plan.postcode?.known && !plan.postcode.prefix) || (hnKey !== undefined && typingLast(words))) return undefined;
+  if (hnKey !== undefined) return { ...base, search: { kind: 'numbered', hnKey } };
   return { ...base, search: { kind: 'each', forms: typingLast(words) }, numbers };
 }
 

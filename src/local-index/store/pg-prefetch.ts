@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { streetsEachSql } from './pg-street-queries.js';
+import { numberedStreetsSql, streetsEachSql } from './pg-street-queries.js';
 import { NARROWED_PREFETCH_LIMIT } from './pg-search-function.js';
 import { addressesOnStreetsSql } from './queries.js';
 import type { HouseNumberFilter, StreetPrefetch } from './store.js';
@@ -27,6 +27,7 @@ function inline(sql: string, args: unknown[]): string {
 /** Keys of the searches a prefetch answers: the arguments that decide their rows. */
 export const prefetchKey = {
   narrowed: (tsq: string, country: string | undefined, limit: number, hnKey: string, pcKey: string) => `n|${country ?? ''}|${limit}|${hnKey}|${pcKey}|${tsq}`,
+  numbered: (tsq: string, country: string | undefined, limit: number, hnKey: string) => `m|${country ?? ''}|${limit}|${hnKey}|${tsq}`,
   each: (tsqs: string[], country: string | undefined, limit: number) => `e|${country ?? ''}|${limit}|${tsqs.join('\n')}`,
   numbers: (ids: number[], hn: HouseNumberFilter | undefined, limit: number) =>
     `a|${[...ids].sort((a, b) => a - b).join(',')}|${JSON.stringify(hn ?? null)}|${limit}`,
@@ -40,8 +41,12 @@ export function prefetchArgs(p: StreetPrefetch): unknown[] | undefined {
     if (p.limit !== NARROWED_PREFETCH_LIMIT) return undefined;
     return [terms, false, null, p.search.hnKey, p.search.inPostcode, p.country ?? null, null, 0];
   }
-  const branches = p.search.forms ? [0, 1] : [0];
   const country = p.country === undefined ? [] : [p.country];
+  if (p.search.kind === 'numbered') {
+    const search = inline(numberedStreetsSql(p.country !== undefined, p.limit), [tsqMark(0), ...country, p.search.hnKey]);
+    return [terms, false, search, null, null, null, null, 0];
+  }
+  const branches = p.search.forms ? [0, 1] : [0];
   const search = inline(streetsEachSql(branches, p.country !== undefined, p.limit), branches.flatMap((v) => [tsqMark(v), ...country]));
   return [terms, p.search.forms, search, null, null, null, numbers ? inline(numbers.sql, numbers.args) : null, p.numbers?.maxStreets ?? 0];
 }
@@ -58,7 +63,9 @@ export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unkno
     [
       p.search.kind === 'narrowed'
         ? prefetchKey.narrowed(tsqs[0]!, p.country, p.limit, p.search.hnKey, p.search.inPostcode)
-        : prefetchKey.each(tsqs, p.country, p.limit),
+        : p.search.kind === 'numbered'
+          ? prefetchKey.numbered(tsqs[0]!, p.country, p.limit, p.search.hnKey)
+          : prefetchKey.each(tsqs, p.country, p.limit),
       streets,
     ],
   ];

@@ -7,7 +7,7 @@ import { applyPgSchema, ensurePartitions, ident } from './pg-schema.js';
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
-import { narrowedStreetsSql, postcodeStreetsSql, streetsEachSql } from './pg-street-queries.js';
+import { narrowedStreetsSql, numberedStreetsSql, postcodeStreetsSql, streetsEachSql, wordStreetsSql } from './pg-street-queries.js';
 import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey } from './pg-prefetch.js';
 import {
   NUMBERED_PER_STREET,
@@ -352,24 +352,14 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         );
         return withNumbers(res.rows, NUMBERED_PER_STREET).slice(0, limit);
       }
-      // Unnamed, so planned for its own tsquery every time: the right plan depends on how many
-      // streets it matches (a town's word: the GIN index; `h:*` or a name in thousands of towns:
-      // read streets until the LIMIT is met). A named statement goes generic after five runs,
-      // and the generic plan built the bitmap of all 55,000 `h:*` streets: 130 ms at 270k streets.
-      // The country as a plain equality (not `? IS NULL OR …`), so the plan reads its partition only.
-      const match = `SELECT ${streetColumns} FROM local_streets s
-              WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND s.country = ?'} LIMIT ${sqlLimit(limit)}`;
-      const args = country === undefined ? [tsQuery(bounded(terms))] : [tsQuery(bounded(terms)), country];
-      if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(match), values: args })).rows.map(toStreetHit);
-      // With the house number: each matched street's addresses of that number in the same round
-      // trip (the street match stays materialized, planned as it is alone).
-      const res = await pool.query<NumberedRow>({
-        text: numbered(`WITH m AS MATERIALIZED (${match})
-              SELECT m.*, ${numberedColumns} FROM m
-              LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.country = m.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true`),
-        values: [...args, hnKey],
-      });
-      return withNumbers(res.rows);
+      // Unnamed, so planned for its own tsquery every time (wordStreetsSql).
+      const tsq = tsQuery(bounded(terms));
+      const args = country === undefined ? [tsq] : [tsq, country];
+      if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(wordStreetsSql(country !== undefined, limit)), values: args })).rows.map(toStreetHit);
+      const rows =
+        prefetched.take<NumberedRow>(prefetchKey.numbered(tsq, country, limit, hnKey)) ??
+        (await pool.query<NumberedRow>({ text: numbered(numberedStreetsSql(country !== undefined, limit)), values: [...args, hnKey] })).rows;
+      return withNumbers(rows);
     },
     async findStreetsEach(variants, country, limit) {
       if (variants.length === 0) return [];

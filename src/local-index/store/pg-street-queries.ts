@@ -42,3 +42,26 @@ export function streetsEachSql(branches: number[], withCountry: boolean, limit: 
     )
     .join(' UNION ALL ')} ORDER BY v, k`;
 }
+
+/**
+ * The streets of the words (the wide match). Args: tsquery[, country]. Run unnamed, so planned for
+ * its own tsquery every time: the right plan depends on how many streets it matches (a town's word:
+ * the GIN index; `h:*` or a name in thousands of towns: read streets until the LIMIT is met). A
+ * named statement goes generic after five runs, and the generic plan built the bitmap of all 55,000
+ * `h:*` streets: 130 ms at 270k streets. The country as a plain equality (not `? IS NULL OR …`), so
+ * the plan reads its partition only.
+ */
+export function wordStreetsSql(withCountry: boolean, limit: number): string {
+  return `SELECT ${streetColumns} FROM local_streets s
+          WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${withCountry ? ' AND s.country = ?' : ''} LIMIT ${sqlLimit(limit)}`;
+}
+
+/**
+ * The wide match with each matched street's addresses of one number, in one round trip (the street
+ * match stays materialized, planned as it is alone). Args: tsquery[, country], hnKey.
+ */
+export function numberedStreetsSql(withCountry: boolean, limit: number): string {
+  return `WITH m AS MATERIALIZED (${wordStreetsSql(withCountry, limit)})
+          SELECT m.*, ${numberedColumns} FROM m
+          LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.country = m.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true`;
+}

@@ -147,8 +147,11 @@ export function guessedAnswers(input: LookUpInput): LookUpResult {
 export interface StreetPrefetch {
   /** The plan's terms if every reading of a typed word existed; the store keeps those that do. */
   terms: WordQuery[][];
-  /** `findStreets` with a number in a postcode, or `findStreetsEach` of the terms' forms (`forms`: the exact form of a word being typed first). */
-  search: { kind: 'narrowed'; hnKey: string; inPostcode: string } | { kind: 'each'; forms: boolean };
+  /**
+   * `findStreets` with a number in a postcode (`narrowed`) or with a number alone (`numbered`), or
+   * `findStreetsEach` of the terms' forms (`forms`: the exact form of a word being typed first).
+   */
+  search: { kind: 'narrowed'; hnKey: string; inPostcode: string } | { kind: 'numbered'; hnKey: string } | { kind: 'each'; forms: boolean };
   country: string | undefined;
   limit: number;
   /** Then `addressesOnStreets` of every street found, when they are at most `maxStreets` (they are then the ranking's top ones). */
