@@ -108,17 +108,18 @@ export async function geocode(store: IndexStore, input: GeocodeInput): Promise<L
   return geocodePlan(store, await planText(store, input.query, false, input.country ?? c?.country, geocodeSearch), limit);
 }
 
+/** A plan's house number as the stores filter by it. */
+const numberFilter = (hn: NonNullable<Plan['hn']>) => ({ key: hn.key, prefix: hn.prefix });
+
+/** How many ranked streets autocomplete looks at. */
+const AUTOCOMPLETE_STREETS = 8;
+
 /**
  * The addresses of the plan's number on the ranked streets, and in a typed postcode: that picks
  * the right one of many same-named streets, even beyond the top few (a short postcode prefix,
  * `72`, names too many addresses to fetch; it only ranks). Of the postcode's addresses, only
  * those on streets named as well as the best one: its other streets were not asked for.
  */
-const numberFilter = (hn: NonNullable<Plan['hn']>) => ({ key: hn.key, prefix: hn.prefix });
-
-/** How many ranked streets autocomplete looks at. */
-const AUTOCOMPLETE_STREETS = 8;
-
 async function numberedOn(store: IndexStore, plan: Plan, streets: RankedStreet[], best: RankedStreet, limit: number): Promise<[AddressHit[], AddressHit[]]> {
   const hn = numberFilter(plan.hn!);
   const specific = plan.postcode && (!plan.postcode.prefix || plan.postcode.key.length >= 5);
@@ -151,7 +152,7 @@ export async function autocomplete(store: IndexStore, input: AutocompleteInput):
   const plan = await planText(store, input.query, true, input.country, expected);
   if (!plan.words.some((t) => t.alts.length > 0)) {
     if (!plan.postcode) return [];
-    const hn = plan.hn ? { key: plan.hn.key, prefix: plan.hn.prefix } : undefined;
+    const hn = plan.hn ? numberFilter(plan.hn) : undefined;
     const hits = await store.addressesByPostcode(plan.postcode, hn, plan.country, limit);
     return byScore(scoredAddresses(plan, hits, []));
   }

@@ -33,10 +33,14 @@ export const prefetchKey = {
     `a|${[...ids].sort((a, b) => a - b).join(',')}|${JSON.stringify(hn ?? null)}|${limit}`,
 };
 
-/** The function's arguments for a prefetch (see pg-search-function.ts); undefined where it cannot run it. */
-export function prefetchArgs(p: StreetPrefetch): unknown[] | undefined {
+/**
+ * The function's arguments for a prefetch (see pg-search-function.ts); undefined where it cannot run
+ * it. `bound`: whether the store will know a prefix's completions once the statement is answered
+ * (it then searches the prefix as their OR when they are few: `bounded` in pg-store.ts).
+ */
+export function prefetchArgs(p: StreetPrefetch, bound: (prefix: string) => boolean): unknown[] | undefined {
   const numbers = p.numbers && addressesOnStreetsSql('local_', '__ids__', p.numbers.hn, p.numbers.limit);
-  const terms = JSON.stringify(p.terms.map((alts) => alts.map((a) => [a.word, a.prefix])));
+  const terms = JSON.stringify(p.terms.map((alts) => alts.map((a) => [a.word, a.prefix, a.prefix && bound(a.word)])));
   if (p.search.kind === 'narrowed') {
     if (p.limit !== NARROWED_PREFETCH_LIMIT) return undefined;
     return [terms, false, null, p.search.hnKey, p.search.inPostcode, p.country ?? null, null, 0];

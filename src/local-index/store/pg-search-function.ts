@@ -6,7 +6,7 @@ import { narrowedStreetsSql } from './pg-street-queries.js';
  * one round trip instead of two or three (issue 30). The caller guesses the plan before knowing
  * which words exist; the function keeps of each term the readings that do exist (as the plan
  * will), searches a prefix of few completions as their OR (as `bounded` does), writes each search's
- * tsquery exactly as `tsQuery` does, and runs the search SQL the store would send with those
+ * tsquery exactly as `tsQuery(bounded(terms))` does, and runs the search SQL the store would send with those
  * tsqueries in place of `__tsq<i>__`. The store keeps the rows under the tsqueries the function
  * reports: a later search with the very same arguments is answered from them; any other (the guess
  * was wrong: a typo, a number that is a street word) goes to the database as before.
@@ -16,7 +16,8 @@ import { narrowedStreetsSql } from './pg-street-queries.js';
  * match, 130 ms) cannot happen; the narrowed search keeps its plan, as the named statement does;
  * the calling statement itself is named and trivial to plan.
  *
- * Arguments: the terms (`[[[word, prefix], …], …]`), whether a word is being typed (the search is
+ * Arguments: the terms (`[[[word, prefix, bound], …], …]`: `bound`, whether the store will know a
+ * prefix's completions, so search it as their OR when they are few), whether a word is being typed (the search is
  * then its exact form first, then as typed: `forms` in search/streets.ts), the search SQL (null:
  * the narrowed search by number and postcode, static SQL of the function, with the three values
  * after it), and the house-number SQL (`__ids__` for the matched streets' ids, run when they are
@@ -24,7 +25,7 @@ import { narrowedStreetsSql } from './pg-street-queries.js';
  * Rows: `q` (the tsqueries, in order), `s` (the search's rows), `i` (the street ids the `a` rows
  * are of), `a` (the house-number SQL's rows), each as jsonb.
  */
-export const PG_SEARCH_FUNCTION_VERSION = 'addressd_local_search v3';
+export const PG_SEARCH_FUNCTION_VERSION = 'addressd_local_search v4';
 
 /** The limit of a narrowed search the function runs (the search's pool of streets). */
 export const NARROWED_PREFETCH_LIMIT = 60;
@@ -56,11 +57,11 @@ BEGIN
   -- for a word being typed, with that last word whole. A term with no reading that exists means
   -- the guess was wrong: no search.
   WITH rd AS (
-    SELECT t.o AS ti, a.o AS ai, a.value->>0 AS word, (a.value->>1)::boolean AS prefix
+    SELECT t.o AS ti, a.o AS ai, a.value->>0 AS word, (a.value->>1)::boolean AS prefix, (a.value->>2)::boolean AS bound
     FROM jsonb_array_elements(p_terms) WITH ORDINALITY AS t (value, o)
     CROSS JOIN LATERAL jsonb_array_elements(t.value) WITH ORDINALITY AS a (value, o)),
   k AS (
-    SELECT rd.ti, rd.ai, rd.word, rd.prefix, c.words FROM rd CROSS JOIN LATERAL (
+    SELECT rd.ti, rd.ai, rd.word, rd.prefix, rd.bound, c.words FROM rd CROSS JOIN LATERAL (
       SELECT array_agg(x.word ORDER BY x.word) AS words FROM (
         (SELECT w.word FROM local_words w WHERE rd.prefix AND w.word >= rd.word AND w.word < rd.word || chr(1114111) ORDER BY w.word LIMIT 17)
         UNION ALL
@@ -69,7 +70,7 @@ BEGIN
   terms AS (
     SELECT k.ti,
       '(' || string_agg(CASE
-        WHEN k.prefix AND cardinality(k.words) <= 16 THEN (SELECT string_agg('''' || replace(replace(u.w, '''', ''), '\\', '') || '''', ' | ' ORDER BY u.o) FROM unnest(k.words) WITH ORDINALITY AS u (w, o))
+        WHEN k.prefix AND k.bound AND cardinality(k.words) <= 16 THEN (SELECT string_agg('''' || replace(replace(u.w, '''', ''), '\\', '') || '''', ' | ' ORDER BY u.o) FROM unnest(k.words) WITH ORDINALITY AS u (w, o))
         ELSE '''' || replace(replace(k.word, '''', ''), '\\', '') || '''' || CASE WHEN k.prefix THEN ':*' ELSE '' END END, ' | ' ORDER BY k.ai) || ')' AS typed,
       '(' || string_agg('''' || replace(replace(k.word, '''', ''), '\\', '') || '''', ' | ' ORDER BY k.ai) || ')' AS whole
     FROM k GROUP BY k.ti)

@@ -170,7 +170,12 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
    * only for them), and each postcode candidate's existence. Before, three round trips.
    */
   const lookUpFresh = async (words: WordLookUp[], keys: string[], prefixes: string[], country: string | undefined, prefetch: StreetPrefetch | undefined) => {
-    const fetchArgs = prefetch && prefetchArgs(prefetch);
+    // A prefix's completions are known after this statement when cached, or looked up by it.
+    const bound = (prefix: string) => {
+      const cached = completions.get(prefix);
+      return cached === undefined ? words.some((w) => w.prefix && w.word === prefix) : cached !== false;
+    };
+    const fetchArgs = prefetch && prefetchArgs(prefetch, bound);
     if (words.length === 0 && prefixes.length === 0 && !fetchArgs) return { words: [], exists: await postcodesExist(keys, country) };
     // Rows as VALUES of scalar parameters, not unnested arrays (see postcodesExist): the generic
     // plan then sees the rows a custom one does, and the named statement stops being re-planned on
