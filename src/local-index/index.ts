@@ -1,5 +1,5 @@
 import { runImport } from './import/run-import.js';
-import { autocomplete, geocode } from './search/search.js';
+import { autocomplete, geocode, primeGeocodes } from './search/search.js';
 import type { PoolErrorHandler } from '../store/db/pg-pool.js';
 import { openPgStore } from './store/pg-store.js';
 import { openSqliteStore } from './store/sqlite-store.js';
@@ -36,6 +36,8 @@ export interface LocalIndex {
   count(): Promise<number>;
   geocode(input: GeocodeInput): Promise<LocalHit[]>;
   autocomplete(input: AutocompleteInput): Promise<LocalHit[]>;
+  /** Geocodes about to be asked (a list's chunk): their look-ups at once where the store can (`primeGeocodes`). */
+  prime(inputs: GeocodeInput[]): Promise<void>;
   importFile(path: string, opts: ImportOptions): Promise<ImportSummary>;
   /** After an OSM import: records what `applyOsmChange` needs from the extract (src/local-index/update/). */
   recordOsmState(path: string): Promise<{ ways: number; areas: number }>;
@@ -69,6 +71,7 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
     count: () => store.count(),
     geocode: (input) => geocode(store, input),
     autocomplete: (input) => autocomplete(store, input),
+    prime: (inputs) => primeGeocodes(store, inputs),
     async importFile(path, options) {
       const summary = await runImport(store, path, options);
       await refresh();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { autocomplete, geocode } from '../../src/local-index/search/search.js';
+import { autocomplete, geocode, primeGeocodes } from '../../src/local-index/search/search.js';
 import { openPgStore } from '../../src/local-index/store/pg-store.js';
 import type { IndexStore } from '../../src/local-index/store/store.js';
 import type { AutocompleteInput, GeocodeInput } from '../../src/local-index/types.js';
@@ -126,6 +126,52 @@ describe('one round trip per validate and per keystroke on PostgreSQL', () => {
     const now = await fresh(call);
     expect(now.trips).toBe(1);
     expect(now.answer).toEqual((await fresh(call, false)).answer);
+  });
+
+  it('a list: a chunk of exact rows is looked up in one statement, whatever its size, each row then in none, with the same answers', async () => {
+    const rows = (n: number): GeocodeInput[] =>
+      Array.from({ length: n }, (_, i) => ({
+        components: { street: i % 2 ? 'Amselweg' : 'Hauptstraße', houseNumber: String([1, 2, 3, 12][i % 4]), postcode: postcode(i % TOWNS), city: town(i % TOWNS) },
+        country: 'DE',
+      }));
+    for (const n of [10, 40]) {
+      const store = await open();
+      try {
+        query.mockClear();
+        await primeGeocodes(store, rows(n));
+        expect(query.mock.calls.length, `priming ${n} rows`).toBe(1);
+        query.mockClear();
+        const answers = [];
+        for (const row of rows(n)) answers.push(await geocode(store, row));
+        expect(query.mock.calls.length, `${n} rows after priming`).toBe(0);
+        const plain = await open();
+        try {
+          for (const [i, row] of rows(n).entries()) expect(answers[i]).toEqual(await geocode(plain, row));
+        } finally {
+          await plain.close();
+        }
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  it('a list: rows the guess does not fit (typo, wrong number) are searched row by row after the chunk, with the same answers', async () => {
+    const rows: GeocodeInput[] = [
+      { components: { street: 'Hauptstrase', houseNumber: '2', postcode: postcode(3), city: town(3) }, country: 'DE' },
+      { components: { street: 'Amselweg', houseNumber: '99', postcode: postcode(4), city: town(4) }, country: 'DE' },
+      { components: { street: 'Amselweg', houseNumber: '1', postcode: postcode(5), city: town(5) }, country: 'DE' },
+      { query: `Keizerweg 4, ${postcode(0)} ${town(0)}`, country: 'DE' },
+    ];
+    const store = await open();
+    const plain = await open();
+    try {
+      await primeGeocodes(store, rows);
+      for (const row of rows) expect(await geocode(store, row)).toEqual(await geocode(plain, row));
+    } finally {
+      await store.close();
+      await plain.close();
+    }
   });
 
   it('a repeated keystroke (words cached) still takes one statement', async () => {

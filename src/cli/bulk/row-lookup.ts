@@ -21,6 +21,12 @@ export interface LookupDeps {
   cache: ResponseCache;
   cacheTtlMs: number;
   clock: Clock;
+  /**
+   * The rows about to be looked up, handed over at once: the local index looks their words,
+   * postcodes and streets up together (a few statements a chunk instead of a few a row), and the
+   * rows then find them waiting. Answers do not depend on it.
+   */
+  prime?: ((requests: ValidateRequest[]) => Promise<void>) | undefined;
 }
 
 /** Who the rows are billed to. */
@@ -75,6 +81,8 @@ export async function lookupRows(
   const engine = new ValidateEngine({ runner: deps.runner, cache: deps.cache, biller, cacheTtlMs: deps.cacheTtlMs, rememberRequests: false });
   const done: RowDone[] = [];
   let exhausted = false;
+  // A failed priming only leaves the rows to ask for themselves (and fail there, if they must).
+  await deps.prime?.(batch.rows.map((r) => r.request)).catch(() => undefined);
   await mapBounded(batch.rows, concurrency, async (row) => {
     if (exhausted || stopped()) return;
     const ctx = {

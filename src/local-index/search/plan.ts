@@ -34,9 +34,20 @@ export interface Plan {
 /** The street search the caller makes of a plan (see `LookUpInput.prefetch`). */
 export type ExpectedSearch = (plan: Plan) => StreetPrefetch | undefined;
 
-/** Looks the reading's words up (with the street search its plan leads to, when asked) and plans from the answers. */
-async function resolve(store: IndexStore, input: LookUpInput, expect: ExpectedSearch | undefined, plan: (found: LookUpResult) => Plan): Promise<Plan> {
-  return plan(await store.lookUp(expect ? { ...input, prefetch: (found) => expect(plan(found)) } : input));
+/** What a text or components ask the index, and the plan the answers give. */
+export interface Reading {
+  input: LookUpInput;
+  plan(found: LookUpResult): Plan;
+}
+
+/** The reading's look-up, with the street search its plan leads to when `expect` is given (LookUpInput.prefetch). */
+export function lookUpOf(reading: Reading, expect: ExpectedSearch | undefined): LookUpInput {
+  return expect ? { ...reading.input, prefetch: (found) => expect(reading.plan(found)) } : reading.input;
+}
+
+/** Looks the reading's words up and plans from the answers. */
+async function resolve(store: IndexStore, reading: Reading, expect: ExpectedSearch | undefined): Promise<Plan> {
+  return reading.plan(await store.lookUp(lookUpOf(reading, expect)));
 }
 
 /** A house number, possibly half typed (`123-`), with an optional letter and additions. */
@@ -93,7 +104,12 @@ function termsFrom(words: string[], queries: TermQuery[], resolved: WordResoluti
  * number-like token that is not a street word (`3e` in `3e Binnenvestgracht` is one), and
  * every other word becomes a term matched against street and city names, with typos.
  */
-export async function planText(store: IndexStore, text: string, typing: boolean, country?: string, expect?: ExpectedSearch): Promise<Plan> {
+export function planText(store: IndexStore, text: string, typing: boolean, country?: string, expect?: ExpectedSearch): Promise<Plan> {
+  return resolve(store, textReading(text, typing, country), expect);
+}
+
+/** planText's look-up and plan. */
+export function textReading(text: string, typing: boolean, country?: string): Reading {
   const ends = /[\s,;]$/.test(text);
   const raw = text.split(/[\s,;]+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
   const lastIndex = raw.length - 1;
@@ -103,7 +119,7 @@ export async function planText(store: IndexStore, text: string, typing: boolean,
   const queries = termQueries(typedWords, typing && !ends && all.at(-1)?.i === lastIndex, country);
   const candidates = postcodeCandidates(raw, typing && !ends);
   const input = { words: lookUps(queries), postcodes: candidates.keys, postcodePrefixes: candidates.typed.map((t) => t.key), country };
-  return resolve(store, input, expect, textPlan);
+  return { input, plan: textPlan };
 
   function textPlan(found: LookUpResult): Plan {
     const postcode = pickPostcode(candidates, found);
@@ -181,7 +197,12 @@ function pickPostcode(
 }
 
 /** Structured input (the caller's components, or what a parser read from the query). */
-export async function planComponents(store: IndexStore, c: AddressComponents, country?: string, expect?: ExpectedSearch): Promise<Plan> {
+export function planComponents(store: IndexStore, c: AddressComponents, country?: string, expect?: ExpectedSearch): Promise<Plan> {
+  return resolve(store, componentsReading(c, country), expect);
+}
+
+/** planComponents' look-up and plan. */
+export function componentsReading(c: AddressComponents, country?: string): Reading {
   const cc = c.country ?? country;
   const streetWords = tokens(c.street);
   const cityWords = tokens(c.city);
@@ -194,18 +215,21 @@ export async function planComponents(store: IndexStore, c: AddressComponents, co
     postcodePrefixes: [],
     country: cc,
   };
-  return resolve(store, input, expect, (found) => {
-    const words = termsFrom(streetWords, streetQueries, found.words.slice(0, streetQueries.length));
-    const cities = termsFrom(cityWords, cityQueries, found.words.slice(streetQueries.length));
-    const known = found.postcodes.has(pcKey);
-    return {
-      words: words.filter((t) => t.alts.length > 0),
-      cityWords: cities.filter((t) => t.alts.length > 0),
-      hn: c.houseNumber ? { key: houseNumberKey(c.houseNumber), base: houseNumberBase(c.houseNumber), prefix: false } : undefined,
-      postcode: pcKey ? { key: pcKey, prefix: false, known } : undefined,
-      country: cc,
-      drill: false,
-      structured: true,
-    };
-  });
+  return {
+    input,
+    plan: (found) => {
+      const words = termsFrom(streetWords, streetQueries, found.words.slice(0, streetQueries.length));
+      const cities = termsFrom(cityWords, cityQueries, found.words.slice(streetQueries.length));
+      const known = found.postcodes.has(pcKey);
+      return {
+        words: words.filter((t) => t.alts.length > 0),
+        cityWords: cities.filter((t) => t.alts.length > 0),
+        hn: c.houseNumber ? { key: houseNumberKey(c.houseNumber), base: houseNumberBase(c.houseNumber), prefix: false } : undefined,
+        postcode: pcKey ? { key: pcKey, prefix: false, known } : undefined,
+        country: cc,
+        drill: false,
+        structured: true,
+      };
+    },
+  };
 }

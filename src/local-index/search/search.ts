@@ -1,7 +1,7 @@
 import { NUMBERED_PER_STREET, type AddressHit, type IndexStore, type StreetHit } from '../store/store.js';
 import type { AutocompleteInput, GeocodeInput, LocalHit } from '../types.js';
 import { addressToHit, streetToHit } from './hits.js';
-import { planComponents, planText, type Plan } from './plan.js';
+import { componentsReading, lookUpOf, planComponents, planText, textReading, type Plan } from './plan.js';
 import { scoreHit, scoreStreet } from './score.js';
 import { foldTownless } from './fold-streets.js';
 import { expectedStreetSearch, rankStreets, type RankedStreet } from './streets.js';
@@ -113,6 +113,21 @@ const numberFilter = (hn: NonNullable<Plan['hn']>) => ({ key: hn.key, prefix: hn
 
 /** How many ranked streets autocomplete looks at. */
 const AUTOCOMPLETE_STREETS = 8;
+
+/**
+ * Many geocodes about to be asked (a list's chunk): the store looks their words, postcodes and
+ * expected street searches up at once where it can (`lookUpAll`), so each geocode then mostly
+ * finds its answers waiting. Only their first reading (components, else text), as geocode reads it.
+ */
+export async function primeGeocodes(store: IndexStore, inputs: GeocodeInput[]): Promise<void> {
+  if (!store.lookUpAll) return;
+  const readings = inputs.flatMap((input) => {
+    const c = input.components;
+    if (c && (c.street || c.postcode)) return [componentsReading(c, input.country)];
+    return input.query ? [textReading(input.query, false, input.country ?? c?.country)] : [];
+  });
+  await store.lookUpAll(readings.map((r) => lookUpOf(r, geocodeSearch)));
+}
 
 /**
  * The addresses of the plan's number on the ranked streets, and in a typed postcode: that picks

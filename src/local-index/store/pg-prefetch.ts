@@ -80,13 +80,22 @@ export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unkno
   return out;
 }
 
-/** Rows waiting for their search: each taken once; a few at a time (a search asks for its rows right after its look-up). */
+/** Rows kept for searches not (yet) made: a list's chunk of look-ups (lookUpAll) fits. */
+const KEPT = 600;
+
+/** Rows waiting for their search: each taken once; the oldest go first (a guess that missed is never taken). */
 export class Prefetched {
   private readonly rows = new Map<string, unknown[]>();
 
   put(entries: [string, unknown[]][]): void {
-    if (this.rows.size > 64) this.rows.clear();
-    for (const [key, rows] of entries) this.rows.set(key, rows);
+    for (const [key, rows] of entries) {
+      this.rows.delete(key);
+      this.rows.set(key, rows);
+    }
+    for (const key of this.rows.keys()) {
+      if (this.rows.size <= KEPT) break;
+      this.rows.delete(key);
+    }
   }
 
   take<T>(key: string): T[] | undefined {

@@ -15,12 +15,16 @@ import {
   guessedAnswers,
   typosWanted,
   type IndexStore,
+  type LookUpInput,
   type StreetHit,
   type StreetPrefetch,
   type WordLookUp,
   type WordQuery,
   type WordResolution,
 } from './store.js';
+
+/** Look-ups of a list sent in one statement at most (`lookUpAll`): about 40 parameters each. */
+const LOOK_UPS_AT_ONCE = 250;
 
 /** A longer prefix is searched as the OR of its words when it has at most this many (as on SQLite). */
 const MAX_COMPLETIONS = 16;
@@ -169,14 +173,17 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
    * typo candidates (pg_trgm) for the words that do not exist and may be typos (the LATERAL runs
    * only for them), and each postcode candidate's existence. Before, three round trips.
    */
-  const lookUpFresh = async (words: WordLookUp[], keys: string[], prefixes: string[], country: string | undefined, prefetch: StreetPrefetch | undefined) => {
+  const lookUpFresh = async (words: WordLookUp[], keys: string[], prefixes: string[], country: string | undefined, prefetches: StreetPrefetch[], named = true) => {
     // A prefix's completions are known after this statement when cached, or looked up by it.
     const bound = (prefix: string) => {
       const cached = completions.get(prefix);
       return cached === undefined ? words.some((w) => w.prefix && w.word === prefix) : cached !== false;
     };
-    const fetchArgs = prefetch && prefetchArgs(prefetch, bound);
-    if (words.length === 0 && prefixes.length === 0 && !fetchArgs) return { words: [], exists: await postcodesExist(keys, country) };
+    const searches = prefetches.flatMap((p) => {
+      const args = prefetchArgs(p, bound);
+      return args ? [{ p, args }] : [];
+    });
+    if (words.length === 0 && prefixes.length === 0 && searches.length === 0) return { words: [], exists: await postcodesExist(keys, country) };
     // Rows as VALUES of scalar parameters, not unnested arrays (see postcodesExist): the generic
     // plan then sees the rows a custom one does, and the named statement stops being re-planned on
     // every run. One text per count of words and of postcodes: a few dozen per connection at most.
@@ -203,14 +210,18 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       'NULL::text, 0',
     );
     const countryClause = country === undefined ? '' : ` AND a.country = ${param(country, 'text')}`;
-    // The expected street search in the same statement (pg-search-function.ts): its rows come as `x`.
+    // The expected street searches in the same statement (pg-search-function.ts): their rows come as `x`, `i` the search's.
     const withSearch = (sql: string) => {
-      if (!fetchArgs) return sql;
-      const at = fetchArgs.map((value, i) => param(value, PREFETCH_ARG_TYPES[i]!));
-      return `SELECT l.kind, l.i, l.word, NULL::jsonb AS r FROM (${sql}) l
-              UNION ALL SELECT 'x', 0, p.part, p.r FROM addressd_local_search(${at.join(', ')}) p`;
+      if (searches.length === 0) return sql;
+      const calls = searches.map(({ args: values }, j) => {
+        const at = values.map((value, i) => param(value, PREFETCH_ARG_TYPES[i]!));
+        return `SELECT 'x', ${j}, p.part, p.r FROM addressd_local_search(${at.join(', ')}) p`;
+      });
+      return `SELECT l.kind, l.i, l.word, NULL::jsonb AS r FROM (${sql}) l UNION ALL ${calls.join(' UNION ALL ')}`;
     };
-    const res = await run<{ kind: 'w' | 'f' | 'c' | 'p' | 'x'; i: number; word: string | null; r?: unknown }>(
+    // A list's many look-ups at once are a text of their own: unnamed, not kept on every connection.
+    const exec = named ? run : <T extends pg.QueryResultRow>(text: string, values: unknown[]) => pool.query<T>({ text, values });
+    const res = await exec<{ kind: 'w' | 'f' | 'c' | 'p' | 'x'; i: number; word: string | null; r?: unknown }>(
       withSearch(`WITH q AS MATERIALIZED (
          SELECT q.i, q.word, q.prefix, q.typo, q.reading, q.term,
                 CASE WHEN q.prefix THEN EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $1)
@@ -237,7 +248,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
        WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause})`),
       args,
     );
-    if (prefetch && fetchArgs) prefetched.put(prefetchedRows(prefetch, res.rows.filter((r) => r.kind === 'x').map((r) => ({ part: r.word!, r: r.r }))));
+    searches.forEach(({ p }, j) => prefetched.put(prefetchedRows(p, res.rows.filter((r) => r.kind === 'x' && Number(r.i) === j).map((r) => ({ part: r.word!, r: r.r })))));
     const known = new Set<number>();
     const fuzzy = new Map<number, string[]>();
     const postcodes = new Set<number>();
@@ -258,6 +269,41 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       words: words.map((_, i): WordResolution => ({ known: known.has(i), fuzzy: fuzzy.get(i) ?? [] })),
       exists: [...keys, ...prefixes].map((_, i) => postcodes.has(i)),
     };
+  };
+
+  interface Missing {
+    todo: WordLookUp[];
+    pcTodo: string[];
+    prefixTodo: string[];
+  }
+  /**
+   * What of a look-up the caches do not answer (nothing at all, mostly, while typing). A typed
+   * word's readings go together: whether one exists decides whether the others' typo candidates
+   * are wanted (typosWanted), in the statement as here.
+   */
+  const missing = ({ words: queries, postcodes: keys, postcodePrefixes, country }: LookUpInput): Missing => {
+    const terms = new Map<number, WordLookUp[]>();
+    for (const q of queries) terms.set(q.term, [...(terms.get(q.term) ?? []), q]);
+    const todo = [...terms.values()].filter((readings) => {
+      const hits = readings.map((q) => words.get(wordId(q)));
+      if (hits.some((h) => h === undefined)) return true;
+      return typosWanted(readings, (i) => hits[i]!.known).some((wanted, i) => wanted && hits[i]!.fuzzy === undefined);
+    }).flat();
+    return {
+      todo,
+      pcTodo: keys.filter((k) => postcodes.get(k, false, country) === undefined),
+      prefixTodo: postcodePrefixes.filter((k) => postcodes.get(k, true, country) === undefined),
+    };
+  };
+  /** Keeps a fresh look-up's answers in the caches. */
+  const remember = ({ todo, pcTodo, prefixTodo }: Missing, country: string | undefined, fresh: Awaited<ReturnType<typeof lookUpFresh>>) => {
+    const looked = typosWanted(todo, (i) => fresh.words[i]!.known);
+    todo.forEach((q, i) => {
+      const fuzzy = looked[i] ? fresh.words[i]!.fuzzy : words.get(wordId(q))?.fuzzy;
+      words.set(wordId(q), { known: fresh.words[i]!.known, ...(fuzzy ? { fuzzy } : {}) });
+    });
+    pcTodo.forEach((k, i) => postcodes.set(k, false, country, fresh.exists[i]!));
+    prefixTodo.forEach((k, i) => postcodes.set(k, true, country, fresh.exists[pcTodo.length + i]!));
   };
 
   return {
@@ -300,29 +346,12 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     },
     async lookUp(input) {
       const { words: queries, postcodes: keys, postcodePrefixes, country, prefetch } = input;
-      // Only what the caches do not answer goes to the database (nothing at all, mostly, while
-      // typing). A typed word's readings go together: whether one exists decides whether the
-      // others' typo candidates are wanted (typosWanted), in the statement as here.
-      const terms = new Map<number, WordLookUp[]>();
-      for (const q of queries) terms.set(q.term, [...(terms.get(q.term) ?? []), q]);
-      const todo = [...terms.values()].filter((readings) => {
-        const hits = readings.map((q) => words.get(wordId(q)));
-        if (hits.some((h) => h === undefined)) return true;
-        return typosWanted(readings, (i) => hits[i]!.known).some((wanted, i) => wanted && hits[i]!.fuzzy === undefined);
-      }).flat();
-      const pcTodo = keys.filter((k) => postcodes.get(k, false, country) === undefined);
-      const prefixTodo = postcodePrefixes.filter((k) => postcodes.get(k, true, country) === undefined);
-      const fetched = todo.length + pcTodo.length + prefixTodo.length > 0;
+      const need = missing(input);
+      const fetched = need.todo.length + need.pcTodo.length + need.prefixTodo.length > 0;
       if (fetched) {
         // The expected search rides along with a look-up that goes to the database anyway, planned on the common answers.
-        const fresh = await lookUpFresh(todo, pcTodo, prefixTodo, country, prefetch?.(guessedAnswers(input)));
-        const looked = typosWanted(todo, (i) => fresh.words[i]!.known);
-        todo.forEach((q, i) => {
-          const fuzzy = looked[i] ? fresh.words[i]!.fuzzy : words.get(wordId(q))?.fuzzy;
-          words.set(wordId(q), { known: fresh.words[i]!.known, ...(fuzzy ? { fuzzy } : {}) });
-        });
-        pcTodo.forEach((k, i) => postcodes.set(k, false, country, fresh.exists[i]!));
-        prefixTodo.forEach((k, i) => postcodes.set(k, true, country, fresh.exists[pcTodo.length + i]!));
+        const expected = prefetch?.(guessedAnswers(input));
+        remember(need, country, await lookUpFresh(need.todo, need.pcTodo, need.prefixTodo, country, expected ? [expected] : []));
       }
       const answers = {
         words: queries.map((q): WordResolution => {
@@ -335,8 +364,32 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       // All cached: a street search with the house numbers of its streets after it (two statements)
       // is sent now as one, for the plan these answers give.
       const expected = fetched ? undefined : prefetch?.(answers);
-      if (expected?.numbers) await lookUpFresh([], [], [], country, expected);
+      if (expected?.numbers) await lookUpFresh([], [], [], country, [expected]);
       return answers;
+    },
+    async lookUpAll(inputs) {
+      // Per country (the look-up names it), at most LOOK_UPS_AT_ONCE inputs a statement (its parameters stay few).
+      const byCountry = new Map<string | undefined, LookUpInput[]>();
+      for (const input of inputs) byCountry.set(input.country, [...(byCountry.get(input.country) ?? []), input]);
+      for (const [country, group] of byCountry) {
+        for (let at = 0; at < group.length; at += LOOK_UPS_AT_ONCE) {
+          const need: Missing = { todo: [], pcTodo: [], prefixTodo: [] };
+          const expected: StreetPrefetch[] = [];
+          let offset = 0;
+          for (const input of group.slice(at, at + LOOK_UPS_AT_ONCE)) {
+            const mine = missing(input);
+            // Terms numbered apart, so one input's readings never decide another's typo candidates.
+            need.todo.push(...mine.todo.map((q) => ({ ...q, term: q.term + offset })));
+            offset += Math.max(0, ...input.words.map((q) => q.term + 1));
+            need.pcTodo.push(...mine.pcTodo.filter((k) => !need.pcTodo.includes(k)));
+            need.prefixTodo.push(...mine.prefixTodo.filter((k) => !need.prefixTodo.includes(k)));
+            const search = input.prefetch?.(guessedAnswers(input));
+            if (search) expected.push(search);
+          }
+          if (need.todo.length + need.pcTodo.length + need.prefixTodo.length + expected.length === 0) continue;
+          remember(need, country, await lookUpFresh(need.todo, need.pcTodo, need.prefixTodo, country, expected, false));
+        }
+      }
     },
 
     async findStreets(terms, country, limit, hnKey, inPostcode) {

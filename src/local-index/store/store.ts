@@ -234,6 +234,13 @@ export interface IndexStore {
    */
   lookUp(input: LookUpInput): Promise<LookUpResult>;
   /**
+   * Many look-ups at once (a list's chunk), answers only cached: their words and postcodes, and
+   * the street searches they expect (`prefetch`, on the common answers), so the rows' own look-ups
+   * and searches that come next wait for no round trip where the guess was right (PostgreSQL: one
+   * statement for a few hundred; a store without it is asked row by row, as always).
+   */
+  lookUpAll?(inputs: LookUpInput[]): Promise<void>;
+  /**
    * Streets matching every term (a term matches when any of its alternatives does). With `hnKey`,
    * a store may also return each street's addresses with that house-number key (`numbered`),
    * so street and number take one round trip (PostgreSQL); a store that does not leaves it unset.
