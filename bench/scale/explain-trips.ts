@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openLocalIndex } from '../../src/local-index/index.js';
-import { autocomplete, geocode } from '../../src/local-index/search/search.js';
+import { autocomplete, geocode, primeGeocodes } from '../../src/local-index/search/search.js';
 import { openPgStore } from '../../src/local-index/store/pg-store.js';
 import type { IndexStore } from '../../src/local-index/store/store.js';
 import { defaultTowns, FREQUENCIES } from './country.js';
@@ -123,6 +123,17 @@ async function main(): Promise<void> {
       }
       const line = (m: 'before' | 'after') => `${median(figures[m].trips)} statements, ${median(figures[m].ms).toFixed(2)} ms (max ${Math.max(...figures[m].trips)}, ${Math.max(...figures[m].ms).toFixed(2)} ms)`;
       console.log(`${name}: before ${line('before')} → after ${line('after')}`);
+    }
+    // A list: the sampled addresses as one chunk of validate rows, row by row, then primed (lookUpAll).
+    const rows = FREQUENCIES.flatMap((f) => generated.samples[f]).map((a) => ({ components: { street: a.street, houseNumber: a.number, postcode: a.postcode, city: a.city }, country: 'DE' }));
+    for (const primed of [false, true]) {
+      const store = await openPgStore(schemaUrl, { schema });
+      sent.length = 0;
+      if (primed) await primeGeocodes(store, rows);
+      for (const row of rows) await geocode(store, row);
+      const ms = await serverMs();
+      console.log(`list of ${rows.length} validate rows, ${primed ? 'primed' : 'row by row'}: ${sent.length} statements, ${(ms / rows.length).toFixed(3)} server ms a row`);
+      await store.close();
     }
   } finally {
     if (process.argv.includes('--keep')) console.log(`kept schema ${schema}`);
