@@ -5,9 +5,9 @@ import { narrowedStreetsSql } from './pg-street-queries.js';
  * same statement as the reading's word and postcode look-up (`lookUp`), so a fresh query waits for
  * one round trip instead of two or three (issue 30). The caller guesses the plan before knowing
  * which words exist; the function keeps of each term the readings that do exist (as the plan
- * will), searches a prefix of few completions as their OR (as `bounded` does), writes each search's
- * tsquery exactly as `tsQuery(bounded(terms))` does, and runs the search SQL the store would send with those
- * tsqueries in place of `__tsq<i>__`. The store keeps the rows under the tsqueries the function
+ * will), searches a prefix of few completions as their OR (as `bounded` does), writes each
+ * search's tsquery exactly as `tsQuery(bounded(terms))` does, and runs the search SQL the store
+ * would send with those tsqueries in place of `__tsq<i>__`. The store keeps the rows under the tsqueries the function
  * reports: a later search with the very same arguments is answered from them; any other (the guess
  * was wrong: a typo, a number that is a street word) goes to the database as before.
  *
@@ -17,8 +17,9 @@ import { narrowedStreetsSql } from './pg-street-queries.js';
  * the calling statement itself is named and trivial to plan.
  *
  * Arguments: the terms (`[[[word, prefix, bound], …], …]`: `bound`, whether the store will know a
- * prefix's completions, so search it as their OR when they are few), whether a word is being typed (the search is
- * then its exact form first, then as typed: `forms` in search/streets.ts), the search SQL (null:
+ * prefix's completions, so search it as their OR when they are few), whether a word is being
+ * typed (the search is then its exact form first, then as typed: `forms` in search/streets.ts),
+ * the search SQL (null:
  * the narrowed search by number and postcode, static SQL of the function, with the three values
  * after it), and the house-number SQL (`__ids__` for the matched streets' ids, run when they are
  * at most `max_streets`).
@@ -38,7 +39,6 @@ function narrowed(withCountry: boolean): string {
 }
 
 export const PG_SEARCH_FUNCTION = `
-DROP FUNCTION IF EXISTS addressd_local_search(jsonb, boolean, text, text, integer);
 CREATE OR REPLACE FUNCTION addressd_local_search(p_terms jsonb, p_forms boolean, p_search text, p_hn text, p_pc text, p_country text, p_numbers text, p_max_streets integer)
 RETURNS TABLE (part text, r jsonb) LANGUAGE plpgsql VOLATILE AS $fn$
 -- ${PG_SEARCH_FUNCTION_VERSION}
