@@ -1,5 +1,5 @@
 import { runImport } from './import/run-import.js';
-import { autocomplete, geocode } from './search/search.js';
+import { autocomplete, geocode, primeGeocodes } from './search/search.js';
 import { describeError } from '../lib/describe-error.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { PoolErrorHandler } from '../store/db/pg-pool.js';
@@ -72,6 +72,8 @@ export interface LocalIndex {
   count(): Promise<number>;
   geocode(input: GeocodeInput): Promise<LocalHit[]>;
   autocomplete(input: AutocompleteInput): Promise<LocalHit[]>;
+  /** Geocodes about to be asked (a list's chunk): their look-ups at once where the store can (`primeGeocodes`). */
+  prime(inputs: GeocodeInput[]): Promise<void>;
   importFile(path: string, opts: ImportOptions): Promise<ImportSummary>;
   /**
    * After an OSM import: records what `applyOsmChange` needs from the extract (src/local-index/update/).
@@ -151,6 +153,7 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
     count: () => store.count(),
     geocode: (input) => geocode(store, input),
     autocomplete: (input) => autocomplete(store, input),
+    prime: (inputs) => primeGeocodes(store, inputs),
     async importFile(path, options) {
       const summary = await runImport(store, path, { at: now(), ...options });
       await refresh();

@@ -1,7 +1,8 @@
 import { writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resultFields } from '../../src/cli/bulk/output.js';
 import { runCli } from '../../src/cli/program.js';
 import type { ValidateResponse } from '../../src/contract/validate.js';
@@ -137,6 +138,28 @@ describe.each(STORAGE_BACKENDS)('a list through addressd validate on %s', (backe
       expect({ row: i, query: rows[i], fields: row.slice(2, 2 + fields.length - 1) }).toEqual({ row: i, query: rows[i], fields: fields.slice(0, -1) });
     }
   }, 600_000);
+
+  it.runIf(backend === 'postgres')('looks a chunk of exact rows up in the index in a few statements, whatever the number of rows (set-based on PostgreSQL)', async () => {
+    const { accountId } = await server.createAccount({ plan: 'growth' });
+    const query = vi.spyOn(pg.Pool.prototype, 'query');
+    try {
+      /** The local index's statements while a list of `n` exact rows runs in one chunk (no lookup threads: this process's). */
+      const statements = async (n: number) => {
+        const rows = Array.from({ length: n }, (_, i) => addresses[(i * 37) % addresses.length]!).map((a) => `${a.street} ${a.number}, ${a.postcode} ${a.city}`);
+        const input = file(`exact-${n}.csv`, `address\n${rows.map((r) => `"${r}"`).join('\n')}\n`);
+        query.mockClear();
+        const res = await cli(env, ['validate', input, '--account', accountId, '--country', 'NL', '--workers', '0', '--chunk', '250', '--json']);
+        expect(res.code, res.stderr).toBe(0);
+        expect(JSON.parse(res.stdout)).toMatchObject({ rows: n, valid: n });
+        return query.mock.calls.filter(([q]) => /local_|addressd_local_search/.test(typeof q === 'string' ? q : (q as { text: string }).text)).length;
+      };
+      const [few, many] = [await statements(40), await statements(200)];
+      // Row by row, each row costs a statement or two: 160 more rows, 160-320 more statements.
+      expect(many - few).toBeLessThanOrEqual(2);
+    } finally {
+      query.mockRestore();
+    }
+  }, 120_000);
 
   it('takes each row\'s country from a country column found by its name (code or name), and refuses a value that is no country', async () => {
     const { accountId } = await server.createAccount({ plan: 'starter' });

@@ -7,6 +7,7 @@ import { createLocalProvider } from '../../providers/local/adapter.js';
 import { createProviders } from '../../providers/registry.js';
 import { createResponseCache } from '../../store/cache/index.js';
 import { RunResponseCache } from '../../store/cache/run-cache.js';
+import { localPrimer } from './prime.js';
 import type { LookupDeps } from './row-lookup.js';
 
 /**
@@ -31,6 +32,7 @@ export async function openLookupDeps(config: Config, clock: Clock): Promise<Look
     cache,
     cacheTtlMs: config.VALIDATE_CACHE_TTL_MS,
     clock,
+    prime: localIndex && localPrimer(localIndex),
     async close() {
       await cache.close();
       await localIndex?.close();

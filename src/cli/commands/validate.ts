@@ -137,7 +137,7 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
         }
         ctx.note(`store: ${describeStore(ctx.config)}`);
         // The engine and its providers load here, not at start: every other command stays quick.
-        const [{ createServices }, { createLogger }, { BulkLedger }, { recoverJournal, runBulk }, { rowProgress }, { LookupPool }, { RunResponseCache }] = await Promise.all([
+        const [{ createServices }, { createLogger }, { BulkLedger }, { recoverJournal, runBulk }, { rowProgress }, { LookupPool }, { RunResponseCache }, { localPrimer }] = await Promise.all([
           import('../../services.js'),
           import('../../lib/logger.js'),
           import('../../billing/bulk-ledger.js'),
@@ -145,6 +145,7 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
           import('../bulk/progress.js'),
           import('../bulk/lookup-pool.js'),
           import('../../store/cache/run-cache.js'),
+          import('../bulk/prime.js'),
         ]);
         // Its own INSTANCE_ID: a server on this machine has the same default one, and starting
         // would release that server's reservations as this process's predecessor's.
@@ -189,6 +190,7 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
                 // Without Redis the service's cache is this process's alone: one that writes answers as JSON only when read.
                 cache: services.config.REDIS_URL ? services.cache : new RunResponseCache(services.clock),
                 cacheTtlMs: services.config.VALIDATE_CACHE_TTL_MS,
+                prime: services.localIndex && localPrimer(services.localIndex),
                 ledger,
                 clock: services.clock,
                 pool,

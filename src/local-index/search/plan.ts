@@ -1,5 +1,5 @@
 import type { AddressComponents } from '../../contract/address.js';
-import type { IndexStore, LookUpResult, WordLookUp, WordQuery, WordResolution } from '../store/store.js';
+import type { IndexStore, LookUpInput, LookUpResult, StreetPrefetch, WordLookUp, WordQuery, WordResolution } from '../store/store.js';
 import { houseNumberBase, houseNumberKey, postcodeKey, tokens, wordForms } from '../text.js';
 
 /** One typed word and the index words it may stand for. */
@@ -29,6 +29,25 @@ export interface Plan {
   /** The query ends with a separator after a street name: expand the street into its house numbers. */
   drill: boolean;
   structured: boolean;
+}
+
+/** The street search the caller makes of a plan (see `LookUpInput.prefetch`). */
+export type ExpectedSearch = (plan: Plan) => StreetPrefetch | undefined;
+
+/** What a text or components ask the index, and the plan the answers give. */
+export interface Reading {
+  input: LookUpInput;
+  plan(found: LookUpResult): Plan;
+}
+
+/** The reading's look-up, with the street search its plan leads to when `expect` is given (LookUpInput.prefetch). */
+export function lookUpOf(reading: Reading, expect: ExpectedSearch | undefined): LookUpInput {
+  return expect ? { ...reading.input, prefetch: (found) => expect(reading.plan(found)) } : reading.input;
+}
+
+/** Looks the reading's words up and plans from the answers. */
+async function resolve(store: IndexStore, reading: Reading, expect: ExpectedSearch | undefined): Promise<Plan> {
+  return reading.plan(await store.lookUp(lookUpOf(reading, expect)));
 }
 
 /** A house number, possibly half typed (`123-`), with an optional letter and additions. */
@@ -85,7 +104,12 @@ function termsFrom(words: string[], queries: TermQuery[], resolved: WordResoluti
  * number-like token that is not a street word (`3e` in `3e Binnenvestgracht` is one), and
  * every other word becomes a term matched against street and city names, with typos.
  */
-export async function planText(store: IndexStore, text: string, typing: boolean, country?: string): Promise<Plan> {
+export function planText(store: IndexStore, text: string, typing: boolean, country?: string, expect?: ExpectedSearch): Promise<Plan> {
+  return resolve(store, textReading(text, typing, country), expect);
+}
+
+/** planText's look-up and plan. */
+export function textReading(text: string, typing: boolean, country?: string): Reading {
   const ends = /[\s,;]$/.test(text);
   const raw = text.split(/[\s,;]+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
   const lastIndex = raw.length - 1;
@@ -94,41 +118,40 @@ export async function planText(store: IndexStore, text: string, typing: boolean,
   const typedWords = all.map((w) => w.t);
   const queries = termQueries(typedWords, typing && !ends && all.at(-1)?.i === lastIndex, country);
   const candidates = postcodeCandidates(raw, typing && !ends);
-  const found = await store.lookUp({
-    words: lookUps(queries),
-    postcodes: candidates.keys,
-    postcodePrefixes: candidates.typed.map((t) => t.key),
-    country,
-  });
-  const postcode = pickPostcode(candidates, found);
-  const allTerms = termsFrom(typedWords, queries, found.words);
-  const used = new Set<number>(postcode?.at ?? []);
-  const kept = all.map((w, k) => ({ w, term: allTerms[k]! })).filter(({ w }) => !used.has(w.i));
-  const wordish = kept.map((k) => k.w);
-  const terms = kept.map((k) => k.term);
+  const input = { words: lookUps(queries), postcodes: candidates.keys, postcodePrefixes: candidates.typed.map((t) => t.key), country };
+  return { input, plan: textPlan };
 
-  let hn: HouseNumberPart | undefined;
-  const words: Term[] = [];
-  wordish.forEach((w, k) => {
-    const next = wordish[k + 1];
-    // `3e` in `3e Binnenvestgracht`, `34` in `Rge Road 34 712046`: part of the name when something follows.
-    const isStreetWord = terms[k]!.alts.length > 0 && !terms[k]!.fuzzy && next !== undefined;
-    if (w.num && !hn && !isStreetWord) {
-      let typed = raw[w.i]!;
-      let last = w.i;
-      const after = raw[w.i + 1];
-      if (after !== undefined && !used.has(w.i + 1) && HN_SUFFIX.test(after) && !(terms[k + 1]?.alts.length && !terms[k + 1]?.fuzzy)) {
-        typed = `${typed} ${after}`;
-        last = w.i + 1;
-        used.add(w.i + 1);
+  function textPlan(found: LookUpResult): Plan {
+    const postcode = pickPostcode(candidates, found);
+    const allTerms = termsFrom(typedWords, queries, found.words);
+    const used = new Set<number>(postcode?.at ?? []);
+    const kept = all.map((w, k) => ({ w, term: allTerms[k]! })).filter(({ w }) => !used.has(w.i));
+    const wordish = kept.map((k) => k.w);
+    const terms = kept.map((k) => k.term);
+
+    let hn: HouseNumberPart | undefined;
+    const words: Term[] = [];
+    wordish.forEach((w, k) => {
+      const next = wordish[k + 1];
+      // `3e` in `3e Binnenvestgracht`, `34` in `Rge Road 34 712046`: part of the name when something follows.
+      const isStreetWord = terms[k]!.alts.length > 0 && !terms[k]!.fuzzy && next !== undefined;
+      if (w.num && !hn && !isStreetWord) {
+        let typed = raw[w.i]!;
+        let last = w.i;
+        const after = raw[w.i + 1];
+        if (after !== undefined && !used.has(w.i + 1) && HN_SUFFIX.test(after) && !(terms[k + 1]?.alts.length && !terms[k + 1]?.fuzzy)) {
+          typed = `${typed} ${after}`;
+          last = w.i + 1;
+          used.add(w.i + 1);
+        }
+        hn = { key: houseNumberKey(typed), base: houseNumberBase(typed), prefix: typing && !ends && last === lastIndex };
+        return;
       }
-      hn = { key: houseNumberKey(typed), base: houseNumberBase(typed), prefix: typing && !ends && last === lastIndex };
-      return;
-    }
-    if (used.has(w.i)) return;
-    if (!w.num || terms[k]!.alts.length > 0) words.push(terms[k]!);
-  });
-  return { words, cityWords: [], hn, postcode: postcode?.part, country, drill: typing && ends, structured: false };
+      if (used.has(w.i)) return;
+      if (!w.num || terms[k]!.alts.length > 0) words.push(terms[k]!);
+    });
+    return { words, cityWords: [], hn, postcode: postcode?.part, country, drill: typing && ends, structured: false };
+  }
 }
 
 interface PostcodeCandidates {
@@ -174,29 +197,39 @@ function pickPostcode(
 }
 
 /** Structured input (the caller's components, or what a parser read from the query). */
-export async function planComponents(store: IndexStore, c: AddressComponents, country?: string): Promise<Plan> {
+export function planComponents(store: IndexStore, c: AddressComponents, country?: string, expect?: ExpectedSearch): Promise<Plan> {
+  return resolve(store, componentsReading(c, country), expect);
+}
+
+/** planComponents' look-up and plan. */
+export function componentsReading(c: AddressComponents, country?: string): Reading {
   const cc = c.country ?? country;
   const streetWords = tokens(c.street);
   const cityWords = tokens(c.city);
   const pcKey = c.postcode ? postcodeKey(c.postcode) : '';
   const streetQueries = termQueries(streetWords, false, cc);
   const cityQueries = termQueries(cityWords, false, cc);
-  const found = await store.lookUp({
+  const input = {
     words: [...lookUps(streetQueries), ...lookUps(cityQueries, streetWords.length)],
     postcodes: pcKey ? [pcKey] : [],
     postcodePrefixes: [],
     country: cc,
-  });
-  const words = termsFrom(streetWords, streetQueries, found.words.slice(0, streetQueries.length));
-  const cities = termsFrom(cityWords, cityQueries, found.words.slice(streetQueries.length));
-  const known = found.postcodes.has(pcKey);
+  };
   return {
-    words: words.filter((t) => t.alts.length > 0),
-    cityWords: cities.filter((t) => t.alts.length > 0),
-    hn: c.houseNumber ? { key: houseNumberKey(c.houseNumber), base: houseNumberBase(c.houseNumber), prefix: false } : undefined,
-    postcode: pcKey ? { key: pcKey, prefix: false, known } : undefined,
-    country: cc,
-    drill: false,
-    structured: true,
+    input,
+    plan: (found) => {
+      const words = termsFrom(streetWords, streetQueries, found.words.slice(0, streetQueries.length));
+      const cities = termsFrom(cityWords, cityQueries, found.words.slice(streetQueries.length));
+      const known = found.postcodes.has(pcKey);
+      return {
+        words: words.filter((t) => t.alts.length > 0),
+        cityWords: cities.filter((t) => t.alts.length > 0),
+        hn: c.houseNumber ? { key: houseNumberKey(c.houseNumber), base: houseNumberBase(c.houseNumber), prefix: false } : undefined,
+        postcode: pcKey ? { key: pcKey, prefix: false, known } : undefined,
+        country: cc,
+        drill: false,
+        structured: true,
+      };
+    },
   };
 }

@@ -1,10 +1,10 @@
 import { NUMBERED_PER_STREET, type AddressHit, type IndexStore, type StreetHit } from '../store/store.js';
 import type { AutocompleteInput, GeocodeInput, LocalHit } from '../types.js';
 import { addressToHit, streetToHit } from './hits.js';
-import { planComponents, planText, type Plan } from './plan.js';
+import { componentsReading, lookUpOf, planComponents, planText, textReading, type Plan } from './plan.js';
 import { scoreHit, scoreStreet } from './score.js';
 import { foldTownless } from './fold-streets.js';
-import { rankStreets, type RankedStreet } from './streets.js';
+import { expectedStreetSearch, rankStreets, type RankedStreet } from './streets.js';
 import { postcodeKey } from '../text.js';
 import { mergeUnits } from '../units.js';
 
@@ -94,6 +94,9 @@ async function geocodePlan(store: IndexStore, plan: Plan, limit: number): Promis
   return dedupe(byScore(out)).filter((h) => h.score >= MIN_SCORE).slice(0, limit);
 }
 
+/** The street search a geocode's plan leads to (see rankStreets' call in geocodePlan). */
+const geocodeSearch = (plan: Plan) => expectedStreetSearch(plan, plan.hn?.key);
+
 /**
  * Geocode: the caller's components when they name a street or postcode (the engine passes
  * what its parser read), else the free text read against the index; the text is also the
@@ -103,11 +106,32 @@ export async function geocode(store: IndexStore, input: GeocodeInput): Promise<L
   const limit = input.limit ?? 5;
   const c = input.components;
   if (c && (c.street || c.postcode)) {
-    const hits = await geocodePlan(store, await planComponents(store, c, input.country), limit);
+    const hits = await geocodePlan(store, await planComponents(store, c, input.country, geocodeSearch), limit);
     if (hits.length > 0 || !input.query) return hits;
   }
   if (!input.query) return [];
-  return geocodePlan(store, await planText(store, input.query, false, input.country ?? c?.country), limit);
+  return geocodePlan(store, await planText(store, input.query, false, input.country ?? c?.country, geocodeSearch), limit);
+}
+
+/** A plan's house number as the stores filter by it. */
+const numberFilter = (hn: NonNullable<Plan['hn']>) => ({ key: hn.key, prefix: hn.prefix });
+
+/** How many ranked streets autocomplete looks at. */
+const AUTOCOMPLETE_STREETS = 8;
+
+/**
+ * Many geocodes about to be asked (a list's chunk): the store looks their words, postcodes and
+ * expected street searches up at once where it can (`lookUpAll`), so each geocode then mostly
+ * finds its answers waiting. Only their first reading (components, else text), as geocode reads it.
+ */
+export async function primeGeocodes(store: IndexStore, inputs: GeocodeInput[]): Promise<void> {
+  if (!store.lookUpAll) return;
+  const readings = inputs.flatMap((input) => {
+    const c = input.components;
+    if (c && (c.street || c.postcode)) return [componentsReading(c, input.country)];
+    return input.query ? [textReading(input.query, false, input.country ?? c?.country)] : [];
+  });
+  await store.lookUpAll(readings.map((r) => lookUpOf(r, geocodeSearch)));
 }
 
 /**
@@ -117,7 +141,7 @@ export async function geocode(store: IndexStore, input: GeocodeInput): Promise<L
  * those on streets named as well as the best one: its other streets were not asked for.
  */
 async function numberedOn(store: IndexStore, plan: Plan, streets: RankedStreet[], best: RankedStreet, limit: number): Promise<[AddressHit[], AddressHit[]]> {
-  const hn = { key: plan.hn!.key, prefix: plan.hn!.prefix };
+  const hn = numberFilter(plan.hn!);
   const specific = plan.postcode && (!plan.postcode.prefix || plan.postcode.key.length >= 5);
   const [onStreets, inPostcode] = await Promise.all([
     store.addressesOnStreets(streets.map((s) => s.street.id), hn, limit * 4),
@@ -134,14 +158,25 @@ async function numberedOn(store: IndexStore, plan: Plan, streets: RankedStreet[]
  */
 export async function autocomplete(store: IndexStore, input: AutocompleteInput): Promise<LocalHit[]> {
   const limit = input.limit ?? 5;
-  const plan = await planText(store, input.query, true, input.country);
+  // The look-up also brings the addresses asked next when the streets are few: with a number, its
+  // addresses on them all (then all ranked: numberedOn's first look-up); without, a lone street's
+  // first numbers (the drill-down, or the fill-up after the one street offered).
+  const expected = (plan: Plan) =>
+    expectedStreetSearch(
+      plan,
+      undefined,
+      plan.hn
+        ? { hn: numberFilter(plan.hn), limit: limit * 4, maxStreets: AUTOCOMPLETE_STREETS }
+        : { hn: undefined, limit: plan.drill ? limit : limit - 1, maxStreets: 1 },
+    );
+  const plan = await planText(store, input.query, true, input.country, expected);
   if (!plan.words.some((t) => t.alts.length > 0)) {
     if (!plan.postcode) return [];
-    const hn = plan.hn ? { key: plan.hn.key, prefix: plan.hn.prefix } : undefined;
+    const hn = plan.hn ? numberFilter(plan.hn) : undefined;
     const hits = await store.addressesByPostcode(plan.postcode, hn, plan.country, limit);
     return byScore(scoredAddresses(plan, hits, []));
   }
-  const streets = (await rankStreets(store, plan)).slice(0, 8);
+  const streets = (await rankStreets(store, plan)).slice(0, AUTOCOMPLETE_STREETS);
   const best = streets[0];
   if (!best) return [];
   if (plan.hn) {

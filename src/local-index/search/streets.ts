@@ -1,4 +1,4 @@
-import type { IndexStore, StreetHit, WordQuery } from '../store/store.js';
+import type { IndexStore, StreetHit, StreetPrefetch, WordQuery } from '../store/store.js';
 import type { Plan } from './plan.js';
 import { scoreStreet, type StreetScore } from './score.js';
 
@@ -15,6 +15,32 @@ function merge(lists: StreetHit[][]): StreetHit[] {
   return [...seen.values()];
 }
 
+/** Whether the last term is a word being typed: it is then searched whole first (`forms` in rankStreets). */
+const typingLast = (ts: WordQuery[][]): boolean => ts.at(-1)!.some((a) => a.prefix);
+
+/** A whole number in a known postcode: the street search narrowed by both (see rankStreets). */
+function narrowFor(plan: Plan): { hnKey: string; inPostcode: string } | undefined {
+  return plan.hn && !plan.hn.prefix && plan.postcode?.known && !plan.postcode.prefix ? { hnKey: plan.hn.key, inPostcode: plan.postcode.key } : undefined;
+}
+
+/**
+ * The first street search `rankStreets(store, plan, hnKey)` makes, where a store can run it beside
+ * the look-up (LookUpInput.prefetch): narrowed by number and postcode; with no postcode, the words'
+ * streets with their addresses of the number, or, with no number fetched with the streets, the
+ * search of the words' forms, then `numbers` on its streets.
+ */
+export function expectedStreetSearch(plan: Plan, hnKey: string | undefined, numbers?: StreetPrefetch['numbers']): StreetPrefetch | undefined {
+  const terms = plan.words.filter((t) => t.alts.length > 0).map((t) => t.alts);
+  if (terms.length === 0) return undefined;
+  const words = [...terms, ...plan.cityWords.map((t) => t.alts)];
+  const base = { terms: words, country: plan.country, limit: POOL };
+  const narrow = narrowFor(plan);
+  if (narrow) return typingLast(words) ? undefined : { ...base, search: { kind: 'narrowed', ...narrow } };
+  if ((plan.postcode?.known && !plan.postcode.prefix) || (hnKey !== undefined && typingLast(words))) return undefined;
+  if (hnKey !== undefined) return { ...base, search: { kind: 'numbered', hnKey } };
+  return { ...base, search: { kind: 'each', forms: typingLast(words) }, numbers };
+}
+
 /**
  * Streets the query's words may name, best first. A word still being typed is searched
  * both as a whole word and as a prefix, so `Dam` finds the street `Dam` before the pool
@@ -28,8 +54,7 @@ export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string)
   const cities = plan.cityWords.map((t) => t.alts);
   /** A word still being typed is also searched whole, first: `[exact-last, as typed]` or `[as typed]`. */
   const forms = (ts: WordQuery[][]): WordQuery[][][] => {
-    const last = ts.at(-1)!;
-    return last.some((a) => a.prefix) ? [[...ts.slice(0, -1), last.map((a) => ({ ...a, prefix: false }))], ts] : [ts];
+    return typingLast(ts) ? [[...ts.slice(0, -1), ts.at(-1)!.map((a) => ({ ...a, prefix: false }))], ts] : [ts];
   };
   /** Several searches, each merged from its forms; without a house number, all in one store call (one round trip). */
   const runAll = async (list: WordQuery[][][], narrow?: { hnKey: string; inPostcode: string }): Promise<StreetHit[][]> => {
@@ -48,7 +73,7 @@ export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string)
   // are the ones the ranking below would put first; a name in thousands of towns (Hauptstraße) then
   // costs what a rare one does. Where none has it (a wrong postcode, a number that does not exist),
   // the search goes on as without it.
-  const narrow = plan.hn && !plan.hn.prefix && plan.postcode?.known && !plan.postcode.prefix ? { hnKey: plan.hn.key, inPostcode: plan.postcode.key } : undefined;
+  const narrow = narrowFor(plan);
   if (narrow) {
     if (cities.length > 0) streets = await run([...terms, ...cities], narrow);
     if (streets.length === 0) streets = await run(terms, narrow);

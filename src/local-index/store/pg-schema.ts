@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { PG_SEARCH_FUNCTION, PG_SEARCH_FUNCTION_VERSION } from './pg-search-function.js';
 import { PG_STREET_POSTCODES, refreshPgStreetPostcodes } from './street-postcodes.js';
 
 /** Quotes an identifier (schema names come from configuration and tests). */
@@ -120,6 +121,8 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
     await client.query('ALTER TABLE local_addresses ADD COLUMN IF NOT EXISTS units TEXT');
     if (!hadStreetPostcodes) await addStreetPostcodes(client);
     await addCountryStates(client);
+    // Replaced as a whole when its version changes (isCurrent compares it).
+    await client.query(PG_SEARCH_FUNCTION);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK');
@@ -147,7 +150,8 @@ async function addCountryStates(client: pg.PoolClient): Promise<void> {
 
 /** Whether the index is in this version's layout (looked up in the catalog, which takes no table lock). */
 async function isCurrent(client: pg.PoolClient): Promise<boolean> {
-  const res = await client.query<{ current: boolean }>(`
+  const res = await client.query<{ current: boolean }>(
+    `
     SELECT coalesce((SELECT c.relkind = 'p' FROM pg_class c WHERE c.relname = 'local_streets' AND c.relnamespace = current_schema()::regnamespace), false)
       AND EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
                   WHERE c.relname = 'local_streets' AND c.relnamespace = current_schema()::regnamespace AND a.attname = 'municipality' AND NOT a.attisdropped)
@@ -156,7 +160,11 @@ async function isCurrent(client: pg.PoolClient): Promise<boolean> {
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_words_trgm' AND c.relnamespace = current_schema()::regnamespace)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_street_postcodes' AND c.relnamespace = current_schema()::regnamespace)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_meta' AND c.relnamespace = current_schema()::regnamespace)
-      AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_country_state' AND c.relnamespace = current_schema()::regnamespace) AS current`);
+      AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_country_state' AND c.relnamespace = current_schema()::regnamespace)
+      AND EXISTS (SELECT 1 FROM pg_proc p WHERE p.proname = 'addressd_local_search' AND p.pronamespace = current_schema()::regnamespace
+                  AND strpos(p.prosrc, $1) > 0) AS current`,
+    [PG_SEARCH_FUNCTION_VERSION],
+  );
   return res.rows[0]!.current;
 }
 

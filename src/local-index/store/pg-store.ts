@@ -8,8 +8,26 @@ import { applyPgSchema, ensurePartitions, ident, INDEX_CHANNEL } from './pg-sche
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
-import { narrowedStreetsSql, postcodeStreetsSql } from './pg-street-queries.js';
-import { NUMBERED_PER_STREET, PREFIX_END, typosWanted, type CountryState, type IndexSnapshot, type IndexStore, type StreetHit, type WordLookUp, type WordQuery, type WordResolution } from './store.js';
+import { narrowedStreetsSql, numberedStreetsSql, postcodeStreetsSql, streetsEachSql, wordStreetsSql } from './pg-street-queries.js';
+import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey } from './pg-prefetch.js';
+import {
+  NUMBERED_PER_STREET,
+  PREFIX_END,
+  guessedAnswers,
+  typosWanted,
+  type CountryState,
+  type IndexSnapshot,
+  type IndexStore,
+  type LookUpInput,
+  type StreetHit,
+  type StreetPrefetch,
+  type WordLookUp,
+  type WordQuery,
+  type WordResolution,
+} from './store.js';
+
+/** Look-ups of a list sent in one statement at most (`lookUpAll`): about 40 parameters each. */
+const LOOK_UPS_AT_ONCE = 250;
 
 /** A longer prefix is searched as the OR of its words when it has at most this many (as on SQLite). */
 const MAX_COMPLETIONS = 16;
@@ -112,11 +130,14 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   const postcodes = new PostcodeCache();
   // A prefix's words (at most MAX_COMPLETIONS), or false for more: see `bounded`.
   const completions = new LRUCache<string, string[] | false>({ max: 50_000 });
+  // Street searches run together with a look-up (LookUpInput.prefetch), waiting for their search.
+  const prefetched = new Prefetched();
   let seenVersion = -1;
   const invalidate = () => {
     words.clear();
     postcodes.clear();
     completions.clear();
+    prefetched.clear();
   };
   let snapshot: IndexSnapshot = toSnapshot(-1, [], []);
   /**
@@ -218,8 +239,17 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
    * typo candidates (pg_trgm) for the words that do not exist and may be typos (the LATERAL runs
    * only for them), and each postcode candidate's existence. Before, three round trips.
    */
-  const lookUpFresh = async (words: WordLookUp[], keys: string[], prefixes: string[], country: string | undefined) => {
-    if (words.length === 0 && prefixes.length === 0) return { words: [], exists: await postcodesExist(keys, country) };
+  const lookUpFresh = async (words: WordLookUp[], keys: string[], prefixes: string[], country: string | undefined, prefetches: StreetPrefetch[], named = true) => {
+    // A prefix's completions are known after this statement when cached, or looked up by it.
+    const bound = (prefix: string) => {
+      const cached = completions.get(prefix);
+      return cached === undefined ? words.some((w) => w.prefix && w.word === prefix) : cached !== false;
+    };
+    const searches = prefetches.flatMap((p) => {
+      const args = prefetchArgs(p, bound);
+      return args ? [{ p, args }] : [];
+    });
+    if (words.length === 0 && prefixes.length === 0 && searches.length === 0) return { words: [], exists: await postcodesExist(keys, country) };
     // Rows as VALUES of scalar parameters, not unnested arrays (see postcodesExist): the generic
     // plan then sees the rows a custom one does, and the named statement stops being re-planned on
     // every run. One text per count of words and of postcodes: a few dozen per connection at most.
@@ -246,8 +276,19 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       'NULL::text, 0',
     );
     const countryClause = country === undefined ? '' : ` AND a.country = ${param(country, 'text')}`;
-    const res = await run<{ kind: 'w' | 'f' | 'c' | 'p'; i: number; word: string | null }>(
-      `WITH q AS MATERIALIZED (
+    // The expected street searches in the same statement (pg-search-function.ts): their rows come as `x`, `i` the search's.
+    const withSearch = (sql: string) => {
+      if (searches.length === 0) return sql;
+      const calls = searches.map(({ args: values }, j) => {
+        const at = values.map((value, i) => param(value, PREFETCH_ARG_TYPES[i]!));
+        return `SELECT 'x', ${j}, p.part, p.r FROM addressd_local_search(${at.join(', ')}) p`;
+      });
+      return `SELECT l.kind, l.i, l.word, NULL::jsonb AS r FROM (${sql}) l UNION ALL ${calls.join(' UNION ALL ')}`;
+    };
+    // A list's many look-ups at once are a text of their own: unnamed, not kept on every connection.
+    const exec = named ? run : <T extends pg.QueryResultRow>(text: string, values: unknown[]) => pool.query<T>({ text, values });
+    const res = await exec<{ kind: 'w' | 'f' | 'c' | 'p' | 'x'; i: number; word: string | null; r?: unknown }>(
+      withSearch(`WITH q AS MATERIALIZED (
          SELECT q.i, q.word, q.prefix, q.typo, q.reading, q.term,
                 CASE WHEN q.prefix THEN EXISTS (SELECT 1 FROM local_words w WHERE w.word >= q.word AND w.word < q.word || $1)
                      ELSE EXISTS (SELECT 1 FROM local_words w WHERE w.word = q.word) END AS known
@@ -270,15 +311,17 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
        WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key = p.key${countryClause})
        UNION ALL
        SELECT 'p', p.i, NULL FROM (${prefixRows}) AS p (key, i)
-       WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause})`,
+       WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause})`),
       args,
     );
+    searches.forEach(({ p }, j) => prefetched.put(prefetchedRows(p, res.rows.filter((r) => r.kind === 'x' && Number(r.i) === j).map((r) => ({ part: r.word!, r: r.r })))));
     const known = new Set<number>();
     const fuzzy = new Map<number, string[]>();
     const postcodes = new Set<number>();
     const completed = new Map<number, string[]>();
     for (const r of res.rows) {
       const i = Number(r.i) - 1;
+      if (r.kind === 'x') continue;
       if (r.kind === 'w') known.add(i);
       else if (r.kind === 'p') postcodes.add(i);
       else if (r.kind === 'c') completed.set(i, [...(completed.get(i) ?? []), r.word!]);
@@ -292,6 +335,41 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       words: words.map((_, i): WordResolution => ({ known: known.has(i), fuzzy: fuzzy.get(i) ?? [] })),
       exists: [...keys, ...prefixes].map((_, i) => postcodes.has(i)),
     };
+  };
+
+  interface Missing {
+    todo: WordLookUp[];
+    pcTodo: string[];
+    prefixTodo: string[];
+  }
+  /**
+   * What of a look-up the caches do not answer (nothing at all, mostly, while typing). A typed
+   * word's readings go together: whether one exists decides whether the others' typo candidates
+   * are wanted (typosWanted), in the statement as here.
+   */
+  const missing = ({ words: queries, postcodes: keys, postcodePrefixes, country }: LookUpInput): Missing => {
+    const terms = new Map<number, WordLookUp[]>();
+    for (const q of queries) terms.set(q.term, [...(terms.get(q.term) ?? []), q]);
+    const todo = [...terms.values()].filter((readings) => {
+      const hits = readings.map((q) => words.get(wordId(q)));
+      if (hits.some((h) => h === undefined)) return true;
+      return typosWanted(readings, (i) => hits[i]!.known).some((wanted, i) => wanted && hits[i]!.fuzzy === undefined);
+    }).flat();
+    return {
+      todo,
+      pcTodo: keys.filter((k) => postcodes.get(k, false, country) === undefined),
+      prefixTodo: postcodePrefixes.filter((k) => postcodes.get(k, true, country) === undefined),
+    };
+  };
+  /** Keeps a fresh look-up's answers in the caches. */
+  const remember = ({ todo, pcTodo, prefixTodo }: Missing, country: string | undefined, fresh: Awaited<ReturnType<typeof lookUpFresh>>) => {
+    const looked = typosWanted(todo, (i) => fresh.words[i]!.known);
+    todo.forEach((q, i) => {
+      const fuzzy = looked[i] ? fresh.words[i]!.fuzzy : words.get(wordId(q))?.fuzzy;
+      words.set(wordId(q), { known: fresh.words[i]!.known, ...(fuzzy ? { fuzzy } : {}) });
+    });
+    pcTodo.forEach((k, i) => postcodes.set(k, false, country, fresh.exists[i]!));
+    prefixTodo.forEach((k, i) => postcodes.set(k, true, country, fresh.exists[pcTodo.length + i]!));
   };
 
   return {
@@ -335,30 +413,16 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         throw err;
       }
     },
-    async lookUp({ words: queries, postcodes: keys, postcodePrefixes, country }) {
-      // Only what the caches do not answer goes to the database (nothing at all, mostly, while
-      // typing). A typed word's readings go together: whether one exists decides whether the
-      // others' typo candidates are wanted (typosWanted), in the statement as here.
-      const terms = new Map<number, WordLookUp[]>();
-      for (const q of queries) terms.set(q.term, [...(terms.get(q.term) ?? []), q]);
-      const todo = [...terms.values()].filter((readings) => {
-        const hits = readings.map((q) => words.get(wordId(q)));
-        if (hits.some((h) => h === undefined)) return true;
-        return typosWanted(readings, (i) => hits[i]!.known).some((wanted, i) => wanted && hits[i]!.fuzzy === undefined);
-      }).flat();
-      const pcTodo = keys.filter((k) => postcodes.get(k, false, country) === undefined);
-      const prefixTodo = postcodePrefixes.filter((k) => postcodes.get(k, true, country) === undefined);
-      if (todo.length + pcTodo.length + prefixTodo.length > 0) {
-        const fresh = await lookUpFresh(todo, pcTodo, prefixTodo, country);
-        const looked = typosWanted(todo, (i) => fresh.words[i]!.known);
-        todo.forEach((q, i) => {
-          const fuzzy = looked[i] ? fresh.words[i]!.fuzzy : words.get(wordId(q))?.fuzzy;
-          words.set(wordId(q), { known: fresh.words[i]!.known, ...(fuzzy ? { fuzzy } : {}) });
-        });
-        pcTodo.forEach((k, i) => postcodes.set(k, false, country, fresh.exists[i]!));
-        prefixTodo.forEach((k, i) => postcodes.set(k, true, country, fresh.exists[pcTodo.length + i]!));
+    async lookUp(input) {
+      const { words: queries, postcodes: keys, postcodePrefixes, country, prefetch } = input;
+      const need = missing(input);
+      const fetched = need.todo.length + need.pcTodo.length + need.prefixTodo.length > 0;
+      if (fetched) {
+        // The expected search rides along with a look-up that goes to the database anyway, planned on the common answers.
+        const expected = prefetch?.(guessedAnswers(input));
+        remember(need, country, await lookUpFresh(need.todo, need.pcTodo, need.prefixTodo, country, expected ? [expected] : []));
       }
-      return {
+      const answers = {
         words: queries.map((q): WordResolution => {
           const r = words.get(wordId(q));
           return { known: r?.known ?? false, fuzzy: r?.fuzzy ?? [] };
@@ -366,6 +430,35 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         postcodes: new Set(keys.filter((k) => postcodes.get(k, false, country))),
         postcodePrefixes: postcodePrefixes.map((k) => postcodes.get(k, true, country) ?? false),
       };
+      // All cached: a street search with the house numbers of its streets after it (two statements)
+      // is sent now as one, for the plan these answers give.
+      const expected = fetched ? undefined : prefetch?.(answers);
+      if (expected?.numbers) await lookUpFresh([], [], [], country, [expected]);
+      return answers;
+    },
+    async lookUpAll(inputs) {
+      // Per country (the look-up names it), at most LOOK_UPS_AT_ONCE inputs a statement (its parameters stay few).
+      const byCountry = new Map<string | undefined, LookUpInput[]>();
+      for (const input of inputs) byCountry.set(input.country, [...(byCountry.get(input.country) ?? []), input]);
+      for (const [country, group] of byCountry) {
+        for (let at = 0; at < group.length; at += LOOK_UPS_AT_ONCE) {
+          const need: Missing = { todo: [], pcTodo: [], prefixTodo: [] };
+          const expected: StreetPrefetch[] = [];
+          let offset = 0;
+          for (const input of group.slice(at, at + LOOK_UPS_AT_ONCE)) {
+            const mine = missing(input);
+            // Terms numbered apart, so one input's readings never decide another's typo candidates.
+            need.todo.push(...mine.todo.map((q) => ({ ...q, term: q.term + offset })));
+            offset += Math.max(0, ...input.words.map((q) => q.term + 1));
+            need.pcTodo.push(...mine.pcTodo.filter((k) => !need.pcTodo.includes(k)));
+            need.prefixTodo.push(...mine.prefixTodo.filter((k) => !need.prefixTodo.includes(k)));
+            const search = input.prefetch?.(guessedAnswers(input));
+            if (search) expected.push(search);
+          }
+          if (need.todo.length + need.pcTodo.length + need.prefixTodo.length + expected.length === 0) continue;
+          remember(need, country, await lookUpFresh(need.todo, need.pcTodo, need.prefixTodo, country, expected, false));
+        }
+      }
     },
 
     async findStreets(terms, country, limit, hnKey, inPostcode) {
@@ -377,58 +470,42 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         // Named: the plan is the (postcode, number) index whatever the values (the tsquery only
         // filters the few streets it names), and planning this join of partitioned tables on every
         // row cost PostgreSQL 0.46 ms of CPU against 0.08 ms for running it (1M addresses).
+        const tsq = tsQuery(bounded(terms));
+        const ready = prefetched.take<NumberedRow>(prefetchKey.narrowed(tsq, country, limit, hnKey, inPostcode));
+        if (ready) return withNumbers(ready, NUMBERED_PER_STREET).slice(0, limit);
         const res = await run<NumberedRow>(
           numbered(narrowedStreetsSql(country !== undefined, limit)),
-          [hnKey, inPostcode, hnKey, tsQuery(bounded(terms)), ...(country === undefined ? [] : [country, country])],
+          [hnKey, inPostcode, hnKey, tsq, ...(country === undefined ? [] : [country, country])],
         );
         return withNumbers(res.rows, NUMBERED_PER_STREET).slice(0, limit);
       }
-      // Unnamed, so planned for its own tsquery every time: the right plan depends on how many
-      // streets it matches (a town's word: the GIN index; `h:*` or a name in thousands of towns:
-      // read streets until the LIMIT is met). A named statement goes generic after five runs,
-      // and the generic plan built the bitmap of all 55,000 `h:*` streets: 130 ms at 270k streets.
-      // The country as a plain equality (not `? IS NULL OR …`), so the plan reads its partition only.
-      const match = `SELECT ${streetColumns} FROM local_streets s
-              WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${country === undefined ? '' : ' AND s.country = ?'} LIMIT ${sqlLimit(limit)}`;
-      const args = country === undefined ? [tsQuery(bounded(terms))] : [tsQuery(bounded(terms)), country];
-      if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(match), values: args })).rows.map(toStreetHit);
-      // With the house number: each matched street's addresses of that number in the same round
-      // trip (the street match stays materialized, planned as it is alone).
-      const res = await pool.query<NumberedRow>({
-        text: numbered(`WITH m AS MATERIALIZED (${match})
-              SELECT m.*, ${numberedColumns} FROM m
-              LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.country = m.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true`),
-        values: [...args, hnKey],
-      });
-      return withNumbers(res.rows);
+      // Unnamed, so planned for its own tsquery every time (wordStreetsSql).
+      const tsq = tsQuery(bounded(terms));
+      const args = country === undefined ? [tsq] : [tsq, country];
+      if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(wordStreetsSql(country !== undefined, limit)), values: args })).rows.map(toStreetHit);
+      const rows =
+        prefetched.take<NumberedRow>(prefetchKey.numbered(tsq, country, limit, hnKey)) ??
+        (await pool.query<NumberedRow>({ text: numbered(numberedStreetsSql(country !== undefined, limit)), values: [...args, hnKey] })).rows;
+      return withNumbers(rows);
     },
     async findStreetsEach(variants, country, limit) {
       if (variants.length === 0) return [];
       const live = variants.filter((terms) => terms.length > 0);
       if (live.length === 0) return variants.map(() => []);
-      // One statement, one branch per search, each planned for its own tsquery (unnamed, as in
-      // findStreets) and cut at its own LIMIT; the branch number and each row's position within
-      // its branch (row_number over the branch as it came) order the result, so every list is
-      // exactly what findStreets returns alone, whatever order the Append runs its branches in.
-      const args: unknown[] = [];
-      const branches = variants.map((terms, v) => {
-        if (terms.length === 0) return undefined;
-        args.push(tsQuery(bounded(terms)));
-        const q = `$${args.length}`;
-        let countryClause = '';
-        if (country !== undefined) {
-          args.push(country);
-          countryClause = ` AND s.country = $${args.length}`;
-        }
-        return `(SELECT ${v} AS v, row_number() OVER () AS k, m.* FROM (SELECT ${streetColumns} FROM local_streets s
-                 WHERE s.tsv @@ CAST(${q} AS tsquery) AND s.n > 0${countryClause} LIMIT ${sqlLimit(limit)}) m)`;
-      });
-      const res = await pool.query<StreetRow & { v: number; k: string }>({
-        text: `${branches.filter((b) => b !== undefined).join(' UNION ALL ')} ORDER BY v, k`,
-        values: args,
-      });
+      // One statement, one branch per search (streetsEachSql), each planned for its own tsquery
+      // (unnamed, as in findStreets).
+      const tsqs = variants.map((terms) => (terms.length === 0 ? '' : tsQuery(bounded(terms))));
+      const branches = variants.flatMap((terms, v) => (terms.length === 0 ? [] : [v]));
+      const rows =
+        prefetched.take<StreetRow & { v: number }>(prefetchKey.each(tsqs, country, limit)) ??
+        (
+          await pool.query<StreetRow & { v: number; k: string }>({
+            text: numbered(streetsEachSql(branches, country !== undefined, limit)),
+            values: branches.flatMap((v) => (country === undefined ? [tsqs[v]] : [tsqs[v], country])),
+          })
+        ).rows;
       const out: StreetHit[][] = variants.map(() => []);
-      for (const r of res.rows) out[r.v]!.push(toStreetHit(r));
+      for (const r of rows) out[r.v]!.push(toStreetHit(r));
       return out;
     },
     async findStreetsInPostcode(terms, country, limit, pcKey, hnKey) {
@@ -449,7 +526,8 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     },
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
-      return (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit))).map(toAddressHit);
+      const rows = prefetched.take<AddressRow>(prefetchKey.numbers(streetIds, hn, limit)) ?? (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit)));
+      return rows.map(toAddressHit);
     },
     async streetsNotInPostcode(streetIds, pcKey, country) {
       if (streetIds.length === 0) return [];

@@ -27,3 +27,41 @@ export function postcodeStreetsSql(withCountry: boolean, limit: number): string 
           WHERE sp.pc_key = ? AND s.tsv @@ CAST(? AS tsquery) AND s.n > 0${withCountry ? ' AND sp.country = ? AND s.country = ?' : ''}
           ORDER BY +s.id LIMIT ${sqlLimit(limit)}`;
 }
+
+/**
+ * Several street searches in one statement (`findStreetsEach`): one branch per search, each planned
+ * for its own tsquery and cut at its own LIMIT; the branch number and each row's position within its
+ * branch (row_number over the branch as it came) order the result, so every list is exactly what the
+ * search returns alone, whatever order the Append runs its branches in. Args per branch: tsquery[, country].
+ */
+export function streetsEachSql(branches: number[], withCountry: boolean, limit: number): string {
+  return `${branches
+    .map(
+      (v) => `(SELECT ${v} AS v, row_number() OVER () AS k, m.* FROM (SELECT ${streetColumns} FROM local_streets s
+               WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${withCountry ? ' AND s.country = ?' : ''} LIMIT ${sqlLimit(limit)}) m)`,
+    )
+    .join(' UNION ALL ')} ORDER BY v, k`;
+}
+
+/**
+ * The streets of the words (the wide match). Args: tsquery[, country]. Run unnamed, so planned for
+ * its own tsquery every time: the right plan depends on how many streets it matches (a town's word:
+ * the GIN index; `h:*` or a name in thousands of towns: read streets until the LIMIT is met). A
+ * named statement goes generic after five runs, and the generic plan built the bitmap of all 55,000
+ * `h:*` streets: 130 ms at 270k streets. The country as a plain equality (not `? IS NULL OR …`), so
+ * the plan reads its partition only.
+ */
+export function wordStreetsSql(withCountry: boolean, limit: number): string {
+  return `SELECT ${streetColumns} FROM local_streets s
+          WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${withCountry ? ' AND s.country = ?' : ''} LIMIT ${sqlLimit(limit)}`;
+}
+
+/**
+ * The wide match with each matched street's addresses of one number, in one round trip (the street
+ * match stays materialized, planned as it is alone). Args: tsquery[, country], hnKey.
+ */
+export function numberedStreetsSql(withCountry: boolean, limit: number): string {
+  return `WITH m AS MATERIALIZED (${wordStreetsSql(withCountry, limit)})
+          SELECT m.*, ${numberedColumns} FROM m
+          LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.country = m.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true`;
+}

@@ -43,23 +43,31 @@ export function sqlLimit(limit: number): number {
  * index names its 27 in 0.2 ms. The matches of an exact number are few; sorting them is nothing.
  */
 function hnClause(hn: HouseNumberFilter | undefined): { sql: string; args: unknown[]; order: string; orderArgs: unknown[] } {
-  if (!hn) return { sql: '', args: [], order: 'a.hn_base, a.hn_key', orderArgs: [] };
-  if ('base' in hn) return { sql: ' AND a.hn_base = ?', args: [hn.base], order: 'a.hn_key', orderArgs: [] };
+  // Ties end by id: the order is total, so the same look-up answers the same rows whatever the
+  // plan (PostgreSQL answers a look-up run together with the street search from its rows: pg-search-function.ts).
+  if (!hn) return { sql: '', args: [], order: 'a.hn_base, a.hn_key, a.id', orderArgs: [] };
+  if ('base' in hn) return { sql: ' AND a.hn_base = ?', args: [hn.base], order: 'a.hn_key, a.id', orderArgs: [] };
   if (!hn.prefix) return { sql: ' AND a.hn_key = ?', args: [hn.key], order: '+a.id', orderArgs: [] };
   return {
     sql: ' AND a.hn_key >= ? AND a.hn_key < ?',
     args: [hn.key, hn.key + PREFIX_END],
-    order: '(a.hn_key = ?) DESC, a.hn_base, a.hn_key',
+    order: '(a.hn_key = ?) DESC, a.hn_base, a.hn_key, a.id',
     orderArgs: [hn.key],
   };
 }
 
 export function addressesOnStreetsQuery(t: string, streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Query {
+  const q = addressesOnStreetsSql(t, streetIds.map(() => '?').join(', '), hn, limit);
+  return { sql: q.sql, args: [...streetIds, ...q.args] };
+}
+
+/** As addressesOnStreetsQuery, with the street ids written as SQL (`idList`) rather than bound; `args` are the rest. */
+export function addressesOnStreetsSql(t: string, idList: string, hn: HouseNumberFilter | undefined, limit: number): Query {
   const c = hnClause(hn);
   return {
     sql: `SELECT ${addressColumns} FROM ${streetJoin(t)}
-          WHERE a.street_id IN (${streetIds.map(() => '?').join(', ')})${c.sql} ORDER BY ${c.order} LIMIT ${sqlLimit(limit)}`,
-    args: [...streetIds, ...c.args, ...c.orderArgs],
+          WHERE a.street_id IN (${idList})${c.sql} ORDER BY ${c.order} LIMIT ${sqlLimit(limit)}`,
+    args: [...c.args, ...c.orderArgs],
   };
 }
 

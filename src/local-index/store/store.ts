@@ -171,6 +171,41 @@ export interface LookUpInput {
   /** Candidates for a postcode still being typed (key prefixes). */
   postcodePrefixes: string[];
   country: string | undefined;
+  /**
+   * The street search the reading leads to, given the index's answers: a store may run it in the
+   * same round trip as the look-up, on the answers the common input gets (`guessedAnswers`) when it
+   * has to ask the database anyway, and answer that search from its rows when it comes with the
+   * very same arguments (PostgreSQL; a wrong guess only costs the work). SQLite ignores it.
+   */
+  prefetch?: ((found: LookUpResult) => StreetPrefetch | undefined) | undefined;
+}
+
+/**
+ * The index's answers as the common input gets them: every typed word exists as typed (a bare
+ * number only as a house number), every whole postcode candidate is a postcode, no postcode is
+ * being typed.
+ */
+export function guessedAnswers(input: LookUpInput): LookUpResult {
+  return {
+    words: input.words.map((w) => ({ known: /\p{L}/u.test(w.word), fuzzy: [] })),
+    postcodes: new Set(input.postcodes),
+    postcodePrefixes: input.postcodePrefixes.map(() => false),
+  };
+}
+
+/** See `LookUpInput.prefetch`. */
+export interface StreetPrefetch {
+  /** The plan's terms if every reading of a typed word existed; the store keeps those that do. */
+  terms: WordQuery[][];
+  /**
+   * `findStreets` with a number in a postcode (`narrowed`) or with a number alone (`numbered`), or
+   * `findStreetsEach` of the terms' forms (`forms`: the exact form of a word being typed first).
+   */
+  search: { kind: 'narrowed'; hnKey: string; inPostcode: string } | { kind: 'numbered'; hnKey: string } | { kind: 'each'; forms: boolean };
+  country: string | undefined;
+  limit: number;
+  /** Then `addressesOnStreets` of every street found, when they are at most `maxStreets` (they are then the ranking's top ones). */
+  numbers?: { hn: HouseNumberFilter | undefined; limit: number; maxStreets: number } | undefined;
 }
 
 export interface LookUpResult {
@@ -259,6 +294,13 @@ export interface IndexStore {
    * (PostgreSQL: one statement; answers are cached until the next import on both stores).
    */
   lookUp(input: LookUpInput): Promise<LookUpResult>;
+  /**
+   * Many look-ups at once (a list's chunk), answers only cached: their words and postcodes, and
+   * the street searches they expect (`prefetch`, on the common answers), so the rows' own look-ups
+   * and searches that come next wait for no round trip where the guess was right (PostgreSQL: one
+   * statement for a few hundred; a store without it is asked row by row, as always).
+   */
+  lookUpAll?(inputs: LookUpInput[]): Promise<void>;
   /**
    * Streets matching every term (a term matches when any of its alternatives does). With `hnKey`,
    * a store may also return each street's addresses with that house-number key (`numbered`),

@@ -1,4 +1,5 @@
 import type { LocalHit, LocalIndex } from '../../local-index/index.js';
+import type { GeocodeInput } from '../../local-index/types.js';
 import type { AutocompleteQuery, GeocodeQuery, Provider, ProviderCandidate } from '../provider.js';
 
 function toCandidate(hit: LocalHit): ProviderCandidate {
@@ -15,6 +16,11 @@ function toCandidate(hit: LocalHit): ProviderCandidate {
     ...(hit.postcodesKnown ? { postcodesKnown: true } : {}),
     raw: { score: hit.score, precision: hit.precision },
   };
+}
+
+/** What the local provider asks its index for a geocode query. */
+export function localGeocodeInput(query: GeocodeQuery): GeocodeInput {
+  return { query: query.query, components: query.components, country: query.country, limit: 5 };
 }
 
 /**
@@ -35,7 +41,7 @@ export function createLocalProvider(index: LocalIndex): Provider {
     dataGeneration: (country) => index.dataGeneration(country),
     async geocode(query: GeocodeQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
       signal.throwIfAborted();
-      const hits = await index.geocode({ query: query.query, components: query.components, country: query.country, limit: 5 });
+      const hits = await index.geocode(localGeocodeInput(query));
       return hits.map(toCandidate);
     },
     async autocomplete(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {

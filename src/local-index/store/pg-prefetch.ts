@@ -1,0 +1,110 @@
+import pg from 'pg';
+import { numberedStreetsSql, streetsEachSql } from './pg-street-queries.js';
+import { NARROWED_PREFETCH_LIMIT } from './pg-search-function.js';
+import { addressesOnStreetsSql } from './queries.js';
+import type { HouseNumberFilter, StreetPrefetch } from './store.js';
+
+/**
+ * The PostgreSQL side of `LookUpInput.prefetch`: the call of `addressd_local_search`
+ * (pg-search-function.ts) that rides along with a word look-up, and the rows it brought, kept
+ * under the exact arguments of the search they answer until that search asks for them.
+ */
+
+/** Where the function writes a search's tsquery (quoted) into its SQL. */
+const tsqMark = (v: number) => ({ raw: `__tsq${v}__` });
+
+/** `?` placeholders replaced by literals (the function runs the SQL through EXECUTE, which plans it for these values). */
+function inline(sql: string, args: unknown[]): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => {
+    const value = args[i++];
+    if (typeof value === 'object' && value !== null && 'raw' in value) return String(value.raw);
+    if (typeof value === 'number') return String(value);
+    return pg.escapeLiteral(String(value));
+  });
+}
+
+/** Keys of the searches a prefetch answers: the arguments that decide their rows. */
+export const prefetchKey = {
+  narrowed: (tsq: string, country: string | undefined, limit: number, hnKey: string, pcKey: string) => `n|${country ?? ''}|${limit}|${hnKey}|${pcKey}|${tsq}`,
+  numbered: (tsq: string, country: string | undefined, limit: number, hnKey: string) => `m|${country ?? ''}|${limit}|${hnKey}|${tsq}`,
+  each: (tsqs: string[], country: string | undefined, limit: number) => `e|${country ?? ''}|${limit}|${tsqs.join('\n')}`,
+  numbers: (ids: number[], hn: HouseNumberFilter | undefined, limit: number) =>
+    `a|${[...ids].sort((a, b) => a - b).join(',')}|${JSON.stringify(hn ?? null)}|${limit}`,
+};
+
+/**
+ * The function's arguments for a prefetch (see pg-search-function.ts); undefined where it cannot run
+ * it. `bound`: whether the store will know a prefix's completions once the statement is answered
+ * (it then searches the prefix as their OR when they are few: `bounded` in pg-store.ts).
+ */
+export function prefetchArgs(p: StreetPrefetch, bound: (prefix: string) => boolean): unknown[] | undefined {
+  const numbers = p.numbers && addressesOnStreetsSql('local_', '__ids__', p.numbers.hn, p.numbers.limit);
+  const terms = JSON.stringify(p.terms.map((alts) => alts.map((a) => [a.word, a.prefix, a.prefix && bound(a.word)])));
+  if (p.search.kind === 'narrowed') {
+    if (p.limit !== NARROWED_PREFETCH_LIMIT) return undefined;
+    return [terms, false, null, p.search.hnKey, p.search.inPostcode, p.country ?? null, null, 0];
+  }
+  const country = p.country === undefined ? [] : [p.country];
+  if (p.search.kind === 'numbered') {
+    const search = inline(numberedStreetsSql(p.country !== undefined, p.limit), [tsqMark(0), ...country, p.search.hnKey]);
+    return [terms, false, search, null, null, null, null, 0];
+  }
+  const branches = p.search.forms ? [0, 1] : [0];
+  const search = inline(streetsEachSql(branches, p.country !== undefined, p.limit), branches.flatMap((v) => [tsqMark(v), ...country]));
+  return [terms, p.search.forms, search, null, null, null, numbers ? inline(numbers.sql, numbers.args) : null, p.numbers?.maxStreets ?? 0];
+}
+
+/** The function's argument types, in order. */
+export const PREFETCH_ARG_TYPES = ['jsonb', 'bool', 'text', 'text', 'text', 'text', 'text', 'int'];
+
+/** The rows of one prefetch under the keys of the searches they answer. */
+export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unknown }[]): [string, unknown[]][] {
+  const tsqs = rows.find((x) => x.part === 'q')?.r as string[] | undefined;
+  if (!tsqs) return [];
+  const streets = rows.filter((x) => x.part === 's').map((x) => x.r);
+  const out: [string, unknown[]][] = [
+    [
+      p.search.kind === 'narrowed'
+        ? prefetchKey.narrowed(tsqs[0]!, p.country, p.limit, p.search.hnKey, p.search.inPostcode)
+        : p.search.kind === 'numbered'
+          ? prefetchKey.numbered(tsqs[0]!, p.country, p.limit, p.search.hnKey)
+          : prefetchKey.each(tsqs, p.country, p.limit),
+      streets,
+    ],
+  ];
+  const ids = rows.find((x) => x.part === 'i')?.r as number[] | undefined;
+  if (p.numbers && ids) {
+    out.push([prefetchKey.numbers(ids, p.numbers.hn, p.numbers.limit), rows.filter((x) => x.part === 'a').map((x) => x.r)]);
+  }
+  return out;
+}
+
+/** Rows kept for searches not (yet) made: a list's chunk of look-ups (lookUpAll) fits. */
+const KEPT = 600;
+
+/** Rows waiting for their search: each taken once; the oldest go first (a guess that missed is never taken). */
+export class Prefetched {
+  private readonly rows = new Map<string, unknown[]>();
+
+  put(entries: [string, unknown[]][]): void {
+    for (const [key, rows] of entries) {
+      this.rows.delete(key);
+      this.rows.set(key, rows);
+    }
+    for (const key of this.rows.keys()) {
+      if (this.rows.size <= KEPT) break;
+      this.rows.delete(key);
+    }
+  }
+
+  take<T>(key: string): T[] | undefined {
+    const rows = this.rows.get(key);
+    this.rows.delete(key);
+    return rows as T[] | undefined;
+  }
+
+  clear(): void {
+    this.rows.clear();
+  }
+}

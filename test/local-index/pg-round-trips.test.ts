@@ -1,0 +1,188 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { autocomplete, geocode, primeGeocodes } from '../../src/local-index/search/search.js';
+import { openPgStore } from '../../src/local-index/store/pg-store.js';
+import type { IndexStore } from '../../src/local-index/store/store.js';
+import type { AutocompleteInput, GeocodeInput } from '../../src/local-index/types.js';
+import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
+
+/**
+ * Issue 30: on PostgreSQL a fresh validate (street, number, postcode and town, or no postcode) and a keystroke
+ * (a street being typed, a house number being typed after it) each wait for one statement: the
+ * word and postcode look-up carries the street search its reading leads to (and, for a number
+ * being typed, the streets' addresses of it). The answers are those of the look-up and searches
+ * sent one after the other.
+ */
+const TOWNS = 40;
+const town = (i: number) => `${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}dorf`;
+const postcode = (i: number) => String(30000 + i * 7);
+
+function csv(): string {
+  const rows = Array.from({ length: TOWNS }, (_, i) =>
+    ['Amselweg', 'Hauptstraße'].flatMap((street, k) =>
+      [1, 2, 3, 12].map((n) => `${(9 + i * 0.01).toFixed(5)},${(51 + k * 0.001 + n * 0.0001).toFixed(5)},${n},${street},,${town(i)},,,${postcode(i)},,`),
+    ),
+  ).flat();
+  // A street of one town, with numbers 1-30 (two towns for Lindenallee).
+  const rare = ['Keizerweg', 'Lindenallee', 'Lindenallee'].flatMap((street, k) =>
+    Array.from({ length: 30 }, (_, n) => `${(8 + k * 0.01).toFixed(5)},${(50 + n * 0.0001).toFixed(5)},${n + 1},${street},,${town(k)},,,${postcode(k)},,`),
+  );
+  return ['LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH', ...rows, ...rare].join('\n');
+}
+
+type Call = { geocode: GeocodeInput } | { autocomplete: AutocompleteInput };
+const ask = (store: IndexStore, call: Call) => ('geocode' in call ? geocode(store, call.geocode) : autocomplete(store, call.autocomplete));
+
+/** The common shapes: one statement each, on a store that has not seen their words. */
+const ONE_TRIP: [string, Call][] = [
+  ['validate: street, number, postcode, town', { geocode: { components: { street: 'Hauptstraße', houseNumber: '2', postcode: postcode(17), city: town(17) }, country: 'DE' } }],
+  ['geocode: street number, postcode town', { geocode: { query: `Amselweg 3, ${postcode(23)} ${town(23)}`, country: 'DE' } }],
+  ['validate: street, number, town (no postcode)', { geocode: { components: { street: 'Hauptstraße', houseNumber: '3', city: town(11) }, country: 'DE' } }],
+  ['geocode: street number town', { geocode: { query: `Amselweg 12 ${town(29)}`, country: 'DE' } }],
+  ['keystroke: street being typed', { autocomplete: { query: 'Keizerw', country: 'DE', limit: 5 } }],
+  ['keystroke: street and number being typed', { autocomplete: { query: 'Keizerweg 1', country: 'DE', limit: 5 } }],
+  ['keystroke: street of two towns and number being typed', { autocomplete: { query: 'Lindenallee 2', country: 'DE', limit: 5 } }],
+];
+
+/** Other shapes: whatever they take, the same answers as without the search beside the look-up. */
+const OTHERS: Call[] = [
+  { autocomplete: { query: 'Hauptstraße 1', country: 'DE', limit: 5 } },
+  { autocomplete: { query: 'Hauptst', country: 'DE', limit: 5 } },
+  { autocomplete: { query: `Hauptstraße 12, ${postcode(5)}`, country: 'DE', limit: 5 } },
+  { autocomplete: { query: 'Keizerweg ', country: 'DE', limit: 5 } },
+  { autocomplete: { query: 'Kiezerweg 1', country: 'DE', limit: 5 } },
+  { autocomplete: { query: 'Keizerwg', country: 'DE', limit: 5 } },
+  { autocomplete: { query: 'Lindenalee', country: 'DE', limit: 5 } },
+  { geocode: { query: `Hauptstraße 9, ${postcode(8)}`, country: 'DE' } },
+  { geocode: { query: `Hauptstrase 2, ${postcode(8)}`, country: 'DE' } },
+  { geocode: { query: `Lindenallee 7, ${postcode(1)}`, country: 'DE' } },
+  { geocode: { components: { street: 'Amselweg', houseNumber: '12', postcode: postcode(30), city: 'Nirgendwo' }, country: 'DE' } },
+  { geocode: { components: { street: 'Keizerweg', houseNumber: '31', postcode: postcode(0), city: town(0) }, country: 'DE' } },
+];
+
+describe('one round trip per validate and per keystroke on PostgreSQL', () => {
+  let box: IndexSandbox;
+  const query = vi.spyOn(pg.Pool.prototype, 'query');
+  const open = () => openPgStore(box.sandbox.databaseUrl!, { schema: box.sandbox.schema });
+
+  beforeAll(async () => {
+    box = await openIndexSandbox('postgres');
+    await box.index.importFile(box.file('de.csv', csv()), { format: 'openaddresses', country: 'DE' });
+  });
+  afterAll(async () => {
+    query.mockRestore();
+    await box?.close();
+  });
+
+  /**
+   * Statements a fresh store sends for `call` (each pool.query is one round trip), and its answer;
+   * `warm`: the second time the store is asked (its words cached).
+   */
+  async function fresh(call: Call, ride = true, warm = false): Promise<{ trips: number; answer: unknown }> {
+    const store = await open();
+    // Without the search beside the look-up: the look-up and the searches one after the other, as before.
+    const asked = ride ? store : { ...store, lookUp: (input: Parameters<IndexStore['lookUp']>[0]) => store.lookUp({ ...input, prefetch: undefined }) };
+    try {
+      if (warm) await ask(asked, call);
+      query.mockClear();
+      const answer = await ask(asked, call);
+      return { trips: query.mock.calls.length, answer };
+    } finally {
+      await store.close();
+    }
+  }
+
+  it.each(ONE_TRIP)('%s: one statement, where the look-up and the searches one after the other took two or three', async (_, call) => {
+    const now = await fresh(call);
+    const before = await fresh(call, false);
+    expect(now.trips).toBe(1);
+    expect(before.trips).toBeGreaterThanOrEqual(2);
+    expect(now.answer).toEqual(before.answer);
+    expect(now.answer).not.toEqual([]);
+  });
+
+  it('other shapes (many namesakes, typos, wrong numbers and towns, drill-down) answer row by row as before, never in more statements, fresh or repeated', async () => {
+    for (const call of OTHERS) {
+      const now = await fresh(call);
+      const before = await fresh(call, false);
+      expect(now.answer, JSON.stringify(call)).toEqual(before.answer);
+      expect(now.trips, JSON.stringify(call)).toBeLessThanOrEqual(before.trips);
+      const [nowWarm, beforeWarm] = [await fresh(call, true, true), await fresh(call, false, true)];
+      expect(nowWarm.answer, JSON.stringify(call)).toEqual(beforeWarm.answer);
+      expect(nowWarm.trips, JSON.stringify(call)).toBeLessThanOrEqual(beforeWarm.trips);
+    }
+  });
+
+  it('an index whose function is missing or of another version gets it when opened', async () => {
+    const admin = new pg.Client({ connectionString: box.sandbox.databaseUrl! });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE OR REPLACE FUNCTION ${box.sandbox.schema}.addressd_local_search(p_terms jsonb, p_forms boolean, p_search text, p_hn text, p_pc text, p_country text, p_numbers text, p_max_streets integer)
+        RETURNS TABLE (part text, r jsonb) LANGUAGE sql AS 'SELECT NULL::text, NULL::jsonb WHERE false'`);
+    } finally {
+      await admin.end();
+    }
+    const [, call] = ONE_TRIP[0]!;
+    const now = await fresh(call);
+    expect(now.trips).toBe(1);
+    expect(now.answer).toEqual((await fresh(call, false)).answer);
+  });
+
+  it('a list: a chunk of exact rows is looked up in one statement, whatever its size, each row then in none, with the same answers', async () => {
+    const rows = (n: number): GeocodeInput[] =>
+      Array.from({ length: n }, (_, i) => ({
+        components: { street: i % 2 ? 'Amselweg' : 'Hauptstraße', houseNumber: String([1, 2, 3, 12][i % 4]), postcode: postcode(i % TOWNS), city: town(i % TOWNS) },
+        country: 'DE',
+      }));
+    for (const n of [10, 40]) {
+      const store = await open();
+      try {
+        query.mockClear();
+        await primeGeocodes(store, rows(n));
+        expect(query.mock.calls.length, `priming ${n} rows`).toBe(1);
+        query.mockClear();
+        const answers = [];
+        for (const row of rows(n)) answers.push(await geocode(store, row));
+        expect(query.mock.calls.length, `${n} rows after priming`).toBe(0);
+        const plain = await open();
+        try {
+          for (const [i, row] of rows(n).entries()) expect(answers[i]).toEqual(await geocode(plain, row));
+        } finally {
+          await plain.close();
+        }
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  it('a list: rows the guess does not fit (typo, wrong number) are searched row by row after the chunk, with the same answers', async () => {
+    const rows: GeocodeInput[] = [
+      { components: { street: 'Hauptstrase', houseNumber: '2', postcode: postcode(3), city: town(3) }, country: 'DE' },
+      { components: { street: 'Amselweg', houseNumber: '99', postcode: postcode(4), city: town(4) }, country: 'DE' },
+      { components: { street: 'Amselweg', houseNumber: '1', postcode: postcode(5), city: town(5) }, country: 'DE' },
+      { query: `Keizerweg 4, ${postcode(0)} ${town(0)}`, country: 'DE' },
+    ];
+    const store = await open();
+    const plain = await open();
+    try {
+      await primeGeocodes(store, rows);
+      for (const row of rows) expect(await geocode(store, row)).toEqual(await geocode(plain, row));
+    } finally {
+      await store.close();
+      await plain.close();
+    }
+  });
+
+  it('a repeated keystroke (words cached) still takes one statement', async () => {
+    const store = await open();
+    try {
+      await autocomplete(store, { query: 'Keizerweg 1', country: 'DE', limit: 5 });
+      query.mockClear();
+      await autocomplete(store, { query: 'Keizerweg 1', country: 'DE', limit: 5 });
+      expect(query.mock.calls.length).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+});
