@@ -48,11 +48,16 @@ export function beforeAfter(before: readonly GoalRow[], after: readonly GoalRow[
   );
 }
 
-/** The stores a `--store sqlite|postgres|both` flag names (default both, one after the other). */
+/**
+ * The stores a `--store` flag names, in run order: `both` (the default), `sqlite`, `postgres`,
+ * or a list joined by `,` or `|` (the older `--only sqlite|postgres`).
+ */
 export function storesFrom(flag: string | undefined): Store[] {
   if (flag === undefined || flag === 'both') return [...STORES];
-  if ((STORES as readonly string[]).includes(flag)) return [flag as Store];
-  throw new Error(`--store must be sqlite, postgres or both, not ${flag}`);
+  const named = flag.split(/[,|]/);
+  const unknown = named.filter((s) => !(STORES as readonly string[]).includes(s));
+  if (unknown.length > 0 || named.length === 0) throw new Error(`--store must be sqlite, postgres or both, not ${flag}`);
+  return STORES.filter((s) => named.includes(s));
 }
 
 /** A saved record's commit, time and load average, for the line above its table. */

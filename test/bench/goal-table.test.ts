@@ -124,6 +124,7 @@ describe('--store', () => {
     expect(storesFrom(undefined)).toEqual(['sqlite', 'postgres']);
     expect(storesFrom('both')).toEqual(['sqlite', 'postgres']);
     expect(storesFrom('postgres')).toEqual(['postgres']);
+    expect(storesFrom('postgres|sqlite')).toEqual(['sqlite', 'postgres']);
     expect(() => storesFrom('mysql')).toThrow(/--store/);
   });
 });
