@@ -49,6 +49,19 @@ export function beforeAfter(before: readonly GoalRow[], after: readonly GoalRow[
 }
 
 /**
+ * What a bench prints at its end: the line naming the run, its side-by-side table, and given an
+ * earlier record, the line naming that one and the before → after table. `describe` gives a
+ * record's line and goal rows.
+ */
+export function goalReport<R>(describe: (record: R) => { heading: string; rows: GoalRow[] }, record: R, before: R | undefined, stores: readonly Store[]): string[] {
+  const now = describe(record);
+  const out = ['', now.heading, ...sideBySide(now.rows, stores)];
+  if (before === undefined) return out;
+  const then = describe(before);
+  return [...out, '', `before: ${then.heading}`, ...beforeAfter(then.rows, now.rows, stores)];
+}
+
+/**
  * The stores a `--store` flag names, in run order: `both` (the default), `sqlite`, `postgres`,
  * or a list joined by `,` or `|` (the older `--only sqlite|postgres`).
  */

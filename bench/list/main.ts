@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { admin, cliEnv } from '../cli-validate.js';
-import { beforeAfter, sideBySide, storesFrom } from '../goal-table.js';
+import { goalReport, storesFrom } from '../goal-table.js';
 import { generateAddresses } from '../local-generate.js';
 import { headCommit, readRecord, saveRecord } from '../record-file.js';
 import { listGoalRows, listHeading, type ListRecord } from './record.js';
@@ -102,12 +102,7 @@ export async function benchList(args: string[]): Promise<void> {
       }
     }
     record.loadavg = loadavg();
-    console.log(`\n${listHeading(record)}`);
-    for (const line of sideBySide(listGoalRows(record), stores)) console.log(line);
-    if (before) {
-      console.log(`\nbefore: ${listHeading(before)}`);
-      for (const line of beforeAfter(listGoalRows(before), listGoalRows(record), stores)) console.log(line);
-    }
+    for (const line of goalReport((x) => ({ heading: listHeading(x), rows: listGoalRows(x) }), record, before, stores)) console.log(line);
     saveRecord(flag(args, '--save'), record);
   } finally {
     if (keep) console.log(`kept: ${work}`);

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { createCredentials, createStorage, PG_URL, startApp, type Storage, type Target } from '../compare/deployment.js';
 import { SQLITE_INDEX_FILE } from '../../src/local-index/store/sqlite-store.js';
-import { beforeAfter, sideBySide, storesFrom } from '../goal-table.js';
+import { goalReport, storesFrom } from '../goal-table.js';
 import { headCommit, readRecord, saveRecord } from '../record-file.js';
 import { countryTowns, FREQUENCIES } from './country.js';
 import { generateCsv, generateOsm, type Generated } from './generate.js';
@@ -164,12 +164,7 @@ export async function benchScale(args: string[]): Promise<void> {
       }
     }
     record.loadavg = loadavg();
-    console.log(`\n${scaleHeading(record)}`);
-    for (const line of sideBySide(scaleGoalRows(record), stores)) console.log(line);
-    if (before) {
-      console.log(`\nbefore: ${scaleHeading(before)}`);
-      for (const line of beforeAfter(scaleGoalRows(before), scaleGoalRows(record), stores)) console.log(line);
-    }
+    for (const line of goalReport((x) => ({ heading: scaleHeading(x), rows: scaleGoalRows(x) }), record, before, stores)) console.log(line);
     saveRecord(flag(args, '--save'), record);
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { beforeAfter, sideBySide, storesFrom } from '../../bench/goal-table.js';
-import { listGoalRows, type ListRecord } from '../../bench/list/record.js';
+import { beforeAfter, goalReport, sideBySide, storesFrom } from '../../bench/goal-table.js';
+import { listGoalRows, listHeading, type ListRecord } from '../../bench/list/record.js';
 import { scaleGoalRows, type Run, type ScaleRecord } from '../../bench/scale/record.js';
 import type { Latency } from '../../bench/scale/queries.js';
 
@@ -116,6 +116,16 @@ describe('bench:list goal table', () => {
       '| customer list (`addressd validate`), rows/s incl. start-up | 3,769/s → 5,100/s met | 1,152/s → 2,050/s met | ≥ 5,000 / ≥ 2,000 |',
       '| customer list (`addressd validate` --workers 2), rows/s incl. start-up | — → 4,000/s **missed** | — → — | ≥ 5,000 / ≥ 2,000 |',
     ]);
+  });
+
+  it('ends a run with its table, and with --compare the saved run named above the before → after table', () => {
+    const describe = (r: ListRecord) => ({ heading: listHeading(r), rows: listGoalRows(r) });
+    const now = { ...list(5_100, 2_050), commit: 'def5678' };
+    expect(goalReport(describe, now, undefined, ['sqlite', 'postgres'])).toHaveLength(5);
+    const report = goalReport(describe, now, list(3_769, 1_152), ['sqlite', 'postgres']);
+    expect(report[1]).toBe('def5678 at 2026-11-27T09:00:00.000Z (load 0.50 0.60 0.70): 40,000 rows against an index of 10,000,000 addresses');
+    expect(report[6]).toBe('before: abc1234 at 2026-11-27T09:00:00.000Z (load 0.50 0.60 0.70): 40,000 rows against an index of 10,000,000 addresses');
+    expect(report.at(-1)).toContain('3,769/s → 5,100/s met');
   });
 });
 
