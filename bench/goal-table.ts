@@ -21,7 +21,7 @@ export interface GoalRow {
   met: (store: Store, x: number) => boolean;
 }
 
-const cell = (row: GoalRow, store: Store, x: number | undefined) => (x === undefined ? '—' : row.format(x));
+const cell = (row: GoalRow, x: number | undefined) => (x === undefined ? '—' : row.format(x));
 const mark = (row: GoalRow, store: Store, x: number | undefined) => (x === undefined ? '' : row.met(store, x) ? ' met' : ' **missed**');
 const table = (header: string[], body: string[][]) => [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...body.map((r) => `| ${r.join(' | ')} |`)];
 
@@ -29,7 +29,7 @@ const table = (header: string[], body: string[][]) => [`| ${header.join(' | ')} 
 export function sideBySide(rows: readonly GoalRow[], stores: readonly Store[] = STORES): string[] {
   return table(
     ['', ...stores.map((s) => STORE_NAMES[s]), 'goal'],
-    rows.map((row) => [row.label, ...stores.map((s) => `${cell(row, s, row.values[s])}${mark(row, s, row.values[s])}`), row.goal]),
+    rows.map((row) => [row.label, ...stores.map((s) => `${cell(row, row.values[s])}${mark(row, s, row.values[s])}`), row.goal]),
   );
 }
 
@@ -43,7 +43,7 @@ export function beforeAfter(before: readonly GoalRow[], after: readonly GoalRow[
     ['', ...stores.map((s) => `${STORE_NAMES[s]} before → after`), 'goal'],
     after.map((row) => {
       const b = earlier.get(row.label);
-      return [row.label, ...stores.map((s) => `${b ? cell(b, s, b.values[s]) : '—'} → ${cell(row, s, row.values[s])}${mark(row, s, row.values[s])}`), row.goal];
+      return [row.label, ...stores.map((s) => `${b ? cell(b, b.values[s]) : '—'} → ${cell(row, row.values[s])}${mark(row, s, row.values[s])}`), row.goal];
     }),
   );
 }
@@ -69,7 +69,7 @@ export function storesFrom(flag: string | undefined): Store[] {
   if (flag === undefined || flag === 'both') return [...STORES];
   const named = flag.split(/[,|]/);
   const unknown = named.filter((s) => !(STORES as readonly string[]).includes(s));
-  if (unknown.length > 0 || named.length === 0) throw new Error(`--store must be sqlite, postgres or both, not ${flag}`);
+  if (unknown.length > 0) throw new Error(`--store must be sqlite, postgres or both, not ${flag}`);
   return STORES.filter((s) => named.includes(s));
 }
 
