@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { admin, cliEnv } from '../cli-validate.js';
+import { goalReport, storesFrom } from '../goal-table.js';
 import { generateAddresses } from '../local-generate.js';
+import { headCommit, readRecord, saveRecord } from '../record-file.js';
+import { listGoalRows, listHeading, type ListRecord } from './record.js';
 import { writeList } from './list-rows.js';
 
 const run = promisify(execFile);
@@ -23,17 +26,21 @@ const load = () => loadavg().map((l) => l.toFixed(1)).join(' / ');
 const n = (x: number) => Math.round(x).toLocaleString('en');
 
 /**
- * `npm run bench:list -- [--rows 1000000] [--index 10000000] [--only sqlite|postgres] [--workers 0,2]
- * [--chunk N] [--profile] [--pg URL]`: a customer list (bench/list/list-rows.ts: clean, typos,
+ * `npm run bench:list -- [--rows 1000000] [--index 10000000] [--store sqlite|postgres|both] [--workers 0,2]
+ * [--chunk N] [--profile] [--pg URL] [--save FILE] [--compare FILE]`: a customer list (bench/list/list-rows.ts: clean, typos,
  * wrong postcodes, fakes, repeats, no city, upper case) drawn from the synthetic index of
  * bench/local-generate.ts, through `addressd validate` (the real bin, a child process, PROVIDERS=local)
- * on each store and each --workers value (default: the command's own default). Prints rows/s end
- * to end, CPU per row (all threads), peak RSS, and with --profile where the CPU went.
+ * on each store one after the other and each --workers value (default: the command's own default). Prints rows/s end
+ * to end, CPU per row (all threads), peak RSS, and with --profile where the CPU went; ends with
+ * both stores side by side against the goals, and with `--compare` (a record `--save` wrote) the
+ * before → after table. `--only` is the older name of `--store`.
  */
 export async function benchList(args: string[]): Promise<void> {
   const rows = Number(flag(args, '--rows') ?? 1_000_000);
   const indexSize = Number(flag(args, '--index') ?? 10_000_000);
-  const only = flag(args, '--only');
+  const stores = storesFrom(flag(args, '--store') ?? flag(args, '--only'));
+  const before = readRecord<ListRecord>(flag(args, '--compare'));
+  const record: ListRecord = { at: new Date().toISOString(), commit: headCommit(), loadavg: loadavg(), rows, index: indexSize, runs: [] };
   const pgUrl = flag(args, '--pg') ?? DEFAULT_PG;
   const workers = (flag(args, '--workers') ?? 'default').split(',');
   const chunk = flag(args, '--chunk');
@@ -52,7 +59,7 @@ export async function benchList(args: string[]): Promise<void> {
         `generated in ${((performance.now() - t) / 1000).toFixed(1)} s; ${cpus().length} cores, load ${load()} (1/5/15 min)`,
     );
 
-    for (const backend of ['sqlite', 'postgres'].filter((b) => !only || new RegExp(only).test(b))) {
+    for (const backend of stores) {
       const schema = `bench_list_${randomBytes(4).toString('hex')}`;
       const env = cliEnv(work, backend, pgUrl, schema);
       if (backend === 'postgres') await admin(pgUrl, `CREATE SCHEMA ${schema}`);
@@ -78,6 +85,7 @@ export async function benchList(args: string[]): Promise<void> {
           const summary = JSON.parse(res.stdout) as Record<string, number>;
           const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { userUs: number; systemUs: number; maxRssKb: number };
           const cpuMs = (usage.userUs + usage.systemUs) / 1000;
+          record.runs.push({ store: backend, workers: w, rows, seconds, rate: rows / seconds, cpuMsPerRow: cpuMs / rows, peakRssBytes: usage.maxRssKb * 1024 });
           console.log(
             `  --workers ${w}: ${n(rows)} rows in ${seconds.toFixed(1)} s = ${n(rows / seconds)} rows/s; CPU ${(cpuMs / rows).toFixed(3)} ms/row ` +
               `(${(cpuMs / 1000 / seconds).toFixed(2)} cores busy); peak RSS ${n(usage.maxRssKb / 1024)} MiB; ` +
@@ -93,6 +101,9 @@ export async function benchList(args: string[]): Promise<void> {
         if (backend === 'postgres') await admin(pgUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       }
     }
+    record.loadavg = loadavg();
+    for (const line of goalReport((x) => ({ heading: listHeading(x), rows: listGoalRows(x) }), record, before, stores)) console.log(line);
+    saveRecord(flag(args, '--save'), record);
   } finally {
     if (keep) console.log(`kept: ${work}`);
     else rmSync(work, { recursive: true, force: true });

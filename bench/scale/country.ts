@@ -109,9 +109,12 @@ export class Zipf {
   }
 }
 
-/** About 1,000 addresses per municipality, between 200 and 12,000 of them (Germany: ~11,000). */
-export function defaultTowns(count: number): number {
-  return Math.max(50, Math.min(12_000, Math.round(count / 1000)));
+/**
+ * Municipalities for `count` addresses at the density of issue #30's country-shaped extract
+ * (2M addresses, 1,200 municipality boundaries), between 50 and 12,000 (Germany: ~11,000).
+ */
+export function countryTowns(count: number): number {
+  return Math.max(50, Math.min(12_000, Math.round((count * 1200) / 2_000_000)));
 }
 
 /**

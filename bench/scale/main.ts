@@ -1,44 +1,22 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { createCredentials, createStorage, PG_URL, startApp, type Storage, type Target } from '../compare/deployment.js';
 import { SQLITE_INDEX_FILE } from '../../src/local-index/store/sqlite-store.js';
-import { defaultTowns, FREQUENCIES, type Frequency } from './country.js';
+import { goalReport, storesFrom } from '../goal-table.js';
+import { headCommit, readRecord, saveRecord } from '../record-file.js';
+import { countryTowns, FREQUENCIES } from './country.js';
 import { generateCsv, generateOsm, type Generated } from './generate.js';
 import { runQueries, type Latency, type QueryFigures } from './queries.js';
+import { scaleGoalRows, scaleHeading, TARGETS, type Run, type ScaleRecord } from './record.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const target: Target = { root, runtime: 'tsx' };
-
-export const TARGETS = { csvRate: 100_000, osmRate: 50_000, osmRssBytes: 1.5 * 1024 ** 3, autocompleteP99: 5, validateP99: 10, municipality: 0.99 };
-
-interface Run {
-  store: 'sqlite' | 'postgres';
-  source: 'csv' | 'osm';
-  addresses: number;
-  towns: number;
-  importSeconds: number;
-  /** CPU seconds of the import process (user + system): steadier than wall time on a shared machine. */
-  importCpuSeconds?: number;
-  rate: number;
-  peakRssBytes: number;
-  diskBytes: number;
-  /** In-process geocode per call (ms), by street-name frequency: mean CPU, p50/p99 wall (cpu-process.ts). */
-  geocodeCpu?: { [F in Frequency]: { p50: number; p99: number; mean: number } } & { noTown?: { [F in Frequency]: { p50: number; p99: number; mean: number } } };
-  queries: QueryFigures;
-}
-
-export interface ScaleRecord {
-  at: string;
-  commit: string;
-  loadavg: number[];
-  runs: Run[];
-}
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -144,24 +122,26 @@ function lines(r: Run, before?: Run): string[] {
 }
 
 /**
- * `npm run bench:scale -- [--count N] [--osm-count N] [--towns M] [--only sqlite|postgres]
- *   [--sources csv,osm] [--sample 300] [--save FILE] [--before FILE]`
- * Generates a country (Zipf street names over M municipalities) as OpenAddresses CSV and as an
- * OSM PBF, imports each through the CLI into each store, starts the service (PROVIDERS=local)
- * and times validate and autocomplete over HTTP by street-name frequency. `--save` keeps the
- * figures as JSON; `--before` prints a saved run's figures beside these (before → after).
+ * `npm run bench:scale -- [--addresses 2000000] [--towns M] [--store sqlite|postgres|both]
+ *   [--sources osm|csv|csv,osm] [--count N] [--sample 300] [--save FILE] [--compare FILE]`
+ * Generates a country (Zipf street names over M municipalities; by default the issue's
+ * country-shaped extract: 2M addresses, 1,200 municipalities, as an OSM PBF), imports it through
+ * the CLI into each store one after the other, starts the service (PROVIDERS=local) and times
+ * validate and autocomplete over HTTP. Ends with one table of both stores side by side against
+ * the goals; `--save` keeps the figures as JSON; `--compare` reads a saved run and adds the
+ * before → after table (and `before → after` in the detail lines). `--count` sizes the CSV apart
+ * from `--addresses`; `--only` and `--before` are the older names of `--store` and `--compare`.
  */
 export async function benchScale(args: string[]): Promise<void> {
-  const count = Number(flag(args, '--count') ?? 1_000_000);
-  const osmCount = Number(flag(args, '--osm-count') ?? count);
-  const towns = Number(flag(args, '--towns') ?? defaultTowns(count));
+  const osmCount = Number(flag(args, '--addresses') ?? flag(args, '--osm-count') ?? 2_000_000);
+  const count = Number(flag(args, '--count') ?? osmCount);
+  const towns = Number(flag(args, '--towns') ?? countryTowns(osmCount));
   const sample = Number(flag(args, '--sample') ?? 300);
-  const only = flag(args, '--only');
-  const sources = (flag(args, '--sources') ?? 'csv,osm').split(',') as Run['source'][];
-  const beforePath = flag(args, '--before');
-  const before = beforePath ? (JSON.parse(readFileSync(beforePath, 'utf8')) as ScaleRecord) : undefined;
+  const stores = storesFrom(flag(args, '--store') ?? flag(args, '--only'));
+  const sources = (flag(args, '--sources') ?? 'osm').split(',') as Run['source'][];
+  const before = readRecord<ScaleRecord>(flag(args, '--compare') ?? flag(args, '--before'));
   const work = mkdtempSync(join(tmpdir(), 'bench-scale-'));
-  const record: ScaleRecord = { at: new Date().toISOString(), commit: (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })).stdout.trim(), loadavg: loadavg(), runs: [] };
+  const record: ScaleRecord = { at: new Date().toISOString(), commit: headCommit(), loadavg: loadavg(), runs: [] };
   try {
     const files: [Run['source'], string, string, Generated][] = [];
     for (const source of sources) {
@@ -175,7 +155,7 @@ export async function benchScale(args: string[]): Promise<void> {
       writeFileSync(samples, JSON.stringify(generated));
       files.push([source, file, samples, generated]);
     }
-    for (const store of (['sqlite', 'postgres'] as const).filter((s) => !only || s === only)) {
+    for (const store of stores) {
       for (const [source, file, samples, generated] of files) {
         const r = await measure(store, source, file, samples, generated);
         record.runs.push(r);
@@ -184,12 +164,8 @@ export async function benchScale(args: string[]): Promise<void> {
       }
     }
     record.loadavg = loadavg();
-    console.log(`load average ${record.loadavg.map((x) => x.toFixed(2)).join(' ')}${before ? ` (before: ${before.commit}, ${before.at}, load ${before.loadavg.map((x) => x.toFixed(2)).join(' ')})` : ''}`);
-    const save = flag(args, '--save');
-    if (save) {
-      mkdirSync(dirname(save), { recursive: true });
-      writeFileSync(save, `${JSON.stringify(record, null, 1)}\n`);
-    }
+    for (const line of goalReport((x) => ({ heading: scaleHeading(x), rows: scaleGoalRows(x) }), record, before, stores)) console.log(line);
+    saveRecord(flag(args, '--save'), record);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
