@@ -17,7 +17,7 @@ import { openLocalIndex } from '../../src/local-index/index.js';
 import { autocomplete, geocode, primeGeocodes } from '../../src/local-index/search/search.js';
 import { openPgStore } from '../../src/local-index/store/pg-store.js';
 import type { IndexStore } from '../../src/local-index/store/store.js';
-import { defaultTowns, FREQUENCIES } from './country.js';
+import { countryTowns, FREQUENCIES } from './country.js';
 import { generateCsv, type ScaleAddress } from './generate.js';
 
 const flag = (name: string) => {
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   await admin.query(`CREATE SCHEMA ${schema}`);
   const schemaUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   try {
-    const generated = await generateCsv(join(dir, 'de.csv'), { count, towns: defaultTowns(count), sample });
+    const generated = await generateCsv(join(dir, 'de.csv'), { count, towns: countryTowns(count), sample });
     const index = await openLocalIndex({ dataDir: dir, databaseUrl: schemaUrl, schema });
     await index.importFile(join(dir, 'de.csv'), { format: 'openaddresses', country: 'DE' });
     await index.close();
