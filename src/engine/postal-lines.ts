@@ -48,6 +48,9 @@ const UNIT_PLACEMENT: Readonly<Record<string, UnitPlacement>> = {
   LU: 'before',
 };
 
+const SLASH_DOOR_POST = new Set(['AT', 'LI']);
+const BARE_DOOR = /^\d{1,4}[a-z]?(?:\/\d{1,4}[a-z]?)*$/i;
+
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
 function countryName(code: string): string {
@@ -63,6 +66,10 @@ function placeUnit(lines: string[], unit: string, street: string | undefined, co
   // No street line to attach to (a place-level address): the unit leads, as the addressee's part.
   if (at < 0) return [unit, ...lines];
   const placement = UNIT_PLACEMENT[country ?? ''] ?? 'comma';
+  // Austria and Liechtenstein write a bare door after the number and a slash (`Landstrasse 340/3`, `12/3/5`).
+  if (SLASH_DOOR_POST.has(country ?? '') && BARE_DOOR.test(unit) && /\d[a-z]?$/i.test(lines[at]!)) {
+    return [...lines.slice(0, at), `${lines[at]}/${unit}`, ...lines.slice(at + 1)];
+  }
   if (placement === 'before') return [...lines.slice(0, at), unit, ...lines.slice(at)];
   const joined = placement === 'suffix' ? `${lines[at]} ${unit}` : `${lines[at]}, ${unit}`;
   return [...lines.slice(0, at), joined, ...lines.slice(at + 1)];

@@ -44,6 +44,17 @@ describe('postalLines', () => {
     expect(postalLines(address, 'CH').lines).toEqual(['Landstrasse 340', '9495 Triesen', 'Liechtenstein']);
   });
 
+  it.each([
+    ['AT', '3', 'Mariahilfer Straße 100/3'],
+    ['AT', '3/5', 'Mariahilfer Straße 100/3/5'],
+    ['LI', '3', 'Mariahilfer Straße 100/3'],
+    ['AT', 'Top 3', 'Mariahilfer Straße 100, Top 3'],
+    ['PT', '3', 'Mariahilfer Straße 100, 3'],
+  ])('in %s writes the bare door %s as the post does: %s', (country, unit, line) => {
+    const address = { street: 'Mariahilfer Straße', houseNumber: '100', postcode: '1060', city: 'Wien', country, unit };
+    expect(postalLines(address).lines[0]).toBe(line);
+  });
+
   it('leads with the unit where there is no street line to attach it to', () => {
     expect(postalLines({ city: 'Triesen', country: 'LI', unit: 'Top 3' }, 'LI')).toEqual({ lines: ['Top 3', 'Triesen'], formatted: 'Top 3, Triesen' });
   });
