@@ -134,9 +134,11 @@ function byCountry(rows: AddressInput[]): Map<string, CountryRows> {
 }
 
 /**
- * One import as one PostgreSQL transaction on a dedicated connection, one statement per batch
- * and country. `ensurePartitions` creates a country's partitions, outside this transaction,
- * before its first rows are written.
+ * One import as one PostgreSQL transaction on a dedicated connection: per batch and country, a
+ * COPY into the staging tables (temporary, so private to this session and gone at commit or
+ * rollback: a failed import leaves nothing behind), one merge statement, and a TRUNCATE of the
+ * staging. `ensurePartitions` creates a country's partitions, outside this transaction, before
+ * its first rows are written.
  */
 export async function beginPgImport(
   client: pg.PoolClient,
