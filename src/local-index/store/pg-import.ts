@@ -1,31 +1,32 @@
 import type pg from 'pg';
 import { COUNTRY_STATE_COLUMNS, nextCountryState } from './country-state.js';
 import { copyIn, copyOpt, copyText } from './pg-copy-in.js';
-import { INDEX_CHANNEL, partitionPrefix } from './pg-schema.js';
+import { INDEX_CHANNEL, literal, partitionPrefix } from './pg-schema.js';
 import { streetStatsSql } from './queries.js';
 import { refreshPgStreetPostcodes } from './street-postcodes.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type CommitRecord, type CountryState, type ImportSession } from './store.js';
 
-/** The staging tables: private to the import's session, gone at its commit or rollback. */
-const STREETS = 'pg_temp.local_import_streets';
+/**
+ * The staging tables: private to the import's session, gone at its commit or rollback. A batch's
+ * rows are one table (one COPY): the first row of a street this import has not sent yet also
+ * carries the street's fields, null on the others.
+ */
 const ROWS = 'pg_temp.local_import_rows';
 /** Stored addresses this import found unchanged: they keep their row (no rewrite) and still count as in the file. */
 const SEEN = 'pg_temp.local_import_seen';
-const STREET_COLUMNS = ['skey', 'country', 'street', 'city', 'state', 'street_words', 'city_words', 'municipality'];
-const ROW_COLUMNS = ['i', 'skey', 'source_id', 'hn', 'hn_key', 'hn_base', 'postcode', 'pc_key', 'lat', 'lng', 'units'];
+const ROW_COLUMNS = ['i', 'skey', 'source_id', 'hn', 'hn_key', 'hn_base', 'postcode', 'pc_key', 'lat', 'lng', 'units', 'street', 'city', 'state', 'street_words', 'city_words', 'municipality'];
+/** The street fields of a row whose street was sent before. */
+const NO_STREET = Array.from({ length: 6 }, () => '\\N').join('\t');
 const STAGING = `
-  CREATE TEMP TABLE local_import_streets (
-    skey TEXT NOT NULL, country TEXT NOT NULL, street TEXT NOT NULL, city TEXT, state TEXT,
-    street_words TEXT NOT NULL, city_words TEXT NOT NULL, municipality TEXT
-  ) ON COMMIT DROP;
   CREATE TEMP TABLE local_import_rows (
     i INTEGER NOT NULL, skey TEXT NOT NULL, source_id TEXT, hn TEXT NOT NULL, hn_key TEXT COLLATE "C" NOT NULL, hn_base INTEGER,
-    postcode TEXT, pc_key TEXT COLLATE "C", lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL, units TEXT
+    postcode TEXT, pc_key TEXT COLLATE "C", lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL, units TEXT,
+    street TEXT, city TEXT, state TEXT, street_words TEXT, city_words TEXT, municipality TEXT
   ) ON COMMIT DROP;
   CREATE TEMP TABLE local_import_seen (id BIGINT PRIMARY KEY) ON COMMIT DROP;`;
 
 /** Whether this import already wrote or saw stored address `a`: a row naming it again is a duplicate. */
-const already = (a: string) => `(${a}.import_id = $1::bigint OR EXISTS (SELECT 1 FROM ${SEEN} v WHERE v.id = ${a}.id))`;
+const already = (a: string, id: number) => `(${a}.import_id = ${id} OR EXISTS (SELECT 1 FROM ${SEEN} v WHERE v.id = ${a}.id))`;
 
 const changed = (a: string, q: string) => `(${a}.street_id <> ${q}.street_id OR ${a}.hn <> ${q}.hn OR ${a}.postcode IS DISTINCT FROM ${q}.postcode
       OR abs(${a}.lat - ${q}.lat) >= ${SAME_COORDINATE} OR abs(${a}.lng - ${q}.lng) >= ${SAME_COORDINATE} OR ${a}.units IS DISTINCT FROM ${q}.units)`;
@@ -39,9 +40,10 @@ const mergedUnits = (a: string, q: string) => `(SELECT string_agg(u, E'\\x1f' OR
     ) d)`;
 
 /**
- * Merges one batch of one country, loaded by COPY into the staging tables, in one statement,
+ * Merges one batch of one country, loaded by COPY into the staging table, in one statement,
  * on that country's partitions by name (`t`), so the import reads, writes and locks nothing of
- * other countries. $1 import id, $2 the country.
+ * other countries. The import id and the country are written into the text: it is sent with the
+ * staging's TRUNCATE as one simple query (one round trip), which takes no parameters.
  * New streets are inserted first; their ids come from the insert's RETURNING (this
  * statement cannot see its own inserts in the table), else from the table, for streets an
  * earlier batch or import wrote. Each address is matched to the stored one with its
@@ -51,15 +53,17 @@ const mergedUnits = (a: string, q: string) => `(SELECT string_agg(u, E'\\x1f' OR
  * saw come back as duplicates, by position, unless they add a unit to the house (OpenAddresses
  * lists a flat a row): then the unit is added.
  */
-const mergeBatchSql = (t: string) => `
-  WITH created AS (
+const mergeBatchSql = (t: string, id: number, country: string) => `
+  WITH streets AS (
+    SELECT skey, street, city, state, street_words, city_words, municipality FROM ${ROWS} WHERE street IS NOT NULL
+  ), created AS (
     INSERT INTO ${t}streets (skey, country, street, city, state, street_words, city_words, municipality)
-    SELECT ${STREET_COLUMNS.join(', ')} FROM ${STREETS}
+    SELECT skey, ${literal(country)}, street, city, state, street_words, city_words, municipality FROM streets
     ON CONFLICT (skey, country) DO NOTHING
     RETURNING id, skey
   ), completed AS (
     -- A street stored without a state takes the one this file gives.
-    UPDATE ${t}streets s SET state = l.state FROM ${STREETS} l WHERE s.skey = l.skey AND s.state IS NULL AND l.state IS NOT NULL
+    UPDATE ${t}streets s SET state = l.state FROM streets l WHERE s.skey = l.skey AND s.state IS NULL AND l.state IS NOT NULL
   ), street_ids AS (
     -- A batch names a few hundred streets: each looked up once by its key, not the whole table.
     SELECT k.skey, coalesce(c.id, s.id) AS id, c.id IS NOT NULL AS created
@@ -67,26 +71,27 @@ const mergeBatchSql = (t: string) => `
     LEFT JOIN created c ON c.skey = k.skey
     LEFT JOIN LATERAL (SELECT id FROM ${t}streets s WHERE s.skey = k.skey) s ON c.id IS NULL
   ), q AS (
-    SELECT r.*, s.id AS street_id, s.created FROM ${ROWS} r JOIN street_ids s ON s.skey = r.skey
+    SELECT r.i, r.source_id, r.hn, r.hn_key, r.hn_base, r.postcode, r.pc_key, r.lat, r.lng, r.units, s.id AS street_id, s.created
+    FROM ${ROWS} r JOIN street_ids s ON s.skey = r.skey
   ), m AS (
     -- LATERAL ... LIMIT 1: one index probe per row, whatever the planner guesses of the batch's size.
-    SELECT q.i, a.id, ${already('a')} AS already, ${changed('a', 'q')} AS changed, a.units
+    SELECT q.i, a.id, ${already('a', id)} AS already, ${changed('a', 'q')} AS changed, a.units
     FROM q CROSS JOIN LATERAL (
       SELECT * FROM ${t}addresses a WHERE a.source_id = q.source_id LIMIT 1
     ) a WHERE q.source_id IS NOT NULL
     UNION ALL
-    SELECT q.i, a.id, ${already('a')} AS already, ${changed('a', 'q')} AS changed, a.units
+    SELECT q.i, a.id, ${already('a', id)} AS already, ${changed('a', 'q')} AS changed, a.units
     FROM q CROSS JOIN LATERAL (
       SELECT * FROM ${t}addresses a WHERE a.street_id = q.street_id AND a.hn_key = q.hn_key AND a.source_id IS NULL ORDER BY a.id LIMIT 1
     ) a WHERE q.source_id IS NULL AND NOT q.created -- a street this statement created holds no stored address yet
   ), inserted AS (
     INSERT INTO ${t}addresses (country, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, units, import_id)
-    SELECT $2::text, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, units, $1::bigint FROM q
+    SELECT ${literal(country)}, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, units, ${id} FROM q
     WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.i = q.i) ORDER BY q.i
     RETURNING 1
   ), updated AS (
     UPDATE ${t}addresses a SET street_id = q.street_id, hn = q.hn, hn_key = q.hn_key, hn_base = q.hn_base,
-      postcode = q.postcode, pc_key = q.pc_key, lat = q.lat, lng = q.lng, units = q.units, import_id = $1::bigint
+      postcode = q.postcode, pc_key = q.pc_key, lat = q.lat, lng = q.lng, units = q.units, import_id = ${id}
     FROM m JOIN q ON q.i = m.i
     WHERE a.id = m.id AND NOT m.already AND m.changed
     RETURNING 1
@@ -170,22 +175,19 @@ export async function beginPgImport(
   const partitioned = new Set<string>();
 
   const writeCountry = async (country: string, rows: AddressInput[]): Promise<BatchOutcome> => {
-    const streets: string[] = [];
-    const addresses = rows.map((r, i) => {
+    const lines = rows.map((r, i) => {
       const s = r.street;
+      let street = NO_STREET;
       if (!sent.has(s.key)) {
         sent.add(s.key);
-        streets.push(
-          `${copyText(s.key)}\t${copyText(s.country)}\t${copyText(s.street)}\t${copyOpt(s.city)}\t${copyOpt(s.state)}\t${copyText(s.streetWords)}\t${copyText(s.cityWords)}\t${copyOpt(s.municipality)}`,
-        );
+        street = `${copyText(s.street)}\t${copyOpt(s.city)}\t${copyOpt(s.state)}\t${copyText(s.streetWords)}\t${copyText(s.cityWords)}\t${copyOpt(s.municipality)}`;
       }
-      return `${i}\t${copyText(s.key)}\t${copyOpt(r.sourceId)}\t${copyText(r.hn)}\t${copyText(r.hnKey)}\t${r.hnBase ?? '\\N'}\t${copyOpt(r.postcode)}\t${copyOpt(r.pcKey)}\t${r.lat}\t${r.lng}\t${copyOpt(r.units)}`;
+      return `${i}\t${copyText(s.key)}\t${copyOpt(r.sourceId)}\t${copyText(r.hn)}\t${copyText(r.hnKey)}\t${r.hnBase ?? '\\N'}\t${copyOpt(r.postcode)}\t${copyOpt(r.pcKey)}\t${r.lat}\t${r.lng}\t${copyOpt(r.units)}\t${street}`;
     });
-    await copyIn(client, STREETS, STREET_COLUMNS, streets);
-    await copyIn(client, ROWS, ROW_COLUMNS, addresses);
-    const res = await client.query<WriteResult>(mergeBatchSql(partitionPrefix(country)), [importId, country]);
-    await client.query(`TRUNCATE ${STREETS}, ${ROWS}`);
-    const { rows: n, matched, ...outcome } = res.rows[0]!;
+    await copyIn(client, ROWS, ROW_COLUMNS, lines);
+    // Several statements in one query come back as one result each (pg's typing knows only one).
+    const [merged] = (await client.query(`${mergeBatchSql(partitionPrefix(country), importId, country)};\nTRUNCATE ${ROWS}`)) as unknown as [pg.QueryResult<WriteResult>];
+    const { rows: n, matched, ...outcome } = merged.rows[0]!;
     // Every street is sent with its first row; a row without one would be lost silently.
     if (matched !== n) throw new Error(`import: ${n - matched} of ${n} rows found no street`);
     return outcome;
