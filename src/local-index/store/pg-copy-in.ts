@@ -1,6 +1,4 @@
-import { once } from 'node:events';
-import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import pg from 'pg';
 
 /**
  * COPY's text format, one field: tabs and line breaks end fields and rows, so any left (none is
@@ -12,16 +10,82 @@ const SPECIAL = /[\t\n\r\\]/;
 export const copyText = (v: string): string => (SPECIAL.test(v) ? v.replace(/[\t\n\r]/g, ' ').replace(/\\/g, '\\\\') : v);
 export const copyOpt = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? '\\N' : copyText(v));
 
+/** The protocol messages this sends: pg's connection has them, its type declarations do not. */
+interface CopyConnection {
+  query(text: string): void;
+  sendCopyFromChunk(chunk: Buffer): void;
+  endCopyFrom(): void;
+}
+
+interface RowDescription {
+  fields: { name: string; dataTypeID: number }[];
+}
+
+/**
+ * `COPY <target> FROM STDIN; <then>` as one simple query, its data sent right behind it: one
+ * round trip for the load and what follows it in the same transaction (a COPY through
+ * pg-copy-streams waits for the server's go-ahead, then for its confirmation, before the next
+ * statement can leave: three round trips, each waiting its turn on a busy event loop). The
+ * server reads the data once the COPY starts; if anything fails first, it ignores the data
+ * messages (the protocol lets a client send them ahead). Rows are those of the statements in
+ * `then`, parsed as pg parses text results.
+ */
+class CopyThen<R> implements pg.Submittable {
+  private fields: { name: string; parse: (value: string) => unknown }[] = [];
+  private readonly rows: R[] = [];
+  readonly done: Promise<R[]>;
+  private settle!: { resolve: (rows: R[]) => void; reject: (err: Error) => void };
+
+  constructor(
+    private readonly text: string,
+    private readonly data: Buffer,
+  ) {
+    this.done = new Promise<R[]>((resolve, reject) => (this.settle = { resolve, reject }));
+  }
+
+  submit(connection: pg.Connection): void {
+    const c = connection as unknown as CopyConnection;
+    c.query(this.text);
+    c.sendCopyFromChunk(this.data);
+    c.endCopyFrom();
+  }
+
+  handleCopyInResponse(): void {
+    // The data went with the query.
+  }
+
+  handleRowDescription(msg: RowDescription): void {
+    this.fields = msg.fields.map((f) => ({ name: f.name, parse: pg.types.getTypeParser(f.dataTypeID, 'text') }));
+  }
+
+  handleDataRow(msg: { fields: (string | null)[] }): void {
+    this.rows.push(Object.fromEntries(msg.fields.map((v, k) => [this.fields[k]!.name, v === null ? null : this.fields[k]!.parse(v)])) as R);
+  }
+
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyData(): void {}
+
+  /** pg forgets the query after an error (no ReadyForQuery reaches it): the error settles it. */
+  handleError(err: Error): void {
+    this.settle.reject(err);
+  }
+
+  handleReadyForQuery(): void {
+    this.settle.resolve(this.rows);
+  }
+}
+
 /**
  * Loads lines (fields already written by copyText / copyOpt, tab-separated) into `table` through
- * COPY FROM STDIN: the server parses them in its fast path instead of as query text. Resolves
- * once the server has taken every row; a refusal (a bad value) rejects.
+ * COPY FROM STDIN, the server's fast path for rows, then runs `then` (statements without
+ * parameters) and returns their rows; one round trip. A refusal (a bad value, a failing
+ * statement) rejects, and nothing of the query stays done (the transaction is failed).
  */
-export async function copyIn(client: pg.PoolClient, table: string, columns: string[], lines: string[]): Promise<void> {
-  if (lines.length === 0) return;
-  const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
-  // 'finish' comes once the server confirmed the COPY (the stream's final step waits for it); once() rejects on 'error'.
-  const done = once(stream, 'finish');
-  stream.end(lines.join('\n') + '\n');
-  await done;
+export async function copyThen<R>(client: pg.PoolClient, table: string, columns: string[], lines: string[], then: string): Promise<R[]> {
+  const data = Buffer.from(lines.length > 0 ? lines.join('\n') + '\n' : '', 'utf8');
+  const query = new CopyThen<R>(`COPY ${table} (${columns.join(', ')}) FROM STDIN;\n${then}`, data);
+  client.query(query);
+  return query.done;
 }

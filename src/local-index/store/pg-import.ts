@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { COUNTRY_STATE_COLUMNS, nextCountryState } from './country-state.js';
-import { copyIn, copyOpt, copyText } from './pg-copy-in.js';
+import { copyOpt, copyText, copyThen } from './pg-copy-in.js';
 import { INDEX_CHANNEL, literal, partitionPrefix } from './pg-schema.js';
 import { streetStatsSql } from './queries.js';
 import { refreshPgStreetPostcodes } from './street-postcodes.js';
@@ -42,8 +42,9 @@ const mergedUnits = (a: string, q: string) => `(SELECT string_agg(u, E'\\x1f' OR
 /**
  * Merges one batch of one country, loaded by COPY into the staging table, in one statement,
  * on that country's partitions by name (`t`), so the import reads, writes and locks nothing of
- * other countries. The import id and the country are written into the text: it is sent with the
- * staging's TRUNCATE as one simple query (one round trip), which takes no parameters.
+ * other countries. The import id and the country are written into the text: it goes with the
+ * batch's COPY and the staging's TRUNCATE as one simple query (one round trip), which takes no
+ * parameters.
  * New streets are inserted first; their ids come from the insert's RETURNING (this
  * statement cannot see its own inserts in the table), else from the table, for streets an
  * earlier batch or import wrote. Each address is matched to the stored one with its
@@ -139,10 +140,10 @@ function byCountry(rows: AddressInput[]): Map<string, CountryRows> {
 }
 
 /**
- * One import as one PostgreSQL transaction on a dedicated connection: per batch and country, a
- * COPY into the staging tables (temporary, so private to this session and gone at commit or
- * rollback: a failed import leaves nothing behind), one merge statement, and a TRUNCATE of the
- * staging. `ensurePartitions` creates a country's partitions, outside this transaction, before
+ * One import as one PostgreSQL transaction on a dedicated connection: per batch and country, one
+ * round trip of a COPY into the staging table (temporary, so private to this session and gone at
+ * commit or rollback: a failed import leaves nothing behind), one merge statement, and a TRUNCATE
+ * of the staging (the server works through batch N while the reader parses batch N + 1). `ensurePartitions` creates a country's partitions, outside this transaction, before
  * its first rows are written.
  */
 export async function beginPgImport(
@@ -184,10 +185,8 @@ export async function beginPgImport(
       }
       return `${i}\t${copyText(s.key)}\t${copyOpt(r.sourceId)}\t${copyText(r.hn)}\t${copyText(r.hnKey)}\t${r.hnBase ?? '\\N'}\t${copyOpt(r.postcode)}\t${copyOpt(r.pcKey)}\t${r.lat}\t${r.lng}\t${copyOpt(r.units)}\t${street}`;
     });
-    await copyIn(client, ROWS, ROW_COLUMNS, lines);
-    // Several statements in one query come back as one result each (pg's typing knows only one).
-    const [merged] = (await client.query(`${mergeBatchSql(partitionPrefix(country), importId, country)};\nTRUNCATE ${ROWS}`)) as unknown as [pg.QueryResult<WriteResult>];
-    const { rows: n, matched, ...outcome } = merged.rows[0]!;
+    const [merged] = await copyThen<WriteResult>(client, ROWS, ROW_COLUMNS, lines, `${mergeBatchSql(partitionPrefix(country), importId, country)};\nTRUNCATE ${ROWS}`);
+    const { rows: n, matched, ...outcome } = merged!;
     // Every street is sent with its first row; a row without one would be lost silently.
     if (matched !== n) throw new Error(`import: ${n - matched} of ${n} rows found no street`);
     return outcome;
