@@ -13,8 +13,16 @@ export const copyOpt = (v: string | null | undefined): string => (v === null || 
 /** The protocol messages this sends: pg's connection has them, its type declarations do not. */
 interface CopyConnection {
   query(text: string): void;
-  sendCopyFromChunk(chunk: Buffer): void;
   endCopyFrom(): void;
+  stream: { write(chunk: Buffer | string, encoding?: BufferEncoding): boolean };
+}
+
+/** A CopyData message's header: its type and length (the data's bytes and the length's own four). */
+function copyDataHeader(bytes: number): Buffer {
+  const header = Buffer.alloc(5);
+  header[0] = 0x64; // 'd'
+  header.writeUInt32BE(bytes + 4, 1);
+  return header;
 }
 
 interface RowDescription {
@@ -38,7 +46,7 @@ class CopyThen<R> implements pg.Submittable {
 
   constructor(
     private readonly text: string,
-    private readonly data: Buffer,
+    private readonly data: string,
   ) {
     this.done = new Promise<R[]>((resolve, reject) => (this.settle = { resolve, reject }));
   }
@@ -46,7 +54,10 @@ class CopyThen<R> implements pg.Submittable {
   submit(connection: pg.Connection): void {
     const c = connection as unknown as CopyConnection;
     c.query(this.text);
-    c.sendCopyFromChunk(this.data);
+    // The text goes to the socket as it is (pg's own copyData would copy it into a buffer twice: a megabyte a batch).
+    c.stream.write(copyDataHeader(Buffer.byteLength(this.data) + 1));
+    c.stream.write(this.data, 'utf8');
+    c.stream.write('\n'); // the last row's end (appended to the text, it would be copied once more)
     c.endCopyFrom();
   }
 
@@ -84,7 +95,7 @@ class CopyThen<R> implements pg.Submittable {
  * statement) rejects, and nothing of the query stays done (the transaction is failed).
  */
 export async function copyThen<R>(client: pg.PoolClient, table: string, columns: string[], lines: string[], then: string): Promise<R[]> {
-  const data = Buffer.from(lines.length > 0 ? lines.join('\n') + '\n' : '', 'utf8');
+  const data = lines.join('\n');
   const query = new CopyThen<R>(`COPY ${table} (${columns.join(', ')}) FROM STDIN;\n${then}`, data);
   client.query(query);
   return query.done;
