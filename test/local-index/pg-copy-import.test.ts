@@ -187,6 +187,11 @@ describe('PostgreSQL import through COPY', () => {
     await expect(session.write([refused])).rejects.toThrow(/refused row/);
     await session.abort();
     expect(await staging()).toBe(0);
+    // A row COPY itself refuses (the data was sent behind the query): the same, and the connection goes on.
+    const again = await beginPgImport(client, () => undefined, async () => undefined);
+    await expect(again.write([{ ...refused, hn: '7778', hnKey: '7778', hnBase: 7778.5 }])).rejects.toThrow(/integer/);
+    await again.abort();
+    expect(await staging()).toBe(0);
     client.release();
     await pool.end();
   }, 60_000);
