@@ -54,10 +54,12 @@ class CopyThen<R> implements pg.Submittable {
   submit(connection: pg.Connection): void {
     const c = connection as unknown as CopyConnection;
     c.query(this.text);
-    // The text goes to the socket as it is (pg's own copyData would copy it into a buffer twice: a megabyte a batch).
-    c.stream.write(copyDataHeader(Buffer.byteLength(this.data) + 1));
-    c.stream.write(this.data, 'utf8');
-    c.stream.write('\n'); // the last row's end (appended to the text, it would be copied once more)
+    if (this.data !== '') {
+      // The text goes to the socket as it is (pg's own copyData would copy it into a buffer twice: a megabyte a batch).
+      c.stream.write(copyDataHeader(Buffer.byteLength(this.data) + 1));
+      c.stream.write(this.data, 'utf8');
+      c.stream.write('\n'); // the last row's end (appended to the text, it would be copied once more)
+    }
     c.endCopyFrom();
   }
 
