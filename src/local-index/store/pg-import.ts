@@ -1,38 +1,32 @@
 import type pg from 'pg';
 import { COUNTRY_STATE_COLUMNS, nextCountryState } from './country-state.js';
-import { INDEX_CHANNEL, partitionPrefix } from './pg-schema.js';
+import { copyOpt, copyText, copyThen } from './pg-copy-in.js';
+import { INDEX_CHANNEL, literal, partitionPrefix } from './pg-schema.js';
 import { streetStatsSql } from './queries.js';
 import { refreshPgStreetPostcodes } from './street-postcodes.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type CommitRecord, type CountryState, type ImportSession } from './store.js';
 
 /**
- * A batch travels as two texts, one line per street / address, fields separated by tabs,
- * an empty field meaning NULL (no field the index stores is legitimately empty, and none
- * holds a tab or line break: whitespace was collapsed when the row was read; any left is
- * made a space here). One text parameter costs a fraction of the nine parameter arrays it
- * replaces, to build in JavaScript and to parse in PostgreSQL.
+ * The staging tables: private to the import's session, gone at its commit or rollback. A batch's
+ * rows are one table (one COPY): the first row of a street this import has not sent yet also
+ * carries the street's fields, null on the others.
  */
-const BREAKS = /[\t\n\r]/;
-const BREAKS_ALL = /[\t\n\r]/g;
-const text = (v: string): string => (BREAKS.test(v) ? v.replace(BREAKS_ALL, ' ') : v);
-const opt = (v: string | null): string => (v === null ? '' : text(v));
+const ROWS = 'pg_temp.local_import_rows';
+/** Stored addresses this import found unchanged: they keep their row (no rewrite) and still count as in the file. */
+const SEEN = 'pg_temp.local_import_seen';
+const ROW_COLUMNS = ['i', 'skey', 'source_id', 'hn', 'hn_key', 'hn_base', 'postcode', 'pc_key', 'lat', 'lng', 'units', 'street', 'city', 'state', 'street_words', 'city_words', 'municipality'];
+/** The street fields of a row whose street was sent before. */
+const NO_STREET = Array.from({ length: 6 }, () => '\\N').join('\t');
+const STAGING = `
+  CREATE TEMP TABLE local_import_rows (
+    i INTEGER NOT NULL, skey TEXT NOT NULL, source_id TEXT, hn TEXT NOT NULL, hn_key TEXT COLLATE "C" NOT NULL, hn_base INTEGER,
+    postcode TEXT, pc_key TEXT COLLATE "C", lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL, units TEXT,
+    street TEXT, city TEXT, state TEXT, street_words TEXT, city_words TEXT, municipality TEXT
+  ) ON COMMIT DROP;
+  CREATE TEMP TABLE local_import_seen (id BIGINT PRIMARY KEY) ON COMMIT DROP;`;
 
-type FieldKind = 'text' | 'nullable' | 'int' | 'float8' | 'key';
-
-/**
- * SQL reading the tab-separated fields of a line, by name: split_part for each (an array per
- * line would be split again for every field read). `key` columns compare bytewise ("C"),
- * as the index columns they are matched against.
- */
-function fields(line: string, spec: [string, FieldKind][]): string {
-  return spec
-    .map(([name, kind], k) => {
-      const f = `split_part(${line}, E'\\t', ${k + 1})`;
-      const sql = { text: f, nullable: `nullif(${f}, '')`, int: `nullif(${f}, '')::int`, float8: `${f}::float8`, key: `nullif(${f}, '') COLLATE "C"` }[kind];
-      return `${sql} AS ${name}`;
-    })
-    .join(', ');
-}
+/** Whether this import already wrote or saw stored address `a`: a row naming it again is a duplicate. */
+const already = (a: string, id: number) => `(${a}.import_id = ${id} OR EXISTS (SELECT 1 FROM ${SEEN} v WHERE v.id = ${a}.id))`;
 
 const changed = (a: string, q: string) => `(${a}.street_id <> ${q}.street_id OR ${a}.hn <> ${q}.hn OR ${a}.postcode IS DISTINCT FROM ${q}.postcode
       OR abs(${a}.lat - ${q}.lat) >= ${SAME_COORDINATE} OR abs(${a}.lng - ${q}.lng) >= ${SAME_COORDINATE} OR ${a}.units IS DISTINCT FROM ${q}.units)`;
@@ -46,80 +40,82 @@ const mergedUnits = (a: string, q: string) => `(SELECT string_agg(u, E'\\x1f' OR
     ) d)`;
 
 /**
- * One batch of one country in one statement (one round trip: the server works through batch N
- * while the reader parses batch N + 1), on that country's partitions by name (`t`), so the
- * import reads, writes and locks nothing of other countries. $1 import id, $2 the new streets,
- * $3 the addresses, $4 the country.
+ * Merges one batch of one country, loaded by COPY into the staging table, in one statement,
+ * on that country's partitions by name (`t`), so the import reads, writes and locks nothing of
+ * other countries. The import id and the country are written into the text: it goes with the
+ * batch's COPY and the staging's TRUNCATE as one simple query (one round trip), which takes no
+ * parameters.
  * New streets are inserted first; their ids come from the insert's RETURNING (this
  * statement cannot see its own inserts in the table), else from the table, for streets an
  * earlier batch or import wrote. Each address is matched to the stored one with its
  * identity (by source id, else by street + number); then the new are inserted, the changed
- * updated, the unchanged marked as seen. Rows this import already wrote come back as
- * duplicates, by position, unless they add a unit to the house (OpenAddresses lists a flat a
- * row): then the unit is added.
+ * updated, the unchanged noted in the seen table (not rewritten: a rewrite costs a new row
+ * version and an entry in each index). Rows naming an address this import already wrote or
+ * saw come back as duplicates, by position, unless they add a unit to the house (OpenAddresses
+ * lists a flat a row): then the unit is added.
  */
-const writeBatchSql = (t: string) => `
-  WITH street_lines AS (
-    SELECT l FROM unnest(string_to_array(nullif($2::text, ''), E'\n')) AS l
+const mergeBatchSql = (t: string, id: number, country: string) => `
+  WITH streets AS (
+    SELECT skey, street, city, state, street_words, city_words, municipality FROM ${ROWS} WHERE street IS NOT NULL
   ), created AS (
     INSERT INTO ${t}streets (skey, country, street, city, state, street_words, city_words, municipality)
-    SELECT ${fields('l', [['skey', 'text'], ['country', 'text'], ['street', 'text'], ['city', 'nullable'], ['state', 'nullable'], ['street_words', 'text'], ['city_words', 'text'], ['municipality', 'nullable']])} FROM street_lines
+    SELECT skey, ${literal(country)}, street, city, state, street_words, city_words, municipality FROM streets
     ON CONFLICT (skey, country) DO NOTHING
     RETURNING id, skey
   ), completed AS (
     -- A street stored without a state takes the one this file gives.
-    UPDATE ${t}streets s SET state = nullif(split_part(l, E'\t', 5), '')
-    FROM street_lines WHERE s.skey = split_part(l, E'\t', 1) AND s.state IS NULL AND split_part(l, E'\t', 5) <> ''
-  ), rows AS (
-    SELECT (n - 1)::int AS i, ${fields('l', [['skey', 'text'], ['source_id', 'nullable'], ['hn', 'text'], ['hn_key', 'key'], ['hn_base', 'int'], ['postcode', 'nullable'], ['pc_key', 'key'], ['lat', 'float8'], ['lng', 'float8'], ['units', 'nullable']])}
-    FROM unnest(string_to_array($3::text, E'\n')) WITH ORDINALITY AS t (l, n)
+    UPDATE ${t}streets s SET state = l.state FROM streets l WHERE s.skey = l.skey AND s.state IS NULL AND l.state IS NOT NULL
   ), street_ids AS (
     -- A batch names a few hundred streets: each looked up once by its key, not the whole table.
     SELECT k.skey, coalesce(c.id, s.id) AS id, c.id IS NOT NULL AS created
-    FROM (SELECT DISTINCT skey FROM rows) k
+    FROM (SELECT DISTINCT skey FROM ${ROWS}) k
     LEFT JOIN created c ON c.skey = k.skey
     LEFT JOIN LATERAL (SELECT id FROM ${t}streets s WHERE s.skey = k.skey) s ON c.id IS NULL
   ), q AS (
-    SELECT rows.*, s.id AS street_id, s.created FROM rows JOIN street_ids s ON s.skey = rows.skey
+    SELECT r.i, r.source_id, r.hn, r.hn_key, r.hn_base, r.postcode, r.pc_key, r.lat, r.lng, r.units, s.id AS street_id, s.created
+    FROM ${ROWS} r JOIN street_ids s ON s.skey = r.skey
   ), m AS (
     -- LATERAL ... LIMIT 1: one index probe per row, whatever the planner guesses of the batch's size.
-    SELECT q.i, a.id, a.import_id, ${changed('a', 'q')} AS changed, a.units
+    SELECT q.i, a.id, ${already('a', id)} AS already, ${changed('a', 'q')} AS changed, a.units
     FROM q CROSS JOIN LATERAL (
       SELECT * FROM ${t}addresses a WHERE a.source_id = q.source_id LIMIT 1
     ) a WHERE q.source_id IS NOT NULL
     UNION ALL
-    SELECT q.i, a.id, a.import_id, ${changed('a', 'q')} AS changed, a.units
+    SELECT q.i, a.id, ${already('a', id)} AS already, ${changed('a', 'q')} AS changed, a.units
     FROM q CROSS JOIN LATERAL (
       SELECT * FROM ${t}addresses a WHERE a.street_id = q.street_id AND a.hn_key = q.hn_key AND a.source_id IS NULL ORDER BY a.id LIMIT 1
     ) a WHERE q.source_id IS NULL AND NOT q.created -- a street this statement created holds no stored address yet
   ), inserted AS (
     INSERT INTO ${t}addresses (country, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, units, import_id)
-    SELECT $4::text, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, units, $1::bigint FROM q
+    SELECT ${literal(country)}, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, units, ${id} FROM q
     WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.i = q.i) ORDER BY q.i
     RETURNING 1
   ), updated AS (
     UPDATE ${t}addresses a SET street_id = q.street_id, hn = q.hn, hn_key = q.hn_key, hn_base = q.hn_base,
-      postcode = q.postcode, pc_key = q.pc_key, lat = q.lat, lng = q.lng, units = q.units, import_id = $1::bigint
+      postcode = q.postcode, pc_key = q.pc_key, lat = q.lat, lng = q.lng, units = q.units, import_id = ${id}
     FROM m JOIN q ON q.i = m.i
-    WHERE a.id = m.id AND m.import_id <> $1::bigint AND m.changed
+    WHERE a.id = m.id AND NOT m.already AND m.changed
     RETURNING 1
   ), added AS (
-    -- A house an earlier batch of this import wrote, named again with units: they are added.
+    -- A house an earlier batch of this import wrote or saw, named again with units: they are added.
     SELECT m.i, m.id, CASE WHEN m.units IS NULL THEN q.units ELSE ${mergedUnits('m.units', 'q.units')} END AS units
     FROM m JOIN q ON q.i = m.i
-    WHERE m.import_id = $1::bigint AND q.units IS NOT NULL AND q.units IS DISTINCT FROM m.units
+    WHERE m.already AND q.units IS NOT NULL AND q.units IS DISTINCT FROM m.units
   ), unit_added AS (
     UPDATE ${t}addresses a SET units = added.units FROM added WHERE a.id = added.id AND added.units IS DISTINCT FROM a.units
     RETURNING a.id
   ), seen AS (
-    UPDATE ${t}addresses a SET import_id = $1::bigint FROM m WHERE a.id = m.id AND m.import_id <> $1::bigint AND NOT m.changed
+    INSERT INTO ${SEEN} (id) SELECT m.id FROM m WHERE NOT m.already AND NOT m.changed ON CONFLICT DO NOTHING
     RETURNING 1
   )
-  SELECT (SELECT count(*) FROM rows)::int AS rows, (SELECT count(street_id) FROM q)::int AS matched,
+  SELECT (SELECT count(*) FROM ${ROWS})::int AS rows, (SELECT count(street_id) FROM q)::int AS matched,
     (SELECT count(*) FROM inserted)::int AS imported, (SELECT count(*) FROM updated)::int AS updated,
     (SELECT count(*) FROM seen)::int AS unchanged,
-    coalesce((SELECT array_agg(i ORDER BY i) FROM m WHERE m.import_id = $1::bigint
+    coalesce((SELECT array_agg(i ORDER BY i) FROM m WHERE m.already
       AND NOT EXISTS (SELECT 1 FROM added JOIN unit_added u ON u.id = added.id WHERE added.i = m.i)), '{}') AS duplicates`;
+
+/** The country's stored addresses this import neither wrote nor saw: what `--replace` removes. */
+const notInImport = (t: string) => `FROM ${t}addresses a WHERE a.import_id <> $1 AND NOT EXISTS (SELECT 1 FROM ${SEEN} v WHERE v.id = a.id)`;
 
 interface WriteResult extends BatchOutcome {
   rows: number;
@@ -144,9 +140,11 @@ function byCountry(rows: AddressInput[]): Map<string, CountryRows> {
 }
 
 /**
- * One import as one PostgreSQL transaction on a dedicated connection, one statement per batch
- * and country. `ensurePartitions` creates a country's partitions, outside this transaction,
- * before its first rows are written.
+ * One import as one PostgreSQL transaction on a dedicated connection: per batch and country, one
+ * round trip of a COPY into the staging table (temporary, so private to this session and gone at
+ * commit or rollback: a failed import leaves nothing behind), one merge statement, and a TRUNCATE
+ * of the staging (the server works through batch N while the reader parses batch N + 1). `ensurePartitions` creates a country's partitions, outside this transaction, before
+ * its first rows are written.
  */
 export async function beginPgImport(
   client: pg.PoolClient,
@@ -159,6 +157,8 @@ export async function beginPgImport(
   await client.query('SET LOCAL jit = off');
   const seq = await client.query<{ value: string }>("UPDATE local_meta SET value = value + 1 WHERE key = 'import_seq' RETURNING value");
   const importId = Number(seq.rows[0]!.value);
+  // Each batch is loaded by COPY into these, then merged into its country's partitions.
+  await client.query(STAGING);
   let open = true;
   const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
     if (!open) return;
@@ -176,19 +176,17 @@ export async function beginPgImport(
   const partitioned = new Set<string>();
 
   const writeCountry = async (country: string, rows: AddressInput[]): Promise<BatchOutcome> => {
-    const streets: string[] = [];
-    const addresses = rows.map((r) => {
+    const lines = rows.map((r, i) => {
       const s = r.street;
+      let street = NO_STREET;
       if (!sent.has(s.key)) {
         sent.add(s.key);
-        streets.push(`${text(s.key)}\t${s.country}\t${text(s.street)}\t${opt(s.city)}\t${opt(s.state)}\t${s.streetWords}\t${s.cityWords}\t${opt(s.municipality)}`);
+        street = `${copyText(s.street)}\t${copyOpt(s.city)}\t${copyOpt(s.state)}\t${copyText(s.streetWords)}\t${copyText(s.cityWords)}\t${copyOpt(s.municipality)}`;
       }
-      // Keys, countries, tokens and numbers hold no tab or break by construction; the rest is checked.
-      return `${text(s.key)}\t${opt(r.sourceId)}\t${text(r.hn)}\t${r.hnKey}\t${r.hnBase ?? ''}\t${opt(r.postcode)}\t${opt(r.pcKey)}\t${r.lat}\t${r.lng}\t${opt(r.units ?? null)}`;
+      return `${i}\t${copyText(s.key)}\t${copyOpt(r.sourceId)}\t${copyText(r.hn)}\t${copyText(r.hnKey)}\t${r.hnBase ?? '\\N'}\t${copyOpt(r.postcode)}\t${copyOpt(r.pcKey)}\t${r.lat}\t${r.lng}\t${copyOpt(r.units)}\t${street}`;
     });
-    const sql = writeBatchSql(partitionPrefix(country));
-    const res = await client.query<WriteResult>(sql, [importId, streets.join('\n'), addresses.join('\n'), country]);
-    const { rows: n, matched, ...outcome } = res.rows[0]!;
+    const [merged] = await copyThen<WriteResult>(client, ROWS, ROW_COLUMNS, lines, `${mergeBatchSql(partitionPrefix(country), importId, country)};\nTRUNCATE ${ROWS}`);
+    const { rows: n, matched, ...outcome } = merged!;
     // Every street is sent with its first row; a row without one would be lost silently.
     if (matched !== n) throw new Error(`import: ${n - matched} of ${n} rows found no street`);
     return outcome;
@@ -239,10 +237,10 @@ export async function beginPgImport(
       for (const country of countries) {
         const t = partitionPrefix(country);
         if (replace) {
-          const res = await client.query(`DELETE FROM ${t}addresses WHERE import_id <> $1`, [importId]);
+          const res = await client.query(`DELETE ${notInImport(t)}`, [importId]);
           removed += res.rowCount ?? 0;
         } else if (record?.kind === 'import') {
-          const res = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${t}addresses WHERE import_id <> $1`, [importId]);
+          const res = await client.query<{ n: string }>(`SELECT count(*) AS n ${notInImport(t)}`, [importId]);
           notInFile += Number(res.rows[0]!.n);
         }
         await client.query(streetStatsSql(t, '$1'), [country]);

@@ -8,7 +8,7 @@ export function ident(name: string): string {
 }
 
 /** Quotes a text literal (DDL takes no parameters: partition bounds are written into it). */
-function literal(value: string): string {
+export function literal(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
