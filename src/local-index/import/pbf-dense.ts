@@ -8,7 +8,7 @@
  */
 
 /** Protobuf wire reader over one uncompressed block; values exact up to 2^53 (ids, offsets). */
-class Wire {
+export class Wire {
   pos: number;
   constructor(
     readonly buf: Buffer,
@@ -39,7 +39,11 @@ class Wire {
   skip(wire: number): void {
     if (wire === 0) this.varint();
     else if (wire === 1) this.pos += 8;
-    else if (wire === 2) this.pos += this.varint();
+    else if (wire === 2) {
+      // Not `this.pos += this.varint()`: that adds the length to the position from before the length was read.
+      const length = this.varint();
+      this.pos += length;
+    }
     else if (wire === 5) this.pos += 4;
     else throw new Error(`unsupported protobuf wire type ${wire}`);
   }
