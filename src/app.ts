@@ -17,6 +17,7 @@ import { readyRoutes } from './http/routes/ready.js';
 import { usageRoutes } from './http/routes/usage.js';
 import { validateRoutes } from './http/routes/validate.js';
 import { validateBatchRoutes } from './http/routes/validate-batch.js';
+import { validateFeedbackRoutes } from './http/routes/validate-feedback.js';
 import { widgetAssetRoutes } from './http/routes/widget-assets.js';
 import { widgetAutocompleteRoutes } from './http/routes/widget-autocomplete.js';
 import { secretKeyAuth } from './http/secret-key-auth.js';
@@ -26,7 +27,8 @@ import { widgetAccessThrottle, widgetAuth } from './http/widget-auth.js';
 import type { Services } from './services.js';
 
 const BATCH_PATH = '/v1/validate/batch';
-const SECRET_KEY_PATHS = ['/v1/validate', BATCH_PATH, '/v1/autocomplete', '/v1/usage'] as const;
+const FEEDBACK_PATH = '/v1/validate/feedback';
+const SECRET_KEY_PATHS = ['/v1/validate', BATCH_PATH, '/v1/autocomplete', '/v1/usage', FEEDBACK_PATH] as const;
 /** Far above any valid request (a ValidateRequest tops out near 2 KiB); Messages.bodyTooLarge names it. */
 const BODY_LIMIT_BYTES = 64 * 1024;
 /** A batch holds up to 100 of them. */
@@ -52,7 +54,9 @@ export function buildApp(services: Services): App {
   // Secret-key routes answer any origin (SPEC: permissive CORS; the key is the caller's to protect).
   for (const path of SECRET_KEY_PATHS) {
     app.use(path, openCors({ allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: EXPOSED_HEADERS, maxAgeSeconds: 600 }));
-    app.use(path, async (c, next) => (c.req.method === 'OPTIONS' ? next() : secretKeyAuth(services)(c, next)));
+    // Feedback is free: no quota gate, and its own limit instead of the test keys' (its route).
+    const auth = secretKeyAuth(services, { free: path === FEEDBACK_PATH });
+    app.use(path, async (c, next) => (c.req.method === 'OPTIONS' ? next() : auth(c, next)));
   }
   // The HTML pages: CSP, no framing, no sniffing, Referer kept to our origin.
   for (const path of ['/', '/dashboard', '/dashboard/*']) app.use(path, sitePageHeaders());
@@ -61,7 +65,7 @@ export function buildApp(services: Services): App {
     c.req.method === 'POST' ? widgetAuth(services)(c, next) : next(),
   );
 
-  for (const register of [healthRoutes, readyRoutes, metricsRoutes, validateRoutes, validateBatchRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
+  for (const register of [healthRoutes, readyRoutes, metricsRoutes, validateRoutes, validateBatchRoutes, validateFeedbackRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
     register(app, services);
   }
   // The hosted widget; its access check lets the script stay silent on origins no token allows.

@@ -121,6 +121,15 @@ const ConfigSchema = z.object({
   RESERVATION_MAX_AGE_MS: z.coerce.number().int().min(1000).max(86_400_000).optional(),
   /** Items of one POST /v1/validate/batch in flight at once, so a batch cannot starve other traffic. */
   BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /**
+   * Outcome feedback (issue 29, docs/feedback.md): `off` records nothing (no conclusion, no count,
+   * no index gap); POST /v1/validate/feedback still checks the id and answers 204.
+   */
+  FEEDBACK: z.enum(['on', 'off']).default('on'),
+  /** How long a responseId takes feedback, and an index gap is kept after it was last seen (personal data). */
+  FEEDBACK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** POST /v1/validate/feedback calls per minute per secret key (its own limit: feedback is free). */
+  FEEDBACK_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
 });
 
 /** Headroom over the longest request for what no timeout bounds (row-lock waits, a slow event loop). */

@@ -21,6 +21,9 @@ import { describeError } from './lib/describe-error.js';
 import { resolveMasterKey } from './lib/master-key.js';
 import { Metrics } from './lib/metrics.js';
 import { Sealer } from './lib/seal.js';
+import { Feedback } from './feedback/feedback.js';
+import { FeedbackRetention } from './feedback/retention.js';
+import { ResponseIds } from './feedback/response-ids.js';
 import { openLocalIndex, type LocalIndex } from './local-index/index.js';
 import { createLocalProvider } from './providers/local/adapter.js';
 import { createProviders, type ProviderSet } from './providers/registry.js';
@@ -66,6 +69,8 @@ export interface Services {
   /** POST /v1/validate/batch: the validate engine, one reservation and one settle per batch. */
   validateBatch: BatchValidator;
   autocomplete: AutocompleteEngine;
+  /** Response ids, POST /v1/validate/feedback, its counts and the index gaps (issue 29). */
+  feedback: Feedback;
   /** This service's public URL (PUBLIC_BASE_URL, else localhost on PORT), without a trailing slash. */
   baseUrl: string;
   /** Where the 429 texts point people to buy credits. */
@@ -136,6 +141,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const baseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   const accounts = new AccountStore(database.db, clock, publish);
   const secretKeys = new SecretKeyStore(database.db, sealer, clock, publish);
+  const feedback = new Feedback(database.db, new ResponseIds(sealer, clock, config.FEEDBACK_RETENTION_DAYS * 86_400_000), clock, {
+    enabled: config.FEEDBACK === 'on',
+    retentionMs: config.FEEDBACK_RETENTION_DAYS * 86_400_000,
+  });
+  const retention = new FeedbackRetention(feedback, (error) => logger.warn({ err: error }, 'feedback retention purge failed'));
+  retention.start();
+  const responseIds = feedback.ids;
   const tokens = new PublishableTokenStore(database.db, sealer, clock, publish);
 
   return {
@@ -162,13 +174,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     runner,
     localIndex,
     sealer,
-    validate: new ValidateEngine({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS }),
-    validateBatch: new BatchValidator({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS, renewEveryMs: config.RESERVATION_MAX_AGE_MS / 3 }),
+    validate: new ValidateEngine({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS, responseIds }),
+    validateBatch: new BatchValidator({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS, renewEveryMs: config.RESERVATION_MAX_AGE_MS / 3, responseIds }),
     autocomplete: new AutocompleteEngine({ runner, cache, biller, cacheTtlMs: config.AUTOCOMPLETE_CACHE_TTL_MS }),
+    feedback,
     baseUrl,
     consoleUrl: `${baseUrl}/dashboard`,
     async close() {
       await sweeper.stop();
+      await retention.stop();
       // Events still in a group commit are written before the database goes.
       await ledger.idle().catch(() => undefined);
       await Promise.allSettled([cache.close(), limiter.close(), changes.close(), providers.close(), localIndex?.close(), database.close()]);

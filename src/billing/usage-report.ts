@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Environment } from '../contract/enums.js';
+import { type FeedbackCounts, noFeedback } from '../contract/feedback.js';
 import type { UsageResponse } from '../contract/usage.js';
 import type { Clock } from '../lib/clock.js';
 import { utcDay, utcMonth } from '../lib/time.js';
@@ -45,6 +46,8 @@ export class UsageReporter {
     db: Kysely<DatabaseSchema>,
     private readonly ledger: CreditLedger,
     private readonly clock: Clock,
+    /** Feedback on this month's answers per conclusion (feedback/feedback-store.ts), filtered like summary; none without. */
+    private readonly feedbackCounts: (accountId: string, month: string, source: string | null) => Promise<FeedbackCounts> = async () => noFeedback(),
   ) {
     this.queries = new UsageQueries(db);
   }
@@ -55,12 +58,13 @@ export class UsageReporter {
     const days = reportDays(now);
     const filtered = { accountId: request.accountId, source: request.source };
     const everything = { accountId: request.accountId, source: null };
-    const [balance, perDay, perEndpoint, perSource, recent] = await Promise.all([
+    const [balance, perDay, perEndpoint, perSource, recent, feedback] = await Promise.all([
       this.ledger.balance(request.accountId),
       this.queries.byDay(filtered, days[0]!, days[days.length - 1]!),
       this.queries.byEndpoint(filtered, month),
       this.queries.bySource(everything, month),
       this.queries.recent(filtered, USAGE_RECENT),
+      this.feedbackCounts(request.accountId, month, request.source),
     ]);
 
     const dayTotals = new Map(perDay.map((row) => [row.day, row]));
@@ -77,6 +81,7 @@ export class UsageReporter {
         .sort((a, b) => byText(a.endpoint, b.endpoint) || byNullableText(a.verdict, b.verdict)),
       sources: untaggedMerged(perSource).sort((a, b) => b.credits - a.credits || byText(a.source, b.source)),
       recent,
+      feedback,
     };
   }
 }

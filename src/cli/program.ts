@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { registerAccountCommands } from './commands/accounts.js';
 import { registerKeyCommands, registerTokenCommands } from './commands/credentials.js';
+import { registerGapsCommand } from './commands/gaps.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerInviteCommands } from './commands/invite.js';
 import { registerValidateCommand } from './commands/validate.js';
@@ -42,6 +43,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerInviteCommands(program, ctx);
   registerValidateCommand(program, ctx);
   registerWidgetDemoCommand(program, ctx);
+  registerGapsCommand(program, ctx);
   // Every subcommand accepts --json after its own arguments too.
   for (const command of allCommands(program)) command.option('--json', 'print exactly one JSON object on stdout');
   program.hook('preAction', (_root, action) => {

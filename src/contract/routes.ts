@@ -5,6 +5,7 @@ import { DemoRateLimitError, ErrorBody, ValidationErrorBody } from './errors.js'
 import { HealthResponse, ReadyResponse } from './health.js';
 import { ValidateBatchRequest, ValidateBatchResponse } from './batch.js';
 import { UsageResponse } from './usage.js';
+import { ValidateFeedbackRequest } from './feedback.js';
 import { DemoValidateRequest, DemoValidateResponse, ValidateRequest, ValidateResponse } from './validate.js';
 
 /** Every SPEC endpoint, declared once: the runtime validation and the OpenAPI 3.1 document both come from here. */
@@ -175,5 +176,28 @@ export const validateBatchRoute = createRoute({
     200: json(ValidateBatchResponse, 'One result per item, in input order: a ValidateResponse or a BatchItemError'),
     ...errors,
     413: json(ErrorBody, 'The body exceeds 512 KiB'),
+  },
+});
+
+export const validateFeedbackRoute = createRoute({
+  method: 'post',
+  path: '/v1/validate/feedback',
+  tags: ['Validation'],
+  summary: 'Tell what the customer finally used for one validate answer (free)',
+  description:
+    'Send once the checkout is over: the `responseId` of the answer and what was used. Free (no credits, no usage event) with its own rate limit ' +
+    '(FEEDBACK_RATE_PER_MINUTE per key). Counted in `GET /v1/usage` `feedback`; a `user_used` conclusion on an answer that found no such street or ' +
+    'house number records an index gap for the operator. Sending the same conclusion again is harmless (204); another conclusion is 409. ' +
+    'With FEEDBACK=off the service checks the id and answers 204 but keeps nothing.',
+  security: secret,
+  request: { body: { required: true, content: { 'application/json': { schema: ValidateFeedbackRequest } } } },
+  responses: {
+    204: { description: 'Recorded (or already recorded with this conclusion)' },
+    400: errors[400],
+    401: errors[401],
+    404: json(ErrorBody, 'Unknown responseId, expired (older than FEEDBACK_RETENTION_DAYS) or issued to another account'),
+    409: json(ErrorBody, 'Feedback with another conclusion was already recorded for this responseId'),
+    429: json(ErrorBody, 'Feedback rate limit reached'),
+    503: errors[503],
   },
 });

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { Environment, PlanId } from './enums.js';
+import { FeedbackCounts } from './feedback.js';
 
 export const UsageQuery = z.object({
   source: z.string().optional().openapi({ param: { name: 'source', in: 'query' } }),
@@ -40,6 +41,7 @@ export const UsageResponse = z
     summary: z.array(UsageSummaryRow),
     sources: z.array(UsageSourceRow),
     recent: z.array(UsageEventRow),
+    feedback: FeedbackCounts,
   })
   .openapi('UsageResponse');
 export type UsageResponse = z.infer<typeof UsageResponse>;

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { text } from './text.js';
 import { AddressComponents, ComponentVerdicts, CountryCode, GeoPoint, ResolvedAddress } from './address.js';
 import { ConsensusStatus, DifferenceField, Reason, TraceStatus, Verdict } from './enums.js';
+import { ResponseId } from './feedback.js';
 
 export const Language = text(2, 8).openapi({ example: 'nl-NL' });
 export const SourceTag = text(1, 64, { storable: true }).openapi({ description: 'Free-form usage tag' });
@@ -100,6 +101,8 @@ export const ValidateResponse = z
   .object({
     ...validateResponseShape,
     cached: z.boolean(),
+    // Every answer its own, cached ones and batch items too; the demo has none (issue 29).
+    responseId: ResponseId,
     candidates: z.array(Candidate).optional(),
     trace: z.array(TraceStep).optional(),
   })

@@ -6,7 +6,7 @@ import type { Biller, BillStep, CallContext } from './billing.js';
 import { CreditsExhaustedError } from './errors.js';
 import type { ProviderRunner } from './fan-out.js';
 import type { Thresholds } from './types.js';
-import { ValidateEngine } from './validate.js';
+import { type AnswerIds, ValidateEngine } from './validate.js';
 
 /** One item of a batch: answered, or refused because the account ran out of credits (cost nothing). */
 export type BatchOutcome = { ok: true; response: ValidateResponse } | { ok: false; exhausted: CreditsExhaustedError };
@@ -24,6 +24,8 @@ export interface BatchValidatorDeps {
   cacheTtlMs: number;
   /** How often a running batch renews its reservation: a third of RESERVATION_MAX_AGE_MS. */
   renewEveryMs: number;
+  /** Every item's answer gets its own response id, as a single call's does. */
+  responseIds?: AnswerIds;
 }
 
 /**
@@ -58,7 +60,7 @@ export class BatchValidator {
     context: (index: number) => CallContext,
     options: BatchOptions,
   ): Promise<BatchOutcome[]> {
-    const { runner, biller, cacheTtlMs } = this.deps;
+    const { runner, biller, cacheTtlMs, responseIds } = this.deps;
     const cache = new BatchCache(this.deps.cache);
     const firsts = new Map<string, number>();
     requests.forEach((request, index) => {
@@ -73,7 +75,7 @@ export class BatchValidator {
     // default ten is expected here, not a leak (node would warn on stderr for each batch).
     if (options.signal) setMaxListeners(Math.max(10, 2 * options.concurrency * Math.max(1, providers)), options.signal);
     const outcomes = await biller.batch(accountId, want, async (chunk, keep) => {
-      const engine = new ValidateEngine({ runner, cache, biller: chunk, cacheTtlMs });
+      const engine = new ValidateEngine({ runner, cache, biller: chunk, cacheTtlMs, ...(responseIds ? { responseIds } : {}) });
       await readAhead(engine, chunk, accountId, requests, thresholds);
       const running = new Map<number, Promise<unknown>>();
       let exhausted: CreditsExhaustedError | undefined;

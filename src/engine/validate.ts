@@ -1,4 +1,4 @@
-import type { ResolvedAddress } from '../contract/address.js';
+import type { AddressComponents, ResolvedAddress } from '../contract/address.js';
 import type { ValidateRequest, ValidateResponse } from '../contract/validate.js';
 import type { ProviderAttempt, ProviderRunner } from './fan-out.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
@@ -10,7 +10,7 @@ import { buildConsensus } from './consensus.js';
 import { scoreCandidate } from './score.js';
 import type { ScoredCandidate, Thresholds } from './types.js';
 import { readValidateInput, type ValidateInput } from './validate-input.js';
-import { markUnverified, nobodyAnswered } from './unverified.js';
+import { isUnverified, markUnverified, nobodyAnswered } from './unverified.js';
 import { decideVerdict, recognisable } from './verdict.js';
 import { type SignalSource, signalOf } from './signal.js';
 
@@ -24,6 +24,8 @@ export interface ValidateEngineDeps {
   cache: ResponseCache;
   biller: BillStep;
   cacheTtlMs: number;
+  /** Gives every answer its own `responseId` (feedback/response-ids.ts); a bulk run, whose rows get no feedback, has none. */
+  responseIds?: AnswerIds;
   /**
    * Keep each request's parsed input and decided answer for its next cache hit (the API's repeat
    * callers). Default true; a bulk run passes false: its repeats never reach the engine
@@ -32,7 +34,12 @@ export interface ValidateEngineDeps {
   rememberRequests?: boolean;
 }
 
-export type ValidateResult = Omit<ValidateResponse, 'cached'>;
+export type ValidateResult = Omit<ValidateResponse, 'cached' | 'responseId'>;
+
+/** Issues an answer's response id from what the answer was and how the input was read. */
+export interface AnswerIds {
+  issue(accountId: string, source: string | null, answer: ValidateResult, input: AddressComponents, unverified: boolean): string;
+}
 
 /**
  * POST /v1/validate, top to bottom (DESIGN §3-§6):
@@ -61,7 +68,7 @@ export class ValidateEngine {
       const result = text === undefined ? undefined : this.fromCache(memo, text, ctx.thresholds);
       if (result) {
         await biller.free(ctx, outcomeOf(result, read));
-        return { ...result, cached: true };
+        return { ...result, cached: true, responseId: this.responseId(ctx, result, read) };
       }
     }
 
@@ -70,8 +77,10 @@ export class ValidateEngine {
       const called = runner.likeliest(eligible, allowed, read.country);
       const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called, requestId: ctx.requestId });
       const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
+      const unverified = nobodyAnswered(attempts);
+      const responseId = this.responseId(ctx, result, read, unverified);
       return {
-        value: { response: markUnverified({ ...result, cached: false }, nobodyAnswered(attempts)), attempts },
+        value: { response: markUnverified({ ...result, cached: false, responseId }, unverified), attempts },
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcomeOf(result, read),
       };
@@ -80,6 +89,11 @@ export class ValidateEngine {
     // settle failed would be served unbilled from then on.
     await this.remember(key, attempts, eligible);
     return response;
+  }
+
+  /** Each answer's own id, cached ones too; sealed, never stored (feedback/response-ids.ts). */
+  private responseId(ctx: CallContext, result: ValidateResult, read: ValidateInput, unverified = isUnverified(result)): string {
+    return this.deps.responseIds?.issue(ctx.accountId, ctx.source, result, read.input, unverified) ?? '';
   }
 
   /** For the demo: a cached answer, or undefined (no credits, no allowance involved). */

@@ -27,6 +27,10 @@ export const Messages = {
   methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
     `Method ${method} is not allowed on ${path}: use ${allowed.filter((m) => m !== 'HEAD').join(' or ')}`,
   metricsToken: 'Missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>',
+  unknownResponseId: (days: number) =>
+    `Unknown or expired responseId: send an id this account received from POST /v1/validate within the last ${days} days`,
+  feedbackConflict: 'Feedback for this responseId was already given with another conclusion: the first one stands',
+  feedbackRate: 'Feedback rate limit reached: try again in a minute',
 } as const;
 
 /** SPEC: states monthly credits exhausted with the plan quota and the plan name, and points to the console. */
@@ -50,7 +54,7 @@ export function serviceUnavailable(): HttpError {
 
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 413 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503,
     message: string,
     readonly body?: Record<string, unknown>,
     readonly headers?: Record<string, string>,

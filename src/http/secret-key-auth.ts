@@ -10,8 +10,9 @@ const TEST_KEY_WINDOW = [{ name: 'minute', max: 60, periodSeconds: 60 }] as cons
 /**
  * Secret-key endpoints: `Authorization: Bearer ak_…` → key → account, then the `ak_test_`
  * 60/minute limit, then the shared quota gate (429 once the account is exhausted, SPEC).
+ * `free` endpoints (POST /v1/validate/feedback) skip both: they cost nothing and have their own limit.
  */
-export function secretKeyAuth(services: Services): MiddlewareHandler<AppEnv> {
+export function secretKeyAuth(services: Services, options: { free?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('startedAt', services.clock.now());
     // No header, another scheme or an empty Bearer: say how to send a key. A Bearer value that is
@@ -27,6 +28,7 @@ export function secretKeyAuth(services: Services): MiddlewareHandler<AppEnv> {
     const { account } = check;
     c.set('key', check.key);
     c.set('account', account);
+    if (options.free) return next();
     if (check.key.env === 'test') {
       await enforceLimit(services, 'testkey', check.key.keyId, TEST_KEY_WINDOW, Messages.testKeyRate);
     }

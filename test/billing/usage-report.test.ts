@@ -77,6 +77,8 @@ function expectedReport(events: KnownEvent[], now: number, source: string | null
     summary,
     sources,
     recent,
+    // No feedback was given in this history (test/feedback/ covers the counts).
+    feedback: { validated_used: 0, user_used: 0, unvalidated_used: 0, unused: 0 },
   };
 }
 

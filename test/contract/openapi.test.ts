@@ -28,6 +28,7 @@ describe('/openapi.json', () => {
         'GET /readyz',
         'POST /v1/validate',
         'POST /v1/validate/batch',
+        'POST /v1/validate/feedback',
         'POST /v1/autocomplete',
         'POST /v1/widget/autocomplete',
         'OPTIONS /v1/widget/autocomplete',
@@ -56,14 +57,14 @@ describe('/openapi.json', () => {
   it('states the required fields and bounds SPEC gives', () => {
     const schemas = doc.components.schemas;
     const required = (name: string) => [...(schemas[name].required ?? [])].sort();
-    expect(required('ValidateResponse')).toEqual(['address', 'cached', 'components', 'confidence', 'consensus', 'provider', 'reasons', 'verdict']);
+    expect(required('ValidateResponse')).toEqual(['address', 'cached', 'components', 'confidence', 'consensus', 'provider', 'reasons', 'responseId', 'verdict']);
     expect(required('DemoValidateResponse')).toEqual(['address', 'components', 'confidence', 'consensus', 'provider', 'reasons', 'verdict']);
     expect(schemas.DemoValidateResponse.properties.cached).toBeUndefined();
     expect(required('ConsensusReport')).toEqual(
       ['baseConfidence', 'confidenceDelta', 'conflictingProviders', 'disagreements', 'score', 'status', 'supportingProviders'],
     );
     expect(required('UsageResponse')).toEqual(
-      ['creditsUsedThisMonth', 'daily', 'environment', 'extraCredits', 'filteredBySource', 'plan', 'quota', 'recent', 'sources', 'summary'],
+      ['creditsUsedThisMonth', 'daily', 'environment', 'extraCredits', 'feedback', 'filteredBySource', 'plan', 'quota', 'recent', 'sources', 'summary'],
     );
     expect(required('DemoRateLimitError')).toEqual(['freeMonthlyCredits', 'limits', 'message', 'retryAfterSeconds']);
     expect(required('ValidationError')).toEqual(['issues', 'message']);
@@ -91,6 +92,21 @@ describe('/openapi.json', () => {
     for (const path of ['/v1/validate', '/v1/autocomplete']) {
       expect(doc.paths[path].post.parameters).toContainEqual(expect.objectContaining({ name: 'source', in: 'query', required: false }));
     }
+  });
+
+  it('describes validation feedback (issue 29): the endpoint, its answers and the fields, with examples', () => {
+    const op = doc.paths['/v1/validate/feedback'].post;
+    expect(op.security).toEqual([{ secretKey: [] }]);
+    expect(Object.keys(op.responses).sort()).toEqual(['204', '400', '401', '404', '409', '429', '503']);
+    expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidateFeedbackRequest' });
+    const schemas = doc.components.schemas;
+    expect([...schemas.ValidateFeedbackRequest.required].sort()).toEqual(['conclusion', 'responseId']);
+    expect(schemas.ValidateFeedbackRequest.example).toMatchObject({ conclusion: 'validated_used' });
+    expect(schemas.FeedbackConclusion.enum).toEqual(['validated_used', 'user_used', 'unvalidated_used', 'unused']);
+    expect(schemas.ValidateResponse.properties.responseId).toMatchObject({ type: 'string', example: expect.stringMatching(/^rsp_/) });
+    expect(schemas.UsageResponse.properties.feedback).toEqual({ $ref: '#/components/schemas/FeedbackCounts' });
+    expect(Object.keys(schemas.FeedbackCounts.example).sort()).toEqual(['unused', 'unvalidated_used', 'user_used', 'validated_used']);
+    expect(op['x-codeSamples'][0].source).toContain('/v1/validate/feedback');
   });
 
   it('declares both credential kinds', () => {

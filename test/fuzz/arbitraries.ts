@@ -102,6 +102,31 @@ export const rawBody = (value: fc.Arbitrary<unknown>): fc.Arbitrary<string> =>
     { weight: 1, arbitrary: fc.integer({ min: 60_000, max: 80_000 }).map((n) => JSON.stringify({ query: 'x'.repeat(n) })) },
   );
 
+/**
+ * POST /v1/validate/feedback bodies around real response ids (`ids()`, asked when drawn): the
+ * ids whole, cut, altered, with every conclusion, a wrong one, and anything else.
+ */
+export const feedbackBody = (ids: () => string[]): fc.Arbitrary<unknown> => {
+  const real = fc.nat().map((i) => ids()[i % Math.max(1, ids().length)] ?? 'rsp_none');
+  const responseId = fc.oneof(
+    { weight: 4, arbitrary: real },
+    { weight: 1, arbitrary: fc.tuple(real, fc.nat()).map(([id, n]) => id.slice(0, n % (id.length + 1))) },
+    { weight: 1, arbitrary: fc.tuple(real, fc.string({ maxLength: 3 })).map(([id, s]) => id.slice(0, -3) + s) },
+    { weight: 1, arbitrary: oddString.map((s) => `rsp_${s}`) },
+    { weight: 1, arbitrary: oddValue },
+  );
+  const conclusion = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('validated_used', 'user_used', 'unvalidated_used', 'unused') },
+    { weight: 1, arbitrary: fc.constantFrom('VALIDATED_VERSION_USED', 'Unused', '', ' unused') },
+    { weight: 1, arbitrary: oddValue },
+  );
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.record({ responseId, conclusion }, { requiredKeys: [] }) },
+    { weight: 1, arbitrary: fc.record({ responseId, conclusion, extra: oddValue }) },
+    { weight: 1, arbitrary: fc.jsonValue() },
+  );
+};
+
 /** Printable header values (fetch refuses control characters, as an HTTP client must). */
 export const headerValue: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary-ascii', maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AutocompleteResponse, WidgetAutocompleteResponse } from '../../src/contract/autocomplete.js';
 import { ValidateBatchResponse } from '../../src/contract/batch.js';
 import { HealthResponse, ReadyResponse } from '../../src/contract/health.js';
@@ -15,6 +15,7 @@ import {
   batchBody,
   contentType,
   demoBody,
+  feedbackBody,
   headerValue,
   oddString,
   queryString,
@@ -26,8 +27,8 @@ import {
  * Property-based fuzzing of every endpoint against the real server on SQLite and on
  * PostgreSQL + Redis: whatever arrives, the answer is never a 5xx, every 4xx has SPEC's
  * `{message, issues?}` shape, and every 200 parses with its contract schema.
- * FUZZ_RUNS scales the cases per property: 200 by default (3 000 cases in all), 6 700 under
- * `npm run fuzz` (100 000 in all: six properties take FUZZ_RUNS each, three half as many).
+ * FUZZ_RUNS scales the cases per property: 200 by default (3 200 cases in all), 6 700 under
+ * `npm run fuzz` (107 000 in all: six properties take FUZZ_RUNS each, four half as many).
  * CI replays one fixed seed, FUZZ_SEED replays a reported one, `npm run fuzz` draws new ones.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
@@ -155,6 +156,25 @@ describe.each(STORAGE_BACKENDS)('fuzzing every endpoint on %s', (backend) => {
         headers: { ...(origin !== undefined ? { origin } : {}), ...(method !== undefined ? { 'access-control-request-method': method } : {}) },
       }));
     await run(fc.asyncProperty(preflight, (sent) => exchange(server, sent).then(() => undefined)));
+  }, TIMEOUT_MS);
+
+  it('POST /v1/validate/feedback', async () => {
+    // Real ids to send (and mangle): a few answers of this account.
+    const ids: string[] = [];
+    for (const query of ['Damrak 1, 1012 LG Amsterdam', 'Damrak 999, Amsterdam', 'Nowherestraat 1, Amsterdam']) {
+      const res = await server.post('/v1/validate', { query, country: 'NL' }, { authorization: `Bearer ${key}` });
+      ids.push(ValidateResponse.parse(await res.json()).responseId);
+    }
+    const statuses = new Set<number>();
+    await run(
+      fc.asyncProperty(post(fc.constant('/v1/validate/feedback'), feedbackBody(() => ids), secretAuth), async (sent) => {
+        tick();
+        statuses.add(await exchange(server, sent));
+      }),
+      Math.ceil(RUNS / 2),
+    );
+    // The property reached past validation: ids recorded, repeated and refused.
+    for (const status of [204, 400, 404]) expect(statuses).toContain(status);
   }, TIMEOUT_MS);
 
   it('GET /v1/usage', async () => {

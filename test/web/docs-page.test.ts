@@ -18,6 +18,7 @@ const SPEC_ENDPOINTS = [
   'POST /v1/autocomplete',
   'POST /v1/validate',
   'POST /v1/validate/batch',
+  'POST /v1/validate/feedback',
   'POST /v1/widget/autocomplete',
 ];
 

@@ -19,7 +19,7 @@ function nextMonthStart(now: number): string {
  * exhausted account must still see why its API calls answer 429.
  */
 export function consoleUsageRoutes(web: Hono<AppEnv>, services: Services): void {
-  const reporter = new UsageReporter(services.database.db, services.ledger, services.clock);
+  const reporter = new UsageReporter(services.database.db, services.ledger, services.clock, (a, m, s) => services.feedback.counts(a, m, s));
   web.get('/usage', async (c) => {
     const caller = await requireCaller(c, services);
     const source = (c.req.query('source') ?? '').slice(0, 64) || null;

@@ -303,6 +303,53 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await sql`DROP FUNCTION IF EXISTS addressd_reserve(text, text, integer, jsonb, text, text, text)`.execute(db);
       },
     },
+    // Outcome feedback (issue 29): one row per answer that got feedback (its idempotency key;
+    // response ids themselves are sealed, never stored), daily counts per verdict and conclusion,
+    // and the index gaps customers revealed. Rows with addresses go after FEEDBACK_RETENTION_DAYS.
+    '0009_feedback': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('feedback_responses')
+          .addColumn('response_key', 'text', (c) => c.primaryKey())
+          .addColumn('account_id', 'text', (c) => c.notNull())
+          .addColumn('conclusion', 'text', (c) => c.notNull())
+          .addColumn('answered_at', 'text', (c) => c.notNull())
+          .addColumn('recorded_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('feedback_responses_answered').on('feedback_responses').column('answered_at').execute();
+        await db.schema
+          .createTable('feedback_daily')
+          .addColumn('account_id', 'text', (c) => c.notNull())
+          .addColumn('day', 'text', (c) => c.notNull())
+          .addColumn('month', 'text', (c) => c.notNull())
+          .addColumn('verdict', 'text', (c) => c.notNull())
+          .addColumn('source', 'text', (c) => c.notNull())
+          .addColumn('conclusion', 'text', (c) => c.notNull())
+          .addColumn('n', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('feedback_daily_pk', ['account_id', 'day', 'verdict', 'source', 'conclusion'])
+          .execute();
+        await db.schema.createIndex('feedback_daily_month').on('feedback_daily').columns(['account_id', 'month']).execute();
+        let gaps = db.schema
+          .createTable('feedback_gaps')
+          .addColumn('account_id', 'text', (c) => c.notNull())
+          .addColumn('gap_key', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('country', 'text', (c) => c.notNull());
+        for (const side of ['typed', 'read']) {
+          for (const field of ['street', 'house_number', 'postcode', 'city', 'country']) gaps = gaps.addColumn(`${side}_${field}`, 'text');
+        }
+        await gaps
+          .addColumn('count', 'integer', (c) => c.notNull())
+          .addColumn('first_seen', 'text', (c) => c.notNull())
+          .addColumn('last_seen', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('feedback_gaps_pk', ['account_id', 'gap_key'])
+          .execute();
+        await db.schema.createIndex('feedback_gaps_last_seen').on('feedback_gaps').column('last_seen').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const t of ['feedback_gaps', 'feedback_daily', 'feedback_responses']) await db.schema.dropTable(t).ifExists().execute();
+      },
+    },
   };
 }
 

@@ -155,7 +155,54 @@ export interface BulkReceiptsTable {
   created_at: string;
 }
 
+/** One validate answer that got feedback, by its response id's key (feedback/response-ids.ts). */
+export interface FeedbackResponsesTable {
+  response_key: string;
+  account_id: string;
+  conclusion: string;
+  /** When the answer was given (UTC `YYYY-MM-DD HH:MM:SS`): the row goes FEEDBACK_RETENTION_DAYS after. */
+  answered_at: string;
+  recorded_at: string;
+}
+
+/** Feedback per day of the answer, verdict, source ('' untagged) and conclusion. No address. */
+export interface FeedbackDailyTable {
+  account_id: string;
+  day: string;
+  month: string;
+  verdict: string;
+  source: string;
+  conclusion: string;
+  n: number;
+}
+
+/** An address customers used although we found no such street or number (feedback/gap-rule.ts). */
+export interface FeedbackGapsTable {
+  account_id: string;
+  /** Digest of the normalized typed and read fields: one row per distinct gap per account. */
+  gap_key: string;
+  kind: string;
+  /** The typed country, else the read one, else ''. */
+  country: string;
+  typed_street: string | null;
+  typed_house_number: string | null;
+  typed_postcode: string | null;
+  typed_city: string | null;
+  typed_country: string | null;
+  read_street: string | null;
+  read_house_number: string | null;
+  read_postcode: string | null;
+  read_city: string | null;
+  read_country: string | null;
+  count: number;
+  first_seen: string;
+  last_seen: string;
+}
+
 export interface DatabaseSchema {
+  feedback_responses: FeedbackResponsesTable;
+  feedback_daily: FeedbackDailyTable;
+  feedback_gaps: FeedbackGapsTable;
   people: PeopleTable;
   memberships: MembershipsTable;
   invites: InvitesTable;
