@@ -62,6 +62,23 @@ describe('@addressd/client against a running service', () => {
     expect(filtered.recent).toEqual([]);
   });
 
+  it('feedback resolves for the answer’s responseId (again for the same conclusion) and is counted in usage', async () => {
+    const { key: own } = await server.createAccount({ plan: 'starter' });
+    const client = createClient({ baseUrl: server.url, apiKey: own });
+    const { responseId } = await client.validate({ query: 'Damrak 1, 1012 LG Amsterdam', country: 'NL' });
+    await expect(client.feedback({ responseId, conclusion: 'validated_used' })).resolves.toBeUndefined();
+    await expect(client.feedback({ responseId, conclusion: 'validated_used' })).resolves.toBeUndefined();
+    expect((await client.usage()).feedback).toEqual({ validated_used: 1, user_used: 0, unvalidated_used: 0, unused: 0 });
+  });
+
+  it('feedback throws AddressdError 409 for another conclusion and 404 for an id it never gave', async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: key });
+    const { responseId } = await client.validate({ query: 'Damrak 1, 1012 LG Amsterdam', country: 'NL' });
+    await client.feedback({ responseId, conclusion: 'user_used' });
+    expect(await failure(client.feedback({ responseId, conclusion: 'unused' }))).toMatchObject({ status: 409, issues: [] });
+    expect(await failure(client.feedback({ responseId: 'rsp_never-given', conclusion: 'unused' }))).toMatchObject({ status: 404, issues: [] });
+  });
+
   it('sends every request through the fetch it was given, with the key as a bearer token', async () => {
     const seen: string[] = [];
     const client = createClient({

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,16 @@ const packageDir = fileURLToPath(new URL('../../clients/typescript/', import.met
 /** The workspace's own TypeScript (5), the compiler an integrator's build most likely runs. */
 const tsc = join(packageDir, 'node_modules', 'typescript', 'bin', 'tsc');
 const entry = join(packageDir, 'src', 'index.js');
+const nodeTypes = fileURLToPath(new URL('../../node_modules/@types', import.meta.url));
+
+/** The README's checkout example, as an integrator copies it (it imports '@addressd/client'). */
+async function readmeCheckout(): Promise<string> {
+  const readme = await readFile(join(packageDir, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## A checkout'));
+  const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!code) throw new Error('clients/typescript/README.md has no checkout example');
+  return code;
+}
 
 /** A checkout's use of the client; `fields` are swapped for misspelled ones to prove tsc refuses them. */
 const program = (fields: { request: string; answer: string }) => `
@@ -30,7 +40,19 @@ export async function check(): Promise<string> {
 /** Type-checks files with the strict options a TypeScript integrator uses, in one tsc run; its output. */
 async function compile(dir: string, files: Record<string, string>): Promise<{ ok: boolean; output: string }> {
   for (const [name, source] of Object.entries(files)) await writeFile(join(dir, name), source);
-  const compilerOptions = { noEmit: true, strict: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true, types: [], lib: ['es2022', 'dom'] };
+  const compilerOptions = {
+    noEmit: true,
+    strict: true,
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    skipLibCheck: true,
+    lib: ['es2022', 'dom'],
+    typeRoots: [nodeTypes],
+    types: ['node'],
+    // What an installed package resolves to, without building dist/ first.
+    paths: { '@addressd/client': [entry.replace(/\.js$/, '.ts')] },
+  };
   const project = join(dir, 'tsconfig.json');
   await writeFile(project, JSON.stringify({ compilerOptions, files: Object.keys(files) }));
   return run(process.execPath, [tsc, '-p', project, '--pretty', 'false'], { cwd: dir }).then(
@@ -47,14 +69,15 @@ describe('@addressd/client types under tsc', () => {
   });
   afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-  it('refuses a misspelled request field and a misspelled answer field, naming each, and accepts the correct use', async () => {
+  it('refuses a misspelled request field and a misspelled answer field, naming each, and accepts the correct use and the README’s example', async () => {
     const result = await compile(dir, {
       'correct.mts': program({ request: 'query', answer: 'verdict' }),
+      'readme-checkout.mts': await readmeCheckout(),
       'misspelled.mts': program({ request: 'qurey', answer: 'verdcit' }),
     });
     const errors = result.output.split('\n').filter((line) => line.includes('error TS'));
     expect(result.ok).toBe(false);
-    // Every error is in the misspelled file (so the correct one compiles), one per wrong name.
+    // Every error is in the misspelled file (so the others compile), one per wrong name.
     expect(errors).toEqual([
       expect.stringMatching(/^misspelled\.mts\(6,\d+\): error TS\d+: .*'qurey'/),
       expect.stringMatching(/^misspelled\.mts\(7,\d+\): error TS\d+: .*'verdcit'/),

@@ -4,6 +4,7 @@ import type { paths } from './schema.js';
 import type {
   AutocompleteRequest,
   AutocompleteResponse,
+  FeedbackRequest,
   UsageQuery,
   UsageResponse,
   ValidateBatchRequest,
@@ -35,6 +36,11 @@ export interface AddressdClient {
   autocomplete(request: AutocompleteRequest, options?: CallOptions): Promise<AutocompleteResponse>;
   /** `GET /v1/usage`: credits and usage of the key's account, optionally for one `source` tag. */
   usage(query?: UsageQuery, options?: CallOptions): Promise<UsageResponse>;
+  /**
+   * `POST /v1/validate/feedback` (free): what the customer finally used for an answer's `responseId`.
+   * Sending the same conclusion again resolves too; another one is a 409, an unknown or expired id a 404.
+   */
+  feedback(request: FeedbackRequest, options?: CallOptions): Promise<void>;
 }
 
 /** What openapi-fetch resolves to: the parsed body on 2xx, else the parsed error body. */
@@ -59,5 +65,8 @@ export function createClient(options: ClientOptions): AddressdClient {
     validateBatch: (body, { signal } = {}) => unwrap(api.POST('/v1/validate/batch', { body, signal })),
     autocomplete: (body, { signal } = {}) => unwrap(api.POST('/v1/autocomplete', { body, signal })),
     usage: (query = {}, { signal } = {}) => unwrap(api.GET('/v1/usage', { params: { query }, signal })),
+    feedback: async (body, { signal } = {}) => {
+      await unwrap(api.POST('/v1/validate/feedback', { body, signal }));
+    },
   };
 }

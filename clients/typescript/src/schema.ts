@@ -261,6 +261,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/validate/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tell what the customer finally used for one validate answer (free)
+         * @description Send once the checkout is over: the `responseId` of the answer and what was used. Free (no credits, no usage event) with its own rate limit (FEEDBACK_RATE_PER_MINUTE per key). Counted in `GET /v1/usage` `feedback`; a `user_used` conclusion on an answer that found no such street or house number records an index gap for the operator. Sending the same conclusion again is harmless (204); another conclusion is 409. With FEEDBACK=off the service checks the id and answers 204 but keeps nothing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ValidateFeedbackRequest"];
+                };
+            };
+            responses: {
+                /** @description Recorded (or already recorded with this conclusion) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The body failed schema validation */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown responseId, expired (older than FEEDBACK_RETENTION_DAYS) or issued to another account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Feedback with another conclusion was already recorded for this responseId */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Feedback rate limit reached */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database (or the rate limiter) cannot be reached right now; nothing was billed, retry shortly */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/autocomplete": {
         parameters: {
             query?: never;
@@ -625,6 +722,11 @@ export interface components {
             reasons: components["schemas"]["Reason"][];
             consensus: components["schemas"]["ConsensusReport"];
             cached: boolean;
+            /**
+             * @description Opaque id of one validate answer, scoped to the account; accepted by `POST /v1/validate/feedback` for FEEDBACK_RETENTION_DAYS (default 30)
+             * @example rsp_AbC…
+             */
+            responseId: string;
             candidates?: components["schemas"]["Candidate"][];
             trace?: components["schemas"]["TraceStep"][];
         };
@@ -791,6 +893,25 @@ export interface components {
             /** @description Usage tag for items without their own `source`; the `?source=` parameter is the fallback */
             source?: string;
         };
+        /**
+         * @example {
+         *       "responseId": "rsp_3q2-7wAAAAx…",
+         *       "conclusion": "validated_used"
+         *     }
+         */
+        ValidateFeedbackRequest: {
+            /**
+             * @description Opaque id of one validate answer, scoped to the account; accepted by `POST /v1/validate/feedback` for FEEDBACK_RETENTION_DAYS (default 30)
+             * @example rsp_AbC…
+             */
+            responseId: string;
+            conclusion: components["schemas"]["FeedbackConclusion"];
+        };
+        /**
+         * @description `validated_used`: the standardized address we returned was used; `user_used`: the address as the customer typed it was used (they overrode us); `unvalidated_used`: an address never validated was used; `unused`: the checkout was abandoned.
+         * @enum {string}
+         */
+        FeedbackConclusion: "validated_used" | "user_used" | "unvalidated_used" | "unused";
         AutocompleteResponse: {
             suggestions: components["schemas"]["Suggestion"][];
             sessionToken: string | null;
@@ -859,6 +980,7 @@ export interface components {
                 credits: number;
             }[];
             recent: components["schemas"]["UsageEvent"][];
+            feedback: components["schemas"]["FeedbackCounts"];
         };
         /** @enum {string} */
         PlanId: "free" | "starter" | "growth" | "scale";
@@ -875,6 +997,21 @@ export interface components {
             source: string | null;
             /** @example 2026-11-21 12:00:00 */
             at: string;
+        };
+        /**
+         * @description Feedback received this UTC month, per conclusion, for answers given this month (filtered by `?source=` like summary)
+         * @example {
+         *       "validated_used": 812,
+         *       "user_used": 37,
+         *       "unvalidated_used": 4,
+         *       "unused": 21
+         *     }
+         */
+        FeedbackCounts: {
+            validated_used: number;
+            user_used: number;
+            unvalidated_used: number;
+            unused: number;
         };
         DemoValidateResponse: {
             verdict: components["schemas"]["Verdict"];

@@ -15,6 +15,7 @@ export type ValidateBatchRequest = RequestOf<'/v1/validate/batch'>;
 export type ValidateBatchResponse = OkOf<PostOf<'/v1/validate/batch'>>;
 export type AutocompleteRequest = RequestOf<'/v1/autocomplete'>;
 export type AutocompleteResponse = OkOf<PostOf<'/v1/autocomplete'>>;
+export type FeedbackRequest = RequestOf<'/v1/validate/feedback'>;
 export type UsageQuery = NonNullable<paths['/v1/usage']['get']['parameters']['query']>;
 export type UsageResponse = OkOf<paths['/v1/usage']['get']>;
 /** One schema violation of a 400 (`code`, `path`, `message`, and what else Zod says, e.g. `minimum`). */
