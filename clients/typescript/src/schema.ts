@@ -179,7 +179,7 @@ export interface paths {
         put?: never;
         /**
          * Validate up to 100 addresses in one call
-         * @description Each item is billed, cached and recorded exactly like one `POST /v1/validate` (one usage event per item, endpoint `/v1/validate/batch`). Items run a few at a time; a bad item or running out of credits answers that item alone. Body limit 512 KiB.
+         * @description Each item is billed, cached and recorded exactly like one `POST /v1/validate` (one usage event per item, endpoint `/v1/validate/batch`). Items run a few at a time; a bad item or running out of credits answers that item alone. Body limit 512 KiB. An `ak_test_` key's limit of 60 a minute counts each item: a batch beyond what is left of it is refused whole with 429 and `Retry-After`, nothing looked up or billed.
          */
         post: {
             parameters: {
@@ -705,6 +705,10 @@ export interface components {
             /** @enum {string} */
             status: "ok";
             providers: string[];
+            local?: {
+                /** @description ISO alpha-2 countries an import was made for (or LOCAL_COUNTRIES); elsewhere `local` answers are unverified */
+                covered: string[];
+            };
         };
         ReadyResponse: {
             /** @enum {string} */
@@ -721,6 +725,17 @@ export interface components {
             provider: string | null;
             reasons: components["schemas"]["Reason"][];
             consensus: components["schemas"]["ConsensusReport"];
+            granularity: components["schemas"]["AnswerGranularity"];
+            action: components["schemas"]["NextAction"];
+            /**
+             * @description Parts of the input no component used, in input order
+             * @example [
+             *       "c/o Müller"
+             *     ]
+             */
+            unresolved: string[];
+            /** @description Other places that fit nearly as well; empty otherwise */
+            alternatives: components["schemas"]["Alternative"][];
             cached: boolean;
             /**
              * @description Opaque id of one validate answer, scoped to the account; accepted by `POST /v1/validate/feedback` for FEEDBACK_RETENTION_DAYS (default 30)
@@ -735,12 +750,30 @@ export interface components {
         ResolvedAddress: {
             street?: string;
             houseNumber?: string;
+            /**
+             * @description The unit the input gave, as the country writes it
+             * @example Apt 3B
+             */
+            unit?: string;
             postcode?: string;
             city?: string;
             state?: string;
             country?: string;
             lat: number;
             lng: number;
+            /**
+             * @description The postal address in the country's order, unit included; the country line only when the request's country differs
+             * @example [
+             *       "1932 Eastern Avenue Apt 3B",
+             *       "Baltimore, MD 21231"
+             *     ]
+             */
+            lines: string[];
+            /**
+             * @description The postal lines on one line
+             * @example 1932 Eastern Avenue Apt 3B, Baltimore, MD 21231
+             */
+            formatted: string;
         } | null;
         ComponentVerdicts: {
             street?: components["schemas"]["ComponentVerdict"];
@@ -748,6 +781,7 @@ export interface components {
             postcode?: components["schemas"]["ComponentVerdict"];
             city?: components["schemas"]["ComponentVerdict"];
             country?: components["schemas"]["ComponentVerdict"];
+            unit?: components["schemas"]["ComponentVerdict"] & unknown;
         };
         /** @enum {string} */
         ComponentVerdict: "match" | "corrected" | "mismatch" | "missing" | "not-checked";
@@ -777,6 +811,53 @@ export interface components {
         };
         /** @enum {string} */
         ConsensusDifferenceField: "street" | "houseNumber" | "postcode" | "city" | "state" | "country" | "location";
+        /**
+         * @example {
+         *       "input": "unit",
+         *       "validated": "house",
+         *       "geocode": "house"
+         *     }
+         */
+        AnswerGranularity: {
+            input: components["schemas"]["Granularity"];
+            validated: components["schemas"]["Granularity"] & unknown;
+            geocode: components["schemas"]["Granularity"] & unknown;
+        };
+        /**
+         * @description The finest level the input named
+         * @example house
+         * @enum {string}
+         */
+        Granularity: "unit" | "house" | "interpolated" | "street" | "postcode" | "place" | "region" | "country" | "none";
+        /**
+         * @description What the checkout does next (docs/answer.md)
+         * @example accept
+         * @enum {string}
+         */
+        NextAction: "accept" | "confirm" | "fix" | "add_unit";
+        /**
+         * @example {
+         *       "address": {
+         *         "street": "Hauptstraße",
+         *         "houseNumber": "5",
+         *         "postcode": "67433",
+         *         "city": "Neustadt an der Weinstraße",
+         *         "country": "DE",
+         *         "lat": 49.3539,
+         *         "lng": 8.1375,
+         *         "lines": [
+         *           "Hauptstraße 5",
+         *           "67433 Neustadt an der Weinstraße"
+         *         ],
+         *         "formatted": "Hauptstraße 5, 67433 Neustadt an der Weinstraße"
+         *       },
+         *       "confidence": 78
+         *     }
+         */
+        Alternative: {
+            address: components["schemas"]["ResolvedAddress"];
+            confidence: number;
+        };
         Candidate: {
             provider: string;
             components: components["schemas"]["AddressComponents"];
@@ -799,6 +880,11 @@ export interface components {
              * @example NL
              */
             country?: string;
+            /**
+             * @description Flat, apartment, suite, floor or door within the house (Apt 3B, Flat 3, Whg. 5, 2º Esq.); never compared with the house
+             * @example Apt 3B
+             */
+            unit?: string;
         };
         GeoPoint: {
             lat: number;
@@ -844,6 +930,11 @@ export interface components {
             /** @description Free-form usage tag */
             source?: string;
             debug?: boolean;
+            /**
+             * @description Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.
+             * @example rsp_AbC…
+             */
+            previousResponseId?: string;
         } | {
             query?: string;
             components: components["schemas"]["AddressComponents"];
@@ -857,6 +948,11 @@ export interface components {
             /** @description Free-form usage tag */
             source?: string;
             debug?: boolean;
+            /**
+             * @description Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.
+             * @example rsp_AbC…
+             */
+            previousResponseId?: string;
         };
         ValidateBatchResponse: {
             /** @description One entry per item, in input order */
@@ -917,12 +1013,39 @@ export interface components {
             sessionToken: string | null;
             cached: boolean;
         };
+        /**
+         * @example {
+         *       "label": "1932 Eastern Avenue Apt 3B, Baltimore, MD 21231",
+         *       "components": {
+         *         "street": "Eastern Avenue",
+         *         "houseNumber": "1932",
+         *         "unit": "Apt 3B",
+         *         "postcode": "21231",
+         *         "city": "Baltimore",
+         *         "state": "Maryland",
+         *         "country": "US"
+         *       },
+         *       "location": {
+         *         "lat": 39.2857,
+         *         "lng": -76.5905
+         *       },
+         *       "provider": "local"
+         *     }
+         */
         Suggestion: {
+            /** @description The postal address on one line, in the country's order, with the typed unit */
             label: string;
             components: components["schemas"]["AddressComponents"];
             location?: components["schemas"]["GeoPoint"];
             provider: string;
+            action?: components["schemas"]["SuggestionAction"];
         };
+        /**
+         * @description Present only when the form should ask for more. `add_unit`: the data lists two or more units (flats, suites) for this house and none was typed; ask for the unit.
+         * @example add_unit
+         * @enum {string}
+         */
+        SuggestionAction: "add_unit";
         /**
          * @example {
          *       "query": "Damrak 1",
@@ -950,11 +1073,27 @@ export interface components {
             sessionToken: string | null;
             cached: boolean;
         };
+        /**
+         * @example {
+         *       "id": "svc_s_…",
+         *       "label": "Baaderstraße 22, 80469 München",
+         *       "provider": "local",
+         *       "address": {
+         *         "street": "Baaderstraße",
+         *         "houseNumber": "22",
+         *         "postcode": "80469",
+         *         "city": "München",
+         *         "country": "DE"
+         *       },
+         *       "action": "add_unit"
+         *     }
+         */
         WidgetSuggestion: {
             id: string;
             label: string;
             provider: string;
             address: components["schemas"]["AddressComponents"];
+            action?: components["schemas"]["SuggestionAction"];
         };
         UsageResponse: {
             plan: components["schemas"]["PlanId"];
@@ -1021,6 +1160,17 @@ export interface components {
             provider: string | null;
             reasons: components["schemas"]["Reason"][];
             consensus: components["schemas"]["ConsensusReport"];
+            granularity: components["schemas"]["AnswerGranularity"];
+            action: components["schemas"]["NextAction"];
+            /**
+             * @description Parts of the input no component used, in input order
+             * @example [
+             *       "c/o Müller"
+             *     ]
+             */
+            unresolved: string[];
+            /** @description Other places that fit nearly as well; empty otherwise */
+            alternatives: components["schemas"]["Alternative"][];
         };
         DemoRateLimitError: {
             message: string;
