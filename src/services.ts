@@ -21,6 +21,7 @@ import { describeError } from './lib/describe-error.js';
 import { resolveMasterKey } from './lib/master-key.js';
 import { Metrics } from './lib/metrics.js';
 import { Sealer } from './lib/seal.js';
+import { Signer } from './lib/signer.js';
 import { Feedback } from './feedback/feedback.js';
 import { FeedbackRetention } from './feedback/retention.js';
 import { ResponseIds } from './feedback/response-ids.js';
@@ -89,7 +90,8 @@ export interface ServiceOverrides {
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
-  const sealer = new Sealer(resolveMasterKey(config.MASTER_KEY, config.DATA_DIR));
+  const masterKey = resolveMasterKey(config.MASTER_KEY, config.DATA_DIR);
+  const sealer = new Sealer(masterKey);
   const dbOptions = {
     dataDir: config.DATA_DIR,
     ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
@@ -141,7 +143,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const baseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   const accounts = new AccountStore(database.db, clock, publish);
   const secretKeys = new SecretKeyStore(database.db, sealer, clock, publish);
-  const feedback = new Feedback(database.db, new ResponseIds(sealer, clock, config.FEEDBACK_RETENTION_DAYS * 86_400_000), clock, {
+  const feedback = new Feedback(database.db, new ResponseIds(new Signer(masterKey, 'response ids'), clock, config.FEEDBACK_RETENTION_DAYS * 86_400_000), clock, {
     enabled: config.FEEDBACK === 'on',
     retentionMs: config.FEEDBACK_RETENTION_DAYS * 86_400_000,
   });

@@ -14,7 +14,7 @@ export const FeedbackConclusion = z
 export type FeedbackConclusion = z.infer<typeof FeedbackConclusion>;
 export const FEEDBACK_CONCLUSIONS = FeedbackConclusion.options;
 
-/** `rsp_` + an opaque sealed value (feedback/response-ids.ts); far below the bound, with room to grow. */
+/** `rsp_` + an opaque signed value (feedback/response-ids.ts); far below the bound, with room to grow. */
 export const RESPONSE_ID_MAX = 1024;
 
 export const ResponseId = z

@@ -15,6 +15,11 @@ export const ValidateRequest = z
     language: Language.optional(),
     source: SourceTag.optional(),
     debug: z.boolean().optional(),
+    previousResponseId: ResponseId.optional().openapi({
+      description:
+        'Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), ' +
+        'which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.',
+    }),
   })
   .superRefine((value, ctx) => {
     // An empty components object gives the providers nothing to look up: it would bill for nothing.

@@ -38,7 +38,7 @@ export type ValidateResult = Omit<ValidateResponse, 'cached' | 'responseId'>;
 
 /** Issues an answer's response id from what the answer was and how the input was read. */
 export interface AnswerIds {
-  issue(accountId: string, source: string | null, answer: ValidateResult, input: AddressComponents, unverified: boolean): string;
+  issue(accountId: string, source: string | null, answer: ValidateResult, input: AddressComponents, unverified: boolean, previous?: string): string;
 }
 
 /**
@@ -68,7 +68,7 @@ export class ValidateEngine {
       const result = text === undefined ? undefined : this.fromCache(memo, text, ctx.thresholds);
       if (result) {
         await biller.free(ctx, outcomeOf(result, read));
-        return { ...result, cached: true, responseId: this.responseId(ctx, result, read) };
+        return { ...result, cached: true, responseId: this.responseId(ctx, request, result, read) };
       }
     }
 
@@ -78,7 +78,7 @@ export class ValidateEngine {
       const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called, requestId: ctx.requestId });
       const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
       const unverified = nobodyAnswered(attempts);
-      const responseId = this.responseId(ctx, result, read, unverified);
+      const responseId = this.responseId(ctx, request, result, read, unverified);
       return {
         value: { response: markUnverified({ ...result, cached: false, responseId }, unverified), attempts },
         answered: attempts.filter((a) => a.answered).length,
@@ -91,9 +91,9 @@ export class ValidateEngine {
     return response;
   }
 
-  /** Each answer's own id, cached ones too; sealed, never stored (feedback/response-ids.ts). */
-  private responseId(ctx: CallContext, result: ValidateResult, read: ValidateInput, unverified = isUnverified(result)): string {
-    return this.deps.responseIds?.issue(ctx.accountId, ctx.source, result, read.input, unverified) ?? '';
+  /** Each answer's own id, cached ones too; derived, never stored (feedback/response-ids.ts). */
+  private responseId(ctx: CallContext, request: ValidateRequest, result: ValidateResult, read: ValidateInput, unverified = isUnverified(result)): string {
+    return this.deps.responseIds?.issue(ctx.accountId, ctx.source, result, read.input, unverified, request.previousResponseId) ?? '';
   }
 
   /** For the demo: a cached answer, or undefined (no credits, no allowance involved). */

@@ -1,11 +1,11 @@
+import type { Kysely } from 'kysely';
 import type { FeedbackConclusion, FeedbackCounts } from '../contract/feedback.js';
 import type { Clock } from '../lib/clock.js';
 import { utcTimestamp } from '../lib/time.js';
+import type { DatabaseSchema } from '../store/db/schema.js';
 import { type AcceptanceRow, FeedbackStore, type RecordOutcome } from './feedback-store.js';
 import { type GapFilter, type GapRow, GapStore } from './gap-store.js';
 import type { ResponseIds } from './response-ids.js';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../store/db/schema.js';
 
 /** `unknown`: no such id for this account, or expired. `discarded`: FEEDBACK=off, nothing kept. */
 export type FeedbackResult = RecordOutcome | 'unknown' | 'discarded';
@@ -22,8 +22,8 @@ export interface FeedbackOptions {
  * /v1/usage and the console, the index gaps of `addressd gaps`, and their retention.
  */
 export class Feedback {
-  readonly store: FeedbackStore;
-  readonly gaps: GapStore;
+  private readonly store: FeedbackStore;
+  private readonly gaps: GapStore;
 
   constructor(
     db: Kysely<DatabaseSchema>,

@@ -85,6 +85,8 @@ describe.each(STORAGE_BACKENDS)('GET /v1/usage over HTTP on %s', (backend) => {
       ],
       sources,
       recent,
+      // No feedback given (test/feedback/ covers the counts).
+      feedback: { validated_used: 0, user_used: 0, unvalidated_used: 0, unused: 0 },
     });
 
     // The live key sees the same account-wide figures; only `environment` names the caller.

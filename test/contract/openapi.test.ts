@@ -104,6 +104,7 @@ describe('/openapi.json', () => {
     expect(schemas.ValidateFeedbackRequest.example).toMatchObject({ conclusion: 'validated_used' });
     expect(schemas.FeedbackConclusion.enum).toEqual(['validated_used', 'user_used', 'unvalidated_used', 'unused']);
     expect(schemas.ValidateResponse.properties.responseId).toMatchObject({ type: 'string', example: expect.stringMatching(/^rsp_/) });
+    expect(schemas.ValidateRequest.properties.previousResponseId).toMatchObject({ type: 'string', description: expect.stringContaining('chain') });
     expect(schemas.UsageResponse.properties.feedback).toEqual({ $ref: '#/components/schemas/FeedbackCounts' });
     expect(Object.keys(schemas.FeedbackCounts.example).sort()).toEqual(['unused', 'unvalidated_used', 'user_used', 'validated_used']);
     expect(op['x-codeSamples'][0].source).toContain('/v1/validate/feedback');

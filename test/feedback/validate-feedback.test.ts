@@ -49,7 +49,7 @@ describe.each(BACKENDS)('validation feedback on $name', ({ backend, redis }) => 
     const res = await server.post('/v1/validate/batch', { items: [VALID, VALID, NO_STREET] }, auth());
     const items = ValidateBatchResponse.parse(await res.json()).results.map((r) => ValidateResponse.parse(r));
     const ids = [first.responseId, cached.responseId, ...items.map((i) => i.responseId)];
-    expect(ids.every((id) => /^rsp_[A-Za-z0-9_-]{40,}$/.test(id))).toBe(true);
+    expect(ids.every((id) => /^rsp_[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{22}$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
     const demo = (await (await server.post('/demo/validate', { query: 'Damrak 1, 1012 LG Amsterdam' })).json()) as Record<string, unknown>;
     expect(demo).not.toHaveProperty('responseId');
@@ -120,6 +120,19 @@ describe.each(BACKENDS)('validation feedback on $name', ({ backend, redis }) => 
     expect(await events()).toBe(n);
   });
 
+  it('still takes feedback once the credits are exhausted (no quota gate), while validate answers 429', async () => {
+    const spent = await server.createAccount({ plan: 'free' });
+    const { responseId } = await validate(VALID, spent.key);
+    const held = await server.services.ledger.reserve(spent.accountId, 10_000);
+    try {
+      clock.advance(60_000); // past AUTH_CACHE_MS: the gate reads the exhausted balance
+      expect((await server.post('/v1/validate', NO_STREET, auth(spent.key))).status).toBe(429);
+      expect((await feedback(responseId, 'validated_used', spent.key)).status).toBe(204);
+    } finally {
+      await server.services.ledger.release(held!);
+    }
+  });
+
   it('the same id from two requests at once is recorded once', async () => {
     const fresh = await server.createAccount({ plan: 'starter' });
     const { responseId } = await validate(VALID, fresh.key);
@@ -132,6 +145,27 @@ describe.each(BACKENDS)('validation feedback on $name', ({ backend, redis }) => 
     const total = Object.values(usage.feedback).reduce((a, b) => a + b, 0);
     expect(usage.feedback.validated_used).toBe(1);
     expect(total).toBe(2);
+  });
+
+  it('previousResponseId chains re-validations to the first answer: one conclusion per chain, counted once', async () => {
+    const fresh = await server.createAccount({ plan: 'starter' });
+    const first = await validate(NO_NUMBER, fresh.key);
+    const second = await validate({ ...VALID, previousResponseId: first.responseId }, fresh.key);
+    const third = await validate({ ...VALID, previousResponseId: second.responseId }, fresh.key);
+    expect(third.cached).toBe(true);
+    expect((await feedback(third.responseId, 'validated_used', fresh.key)).status).toBe(204);
+    // The same checkout: the same conclusion again is a repeat, another one a conflict.
+    expect((await feedback(first.responseId, 'validated_used', fresh.key)).status).toBe(204);
+    expect((await feedback(second.responseId, 'unused', fresh.key)).status).toBe(409);
+    // An id the account cannot use (unknown, another account's) starts a chain of its own.
+    const other = await server.createAccount({ plan: 'starter' });
+    const foreign = (await validate(VALID, other.key)).responseId;
+    for (const previousResponseId of ['rsp_not-an-id', foreign]) {
+      const alone = await validate({ ...VALID, previousResponseId }, fresh.key);
+      expect((await feedback(alone.responseId, 'unused', fresh.key)).status).toBe(204);
+    }
+    const usage = UsageResponse.parse(await (await fetch(`${server.url}/v1/usage`, { headers: auth(fresh.key) })).json());
+    expect(usage.feedback).toEqual({ validated_used: 1, user_used: 0, unvalidated_used: 0, unused: 2 });
   });
 
   it('GET /v1/usage counts feedback per conclusion, filtered by ?source=', async () => {

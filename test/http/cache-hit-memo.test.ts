@@ -55,7 +55,7 @@ describe('cache hits decided once per request and entry', () => {
       const refreshed = await validate(key, { ...body, debug: true });
       const after = await validate(key, body);
       expect(after.cached).toBe(true);
-      expect({ ...after, cached: false }).toEqual({ ...refreshed, cached: false, candidates: undefined, trace: undefined });
+      expect({ ...after, cached: false, responseId: '' }).toEqual({ ...refreshed, cached: false, responseId: '', candidates: undefined, trace: undefined });
       expect(after.consensus).not.toEqual(before.consensus);
       expect(after.address?.lat).toBeCloseTo(target.lat + 0.01, 5);
     } finally {

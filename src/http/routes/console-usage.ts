@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { UsageReporter } from '../../billing/usage-report.js';
+import { reportDays, UsageReporter } from '../../billing/usage-report.js';
 import { utcDay } from '../../lib/time.js';
 import type { Services } from '../../services.js';
 import { flashNotice } from '../../web/console/frame.js';
@@ -7,6 +7,9 @@ import { usagePage } from '../../web/console/usage-page.js';
 import type { AppEnv } from '../context.js';
 import { consoleOrigin, requireCaller, viewerOf } from '../console-session.js';
 import { page } from './console-render.js';
+
+/** The most frequent gaps; the whole list is `addressd gaps`. */
+const GAPS_SHOWN = 50;
 
 /** The first day of the next UTC month: when the monthly grant comes back. */
 function nextMonthStart(now: number): string {
@@ -23,9 +26,13 @@ export function consoleUsageRoutes(web: Hono<AppEnv>, services: Services): void 
   web.get('/usage', async (c) => {
     const caller = await requireCaller(c, services);
     const source = (c.req.query('source') ?? '').slice(0, 64) || null;
-    const [report, flash] = await Promise.all([
+    const days = reportDays(services.clock.now());
+    const [report, flash, acceptance, gaps] = await Promise.all([
       reporter.report({ accountId: caller.account.id, environment: 'live', source }),
       services.sessions.takeFlash(caller.sessionId),
+      services.feedback.acceptance(caller.account.id, days[0]!, days.at(-1)!, source),
+      // Addresses customers typed: the owner's to see (issue 29), not every member's.
+      caller.role === 'owner' ? services.feedback.listGaps({ accountId: caller.account.id, limit: GAPS_SHOWN }) : null,
     ]);
     return page(c, (assets) =>
       usagePage(assets, {
@@ -34,6 +41,7 @@ export function consoleUsageRoutes(web: Hono<AppEnv>, services: Services): void 
         resetsOn: nextMonthStart(services.clock.now()),
         baseUrl: consoleOrigin(c, services),
         notice: flashNotice(flash),
+        feedback: { days, acceptance, gaps, retentionDays: services.config.FEEDBACK_RETENTION_DAYS },
       }),
     );
   });

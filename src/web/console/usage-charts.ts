@@ -29,14 +29,20 @@ export interface DayPoint {
   credits: number;
 }
 
+/** The frame of the per-day charts (credits here, feedback in acceptance-chart.ts): size, margins, plot height. */
+export const DAY_CHART = { width: 640, height: 200, left: 40, top: 12, plot: 160 } as const;
+
+/** A per-day chart's x axis and its two y ticks, 0 and `max`. */
+export function dayAxes(max: number): Html {
+  const { width, left, top, plot } = DAY_CHART;
+  return html`<line class="axis" x1="${left}" y1="${top + plot}" x2="${width}" y2="${top + plot}"></line>
+  <text class="tick" x="${left - 6}" y="${top + 4}" text-anchor="end">${fmt(max)}</text>
+  <text class="tick" x="${left - 6}" y="${top + plot + 4}" text-anchor="end">0</text>`;
+}
+
 /** Credits per day for the 14 days of the report, oldest on the left, each bar titled with its figures. */
 export function dailyChart(days: DayPoint[]): Html {
-  const width = 640;
-  const height = 200;
-  const left = 40;
-  const bottom = 28;
-  const top = 12;
-  const plot = height - bottom - top;
+  const { width, height, left, top, plot } = DAY_CHART;
   const max = Math.max(1, ...days.map((d) => d.credits));
   const step = (width - left) / Math.max(days.length, 1);
   const barWidth = step * 0.7;
@@ -45,9 +51,7 @@ export function dailyChart(days: DayPoint[]): Html {
   const label = `Credits per day, ${days[0]?.day ?? ''} to ${days.at(-1)?.day ?? ''}: ${fmt(total)} in total${busiest && busiest.credits > 0 ? `, most on ${busiest.day} (${fmt(busiest.credits)})` : ''}`;
   const y = (v: number) => top + plot - (v / max) * plot;
   return html`<svg class="daily-chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}">
-  <line class="axis" x1="${left}" y1="${top + plot}" x2="${width}" y2="${top + plot}"></line>
-  <text class="tick" x="${left - 6}" y="${top + 4}" text-anchor="end">${fmt(max)}</text>
-  <text class="tick" x="${left - 6}" y="${top + plot + 4}" text-anchor="end">0</text>
+  ${dayAxes(max)}
   <line class="grid" x1="${left}" y1="${top}" x2="${width}" y2="${top}"></line>
   ${days.map((d, i) => {
     const x = left + i * step + (step - barWidth) / 2;

@@ -4,6 +4,7 @@ import type { WebAssets } from '../assets.js';
 import type { Html } from '../layout.js';
 import { consoleFrame, type Viewer } from './frame.js';
 import { dailyChart, quotaBar } from './usage-charts.js';
+import { type FeedbackView, feedbackSection } from './feedback-section.js';
 
 export interface UsageView {
   viewer: Viewer;
@@ -12,6 +13,8 @@ export interface UsageView {
   resetsOn: string;
   baseUrl: string;
   notice?: Html;
+  /** Acceptance per verdict and day, and the index gaps (owners only). */
+  feedback: FeedbackView;
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
@@ -97,6 +100,7 @@ ${creditState(r, view.resetsOn)}
     : html`<p>No calls this month.</p>`}
 </section>
 </div>
+${feedbackSection(view.feedback)}
 <section aria-labelledby="recent-title">
   <h2 id="recent-title">Recent calls</h2>
   ${r.recent.length
