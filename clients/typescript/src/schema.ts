@@ -844,6 +844,11 @@ export interface components {
             /** @description Free-form usage tag */
             source?: string;
             debug?: boolean;
+            /**
+             * @description Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.
+             * @example rsp_AbC…
+             */
+            previousResponseId?: string;
         } | {
             query?: string;
             components: components["schemas"]["AddressComponents"];
@@ -857,6 +862,11 @@ export interface components {
             /** @description Free-form usage tag */
             source?: string;
             debug?: boolean;
+            /**
+             * @description Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.
+             * @example rsp_AbC…
+             */
+            previousResponseId?: string;
         };
         ValidateBatchResponse: {
             /** @description One entry per item, in input order */
