@@ -19,13 +19,14 @@ export interface MergeOptions {
  * as the checkout will store it.
  */
 export function mergeSuggestions(attempts: ProviderAttempt[], limit: number, options: MergeOptions = {}): Suggestion[] {
-  const lists = attempts.map((attempt) => attempt.candidates.map((c) => toSuggestion(c, attempt.provider, options)));
   const seen = new Set<string>();
   const merged: Suggestion[] = [];
-  const longest = Math.max(0, ...lists.map((l) => l.length));
+  const longest = Math.max(0, ...attempts.map((a) => a.candidates.length));
   for (let rank = 0; rank < longest && merged.length < limit; rank += 1) {
-    for (const list of lists) {
-      const suggestion = list[rank];
+    for (const { candidates, provider } of attempts) {
+      const candidate = candidates[rank];
+      // Formatted only once its turn comes: the candidates past `limit` are never written out.
+      const suggestion = candidate && toSuggestion(candidate, provider, options);
       if (!suggestion || !suggestion.label) continue;
       const key = normalizeText(suggestion.label);
       if (seen.has(key)) continue;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { corpusAddresses } from '../../bench/accuracy/corpus.js';
-import { postalLines } from '../../src/engine/postal-lines.js';
+import { formatLines, postalLines } from '../../src/engine/postal-lines.js';
 
 /** One real address of every country of the accuracy corpus, with a unit as that country writes it. */
 const CASES = [
@@ -53,6 +53,21 @@ describe('postalLines', () => {
   ])('in %s writes the bare door %s as the post does: %s', (country, unit, line) => {
     const address = { street: 'Mariahilfer Straße', houseNumber: '100', postcode: '1060', city: 'Wien', country, unit };
     expect(postalLines(address).lines[0]).toBe(line);
+  });
+
+  it('writes every corpus address with any plain number exactly as the formatter writes it (the number goes through as a token)', () => {
+    const addresses = corpusAddresses();
+    expect(addresses.length).toBeGreaterThan(200);
+    for (const a of addresses) {
+      for (const houseNumber of [a.houseNumber, '1', '7a', '1234', '99999']) {
+        for (const request of [a.country, 'FR']) {
+          const address = { street: a.street, houseNumber, postcode: a.postcode, city: a.city, state: a.state, country: a.country };
+          const country = a.country.toUpperCase();
+          const direct = formatLines(address, houseNumber, country, request !== country);
+          expect(postalLines(address, request).lines, `${a.country} ${a.street} ${houseNumber}`).toEqual(direct);
+        }
+      }
+    }
   });
 
   it('leads with the unit where there is no street line to attach it to', () => {
