@@ -101,13 +101,14 @@ const NUMBER_TOKEN = '\uE000';
 const PLAIN_NUMBER = /^\d{1,6}[a-z]?$/i;
 
 function formatterLines(address: PostalAddressParts, country: string | undefined, withCountry: boolean): string[] {
-  const hn = address.houseNumber;
+  const hn = address.houseNumber || undefined;
   const plain = hn !== undefined && PLAIN_NUMBER.test(hn) && ![address.street, address.postcode, address.city, address.state].includes(hn);
-  if (!plain) return formatLines(address, hn, country, withCountry);
-  const key = JSON.stringify([address.street, address.postcode, address.city, address.state, country, withCountry]);
+  // Street-level addresses (most autocomplete suggestions) are kept whole; other numbers are formatted as they are.
+  if (hn !== undefined && !plain) return formatLines(address, hn, country, withCountry);
+  const key = JSON.stringify([address.street, address.postcode, address.city, address.state, country, withCountry, plain]);
   let layout = layouts.get(key);
-  if (!layout) layouts.set(key, (layout = formatLines(address, NUMBER_TOKEN, country, withCountry)));
-  return layout.map((line) => line.replace(NUMBER_TOKEN, hn));
+  if (!layout) layouts.set(key, (layout = formatLines(address, plain ? NUMBER_TOKEN : undefined, country, withCountry)));
+  return hn === undefined ? [...layout] : layout.map((line) => line.replace(NUMBER_TOKEN, hn));
 }
 
 /** OpenCage's templates through `@fragaria/address-formatter`, trimmed; a domestic address without its country line. */

@@ -59,7 +59,7 @@ describe('postalLines', () => {
     const addresses = corpusAddresses();
     expect(addresses.length).toBeGreaterThan(200);
     for (const a of addresses) {
-      for (const houseNumber of [a.houseNumber, '1', '7a', '1234', '99999']) {
+      for (const houseNumber of [a.houseNumber, '1', '7a', '1234', '99999', undefined]) {
         for (const request of [a.country, 'FR']) {
           const address = { street: a.street, houseNumber, postcode: a.postcode, city: a.city, state: a.state, country: a.country };
           const country = a.country.toUpperCase();
