@@ -1,16 +1,9 @@
 import addressFormatter from '@fragaria/address-formatter';
 import { LRUCache } from 'lru-cache';
+import type { AddressComponents } from '../contract/address.js';
 
 /** The parts of an address the postal lines are written from (a ResolvedAddress or suggestion fits). */
-export interface PostalAddressParts {
-  street?: string;
-  houseNumber?: string;
-  unit?: string;
-  postcode?: string;
-  city?: string;
-  state?: string;
-  country?: string;
-}
+export type PostalAddressParts = AddressComponents;
 
 export interface PostalLines {
   /** The postal address in the country's own order, unit included. */
