@@ -144,13 +144,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const baseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   const accounts = new AccountStore(database.db, clock, publish);
   const secretKeys = new SecretKeyStore(database.db, sealer, clock, publish);
-  const feedback = new Feedback(database.db, new ResponseIds(new Signer(masterKey, 'response ids'), clock, config.FEEDBACK_RETENTION_DAYS * 86_400_000), clock, {
-    enabled: config.FEEDBACK === 'on',
-    retentionMs: config.FEEDBACK_RETENTION_DAYS * 86_400_000,
-  });
+  const feedbackRetentionMs = config.FEEDBACK_RETENTION_DAYS * 86_400_000;
+  const responseIds = new ResponseIds(new Signer(masterKey, 'response ids'), clock, feedbackRetentionMs);
+  const feedback = new Feedback(database.db, responseIds, clock, { enabled: config.FEEDBACK === 'on', retentionMs: feedbackRetentionMs });
   const retention = new FeedbackRetention(feedback, (error) => logger.warn({ err: error }, 'feedback retention purge failed'));
   retention.start();
-  const responseIds = feedback.ids;
   const tokens = new PublishableTokenStore(database.db, sealer, clock, publish);
 
   return {

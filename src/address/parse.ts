@@ -21,7 +21,11 @@ export function parseAddress(text: string, opts: { country?: string; hints?: Rea
 }
 
 /** Reads one text against any number of hints; each call equals `parseAddress(text, { ...opts, hints })`. */
-export type AddressReader = (hints?: ReadHints) => AddressComponents;
+export interface AddressReader {
+  (hints?: ReadHints): AddressComponents;
+  /** The text without its unit and recipient parts, and those parts: read once with the text. */
+  setAside(): { text: string; unresolved: readonly string[] };
+}
 
 /**
  * One text read against several candidate results (the engine's readings, DESIGN §3): the part of
@@ -32,11 +36,13 @@ export type AddressReader = (hints?: ReadHints) => AddressComponents;
  */
 export function addressReader(text: string, opts: { country?: string } = {}): AddressReader {
   let plain: PreparedText | undefined;
-  return (hints) => {
-    plain ??= prepareReading(text, opts);
-    const prepared = servesHints(plain, hints) ? plain : prepareReading(text, { ...opts, ...(hints ? { hints } : {}) });
-    return withinBounds(finishReading(prepared, hints));
+  const prepared = () => (plain ??= prepareReading(text, opts));
+  const read = (hints?: ReadHints) => {
+    const base = prepared();
+    const reading = servesHints(base, hints) ? base : prepareReading(text, { ...opts, ...(hints ? { hints } : {}) });
+    return withinBounds(finishReading(reading, hints));
   };
+  return Object.assign(read, { setAside: () => ({ text: prepared().text, unresolved: prepared().unresolved }) });
 }
 
 function withinBounds(components: AddressComponents): AddressComponents {

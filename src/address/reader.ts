@@ -24,7 +24,6 @@ export interface ReadOptions {
   hints?: ReadHints;
 }
 
-
 /**
  * Reads free text in any order, case and punctuation into components (issue 15):
  * 1. the country a section or the end of the text names (`…, Nederland`, `… DK`);
@@ -53,6 +52,8 @@ export interface PreparedText {
   text: string;
   /** The unit the text names, in display form. */
   unit: string | undefined;
+  /** The parts of the text no component uses (recipient lines, delivery notes), in input order. */
+  unresolved: readonly string[];
   tokens: readonly Token[];
   /** Labels after the country and a numbered known street; readings copy them. */
   labels: readonly (Label | undefined)[];
@@ -72,7 +73,7 @@ export interface PreparedText {
 /** Steps 1-3 up to weighing the postcodes; `opts.hints` only for a street with a number or one holding the country's name. */
 export function prepareReading(input: string, opts: ReadOptions = {}): PreparedText {
   const hinted = opts.country ? canonicalCountry(opts.country) : undefined;
-  const { text, unit } = stripUnitAndRecipient(input, hinted);
+  const { text, unit, unresolved } = stripUnitAndRecipient(input, hinted);
   const tokens = tokenize(text);
   const labels: (Label | undefined)[] = tokens.map(() => undefined);
   const looksUs = hinted === undefined && looksNumberFirst(tokens, ['en']);
@@ -99,6 +100,7 @@ export function prepareReading(input: string, opts: ReadOptions = {}): PreparedT
   return {
     text,
     unit,
+    unresolved,
     tokens,
     labels,
     named,

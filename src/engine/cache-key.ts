@@ -51,7 +51,6 @@ export function cacheKey(
  * every instance, without a scan of the cache. No generation: the key is unchanged.
  */
 export function withDataGenerations(key: string, data: readonly (readonly [string, number])[]): string {
-  if (data.length === 0) return key;
   let out = key;
   for (const [provider, generation] of data) out += `|${provider}@${generation}`;
   return out;

@@ -3,6 +3,7 @@ import { normalizeText } from '../address/normalize.js';
 import type { ProviderCandidate } from '../providers/provider.js';
 import type { ProviderAttempt } from './fan-out.js';
 import { postalLines } from './postal-lines.js';
+import { listsUnits } from './unit-verdict.js';
 
 export interface MergeOptions {
   /** The request's country: the label names the country only where it differs. */
@@ -45,7 +46,7 @@ export function mergeSuggestions(attempts: ProviderAttempt[], limit: number, opt
 function toSuggestion(c: ProviderCandidate, provider: string, { country, unit }: MergeOptions): Suggestion {
   const house = c.components.houseNumber !== undefined;
   const components = house && unit ? { ...c.components, unit } : c.components;
-  const askUnit = house && !unit && (c.units?.length ?? 0) >= 2;
+  const askUnit = house && !unit && listsUnits(c);
   return {
     label: postalLines(components, country).formatted || c.label || '',
     components,

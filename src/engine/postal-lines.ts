@@ -2,9 +2,6 @@ import addressFormatter from '@fragaria/address-formatter';
 import { LRUCache } from 'lru-cache';
 import type { AddressComponents } from '../contract/address.js';
 
-/** The parts of an address the postal lines are written from (a ResolvedAddress or suggestion fits). */
-export type PostalAddressParts = AddressComponents;
-
 export interface PostalLines {
   /** The postal address in the country's own order, unit included. */
   lines: string[];
@@ -74,7 +71,7 @@ function placeUnit(lines: string[], unit: string, street: string | undefined, co
  * The country line is written only when the request's country differs from the address's: a
  * domestic label never names its own country.
  */
-export function postalLines(address: PostalAddressParts, requestCountry?: string): PostalLines {
+export function postalLines(address: AddressComponents, requestCountry?: string): PostalLines {
   const country = address.country?.toUpperCase();
   const withCountry = country !== undefined && requestCountry !== undefined && requestCountry.toUpperCase() !== country;
   const written = formatterLines(address, country, withCountry);
@@ -93,7 +90,7 @@ const layouts = new LRUCache<string, readonly string[]>({ max: 20_000 });
 const NUMBER_TOKEN = '\uE000';
 const PLAIN_NUMBER = /^\d{1,6}[a-z]?$/i;
 
-function formatterLines(address: PostalAddressParts, country: string | undefined, withCountry: boolean): string[] {
+function formatterLines(address: AddressComponents, country: string | undefined, withCountry: boolean): string[] {
   const hn = address.houseNumber || undefined;
   const plain = hn !== undefined && PLAIN_NUMBER.test(hn) && ![address.street, address.postcode, address.city, address.state].includes(hn);
   // Street-level addresses (most autocomplete suggestions) are kept whole; other numbers are formatted as they are.
@@ -105,7 +102,7 @@ function formatterLines(address: PostalAddressParts, country: string | undefined
 }
 
 /** OpenCage's templates through `@fragaria/address-formatter`, trimmed; a domestic address without its country line. */
-export function formatLines(address: PostalAddressParts, houseNumber: string | undefined, country: string | undefined, withCountry: boolean): string[] {
+export function formatLines(address: AddressComponents, houseNumber: string | undefined, country: string | undefined, withCountry: boolean): string[] {
   const formatted = addressFormatter.format(
     {
       ...(address.street ? { road: address.street } : {}),

@@ -9,15 +9,15 @@ import type { ScoredCandidate } from './types.js';
  * `Apt 3B` = `3B`) is a `match`, any other a `mismatch`; otherwise the unit is carried,
  * `not-checked`. No unit typed: no key. A unit never changes the house's confidence.
  */
-export function unitVerdict(unit: string | undefined, selected: ScoredCandidate | null): ComponentVerdict | undefined {
+export function unitVerdict(unit: string | undefined, selected: ScoredCandidate): ComponentVerdict | undefined {
   if (!unit) return undefined;
-  const units = selected?.units;
-  if (!selected || !units || units.length === 0 || selected.componentVerdicts.houseNumber !== 'match') return 'not-checked';
+  const units = selected.units;
+  if (!units || units.length === 0 || selected.componentVerdicts.houseNumber !== 'match') return 'not-checked';
   const key = unitKey(unit);
   return units.some((u) => unitKey(u) === key) ? 'match' : 'mismatch';
 }
 
 /** A house the data lists two or more units for: the caller should ask which (action `add_unit`). */
-export function listsUnits(selected: ScoredCandidate | null): boolean {
-  return (selected?.units?.length ?? 0) >= 2;
+export function listsUnits(house: Pick<ScoredCandidate, 'units'> | null): boolean {
+  return (house?.units?.length ?? 0) >= 2;
 }

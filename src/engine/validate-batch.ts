@@ -25,7 +25,7 @@ export interface BatchValidatorDeps {
   /** How often a running batch renews its reservation: a third of RESERVATION_MAX_AGE_MS. */
   renewEveryMs: number;
   /** Every item's answer gets its own response id, as a single call's does. */
-  responseIds?: AnswerIds;
+  responseIds: AnswerIds;
 }
 
 /**
@@ -75,7 +75,7 @@ export class BatchValidator {
     // default ten is expected here, not a leak (node would warn on stderr for each batch).
     if (options.signal) setMaxListeners(Math.max(10, 2 * options.concurrency * Math.max(1, providers)), options.signal);
     const outcomes = await biller.batch(accountId, want, async (chunk, keep) => {
-      const engine = new ValidateEngine({ runner, cache, biller: chunk, cacheTtlMs, ...(responseIds ? { responseIds } : {}) });
+      const engine = new ValidateEngine({ runner, cache, biller: chunk, cacheTtlMs, responseIds });
       await readAhead(engine, chunk, accountId, requests, thresholds);
       const running = new Map<number, Promise<unknown>>();
       let exhausted: CreditsExhaustedError | undefined;

@@ -1,7 +1,7 @@
 import type { AddressComponents } from '../contract/address.js';
 import type { ValidateRequest } from '../contract/validate.js';
 import { type AddressReader, addressReader } from '../address/parse.js';
-import { slashDoorReading, stripUnitAndRecipient } from '../address/units.js';
+import { slashDoorReading } from '../address/units.js';
 import type { GeocodeQuery, ProviderCandidate } from '../providers/provider.js';
 
 export interface ValidateInput {
@@ -14,7 +14,7 @@ export interface ValidateInput {
   /** What providers are asked: text and components without the unit and recipient parts (a unit never changes the house found). */
   query: GeocodeQuery;
   /** The parts of the text no component used (recipient lines, delivery notes), in input order. */
-  unresolved: string[];
+  unresolved: readonly string[];
   /** One line for the usage report. */
   summary: string;
   /**
@@ -46,7 +46,8 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
   ) as AddressComponents;
   const country = (request.country ?? given.country ?? parsed.country)?.toUpperCase();
   const input = merge(parsed, given, country);
-  const aside = request.query ? stripUnitAndRecipient(request.query, hintCountry) : undefined;
+  // The text as providers are asked it: the reading above took its unit and recipient parts out.
+  const aside = firstReader?.setAside();
   const { unit: _unit, ...house } = input;
   const summary =
     request.query ??

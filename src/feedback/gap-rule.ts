@@ -6,6 +6,11 @@ export const GAP_FIELDS = ['street', 'houseNumber', 'postcode', 'city', 'country
 export type GapField = (typeof GAP_FIELDS)[number];
 export type GapFields = Partial<Record<GapField, string>>;
 
+/** One side of a gap on one line: `street number, postcode town, country` (the CLI and the console). */
+export function gapText(f: GapFields): string {
+  return [[f.street, f.houseNumber].filter(Boolean).join(' '), [f.postcode, f.city].filter(Boolean).join(' '), f.country].filter(Boolean).join(', ');
+}
+
 /** `street`: no street like the one typed exists; `house`: the street does, the number does not. */
 export type GapKind = 'street' | 'house';
 

@@ -174,15 +174,12 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
     async skipOsmState(path) {
       await withState((state) => state.recordFailure({ file: path, at: now().toISOString(), error: 'imported with --no-update-state' }));
     },
-    async applyOsmChange(path, options) {
-      const state = await openOsmState(opts);
-      try {
+    applyOsmChange(path, options) {
+      return withState(async (state) => {
         const summary = await applyOsmChange(store, state, path, { at: now(), ...options });
         await refresh();
         return summary;
-      } finally {
-        await state.close();
-      }
+      });
     },
     async close() {
       if (timer) clearInterval(timer);

@@ -3,7 +3,7 @@
  * address, the units in the order the data lists them, joined by the ASCII unit separator
  * (no unit holds it: whitespace and control characters were collapsed when the row was read).
  */
-export const UNIT_SEPARATOR = '\u001f';
+const UNIT_SEPARATOR = '\u001f';
 
 /**
  * An interpolated address (OSM `addr:interpolation`) is marked by this last entry of its units
@@ -26,7 +26,7 @@ export function readUnits(stored: string | null | undefined): { units?: string[]
 }
 
 /** The unit list of a stored value; undefined for none. */
-export function unpackUnits(stored: string | null | undefined): string[] | undefined {
+function unpackUnits(stored: string | null | undefined): string[] | undefined {
   return stored ? stored.split(UNIT_SEPARATOR) : undefined;
 }
 
@@ -49,6 +49,9 @@ export function mergeUnits(a: readonly string[] | undefined, b: readonly string[
 export function mergePackedUnits(a: string | null, b: string | null): string | null {
   if (b === null || a === b) return a;
   if (a === null) return b;
-  const merged = packUnits(mergeUnits(unpackUnits(a), unpackUnits(b)));
+  // Through readUnits, so the interpolated mark stays the last entry (or goes, where neither has it).
+  const x = readUnits(a);
+  const y = readUnits(b);
+  const merged = packUnits(mergeUnits(x.units, y.units), x.interpolated ?? y.interpolated);
   return merged === a ? a : merged;
 }

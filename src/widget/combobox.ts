@@ -242,7 +242,10 @@ export class AddressCombobox extends EventTarget {
     if (field?.value) return false;
     const target = field ?? this.input;
     this.input.dataset.addressdNeeds = 'unit';
-    this.view.hint(target, this.opts.messages.unitNeeded, () => delete this.input.dataset.addressdNeeds);
+    // Clears only its own marker: a street picked meanwhile asks for the house number with the same attribute.
+    this.view.hint(target, this.opts.messages.unitNeeded, () => {
+      if (this.input.dataset.addressdNeeds === 'unit') delete this.input.dataset.addressdNeeds;
+    });
     if (field) field.focus();
     else this.view.announce(this.opts.messages.unitNeeded);
     return true;

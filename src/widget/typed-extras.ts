@@ -103,7 +103,8 @@ function weave(label: string, address: AddressComponents, houseNumber: string, e
 function streetLine(label: string, address: AddressComponents, houseNumber: string | undefined): string {
   // Where the country writes the unit on the street line (`1932 Eastern Avenue Apt 3B`), it has a field of its own.
   let first = weave(label, address, houseNumber ?? '', '').split(',')[0] as string;
-  if (address.unit) first = first.replace(address.unit, '');
+  // Only where it ends the line: a unit `1` must not take the `1` out of `Damrak 12`.
+  if (address.unit && first.trimEnd().endsWith(address.unit)) first = first.trimEnd().slice(0, -address.unit.length);
   if (address.street && first.toLowerCase().includes(address.street.toLowerCase())) return first.trim();
   return [address.street, houseNumber].filter(Boolean).join(' ');
 }

@@ -1,9 +1,10 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { keptSince } from '../../feedback/feedback.js';
-import { GAP_FIELDS, type GapFields } from '../../feedback/gap-rule.js';
+import { GAP_FIELDS, type GapFields, gapText } from '../../feedback/gap-rule.js';
 import { type GapRow, GapStore } from '../../feedback/gap-store.js';
 import { systemClock } from '../../lib/clock.js';
 import type { CliContext } from '../context.js';
+import { neutralizeCell } from '../bulk/cell-safety.js';
 
 interface GapsOptions {
   country?: string;
@@ -39,8 +40,7 @@ const CSV_COLUMNS = [
  * spreadsheets, a cell that would start a formula (= + - @) is defused with a leading apostrophe.
  */
 function cell(value: string | number | undefined): string {
-  let text = value === undefined ? '' : String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  const text = value === undefined ? '' : typeof value === 'string' ? neutralizeCell(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -51,9 +51,8 @@ function csv(gaps: GapRow[]): string {
 }
 
 function line(g: GapRow): string {
-  const text = (f: GapFields) => [[f.street, f.houseNumber].filter(Boolean).join(' '), [f.postcode, f.city].filter(Boolean).join(' '), f.country].filter(Boolean).join(', ');
-  const read = text(g.read);
-  return `${String(g.count).padStart(5)}  ${g.kind === 'street' ? 'no street' : 'no number'}  ${text(g.typed)}${read ? `  (we read: ${read})` : ''}  last ${g.lastSeen.slice(0, 10)}`;
+  const read = gapText(g.read);
+  return `${String(g.count).padStart(5)}  ${g.kind === 'street' ? 'no street' : 'no number'}  ${gapText(g.typed)}${read ? `  (we read: ${read})` : ''}  last ${g.lastSeen.slice(0, 10)}`;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ImportFormat } from '../types.js';
  * addresses of ~15,000, 0.1 %); a multi-country extract (DACH) holds each of its countries by
  * the million. Far apart, so the threshold is not delicate.
  */
-export const COVERING_SHARE = 0.1;
+const COVERING_SHARE = 0.1;
 
 /**
  * The countries an import was made for, which `local` then answers for as checked (DESIGN §2):

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { narrowedStreetsSql } from './pg-street-queries.js';
+import { MAX_COMPLETIONS } from './store.js';
 
 /**
  * `addressd_local_search`: the street search a query's reading is expected to lead to, run in the
@@ -26,7 +28,6 @@ import { narrowedStreetsSql } from './pg-street-queries.js';
  * Rows: `q` (the tsqueries, in order), `s` (the search's rows), `i` (the street ids the `a` rows
  * are of), `a` (the house-number SQL's rows), each as jsonb.
  */
-export const PG_SEARCH_FUNCTION_VERSION = 'addressd_local_search v4';
 
 /** The limit of a narrowed search the function runs (the search's pool of streets). */
 export const NARROWED_PREFETCH_LIMIT = 60;
@@ -38,10 +39,10 @@ function narrowed(withCountry: boolean): string {
   return narrowedStreetsSql(withCountry, NARROWED_PREFETCH_LIMIT).replace(/\?/g, () => names[i++]!);
 }
 
-export const PG_SEARCH_FUNCTION = `
+const FUNCTION_BODY = `
 CREATE OR REPLACE FUNCTION addressd_local_search(p_terms jsonb, p_forms boolean, p_search text, p_hn text, p_pc text, p_country text, p_numbers text, p_max_streets integer)
 RETURNS TABLE (part text, r jsonb) LANGUAGE plpgsql VOLATILE AS $fn$
--- ${PG_SEARCH_FUNCTION_VERSION}
+-- __version__
 DECLARE
   v_ok boolean;
   v_typed text;
@@ -63,14 +64,14 @@ BEGIN
   k AS (
     SELECT rd.ti, rd.ai, rd.word, rd.prefix, rd.bound, c.words FROM rd CROSS JOIN LATERAL (
       SELECT array_agg(x.word ORDER BY x.word) AS words FROM (
-        (SELECT w.word FROM local_words w WHERE rd.prefix AND w.word >= rd.word AND w.word < rd.word || chr(1114111) ORDER BY w.word LIMIT 17)
+        (SELECT w.word FROM local_words w WHERE rd.prefix AND w.word >= rd.word AND w.word < rd.word || chr(1114111) ORDER BY w.word LIMIT ${MAX_COMPLETIONS + 1})
         UNION ALL
         (SELECT w.word FROM local_words w WHERE NOT rd.prefix AND w.word = rd.word)) x) c
     WHERE c.words IS NOT NULL),
   terms AS (
     SELECT k.ti,
       '(' || string_agg(CASE
-        WHEN k.prefix AND k.bound AND cardinality(k.words) <= 16 THEN (SELECT string_agg('''' || replace(replace(u.w, '''', ''), '\\', '') || '''', ' | ' ORDER BY u.o) FROM unnest(k.words) WITH ORDINALITY AS u (w, o))
+        WHEN k.prefix AND k.bound AND cardinality(k.words) <= ${MAX_COMPLETIONS} THEN (SELECT string_agg('''' || replace(replace(u.w, '''', ''), '\\', '') || '''', ' | ' ORDER BY u.o) FROM unnest(k.words) WITH ORDINALITY AS u (w, o))
         ELSE '''' || replace(replace(k.word, '''', ''), '\\', '') || '''' || CASE WHEN k.prefix THEN ':*' ELSE '' END END, ' | ' ORDER BY k.ai) || ')' AS typed,
       '(' || string_agg('''' || replace(replace(k.word, '''', ''), '\\', '') || '''', ' | ' ORDER BY k.ai) || ')' AS whole
     FROM k GROUP BY k.ti)
@@ -105,3 +106,11 @@ BEGIN
   RETURN QUERY EXECUTE 'SELECT ''a''::text, to_jsonb(x) FROM (' || replace(p_numbers, '__ids__', array_to_string(v_ids, ', ')) || ') x';
 END
 $fn$;`;
+
+/**
+ * The function's version: a digest of its text, so any change of the SQL it is built from
+ * (narrowedStreetsSql, the columns, MAX_COMPLETIONS) replaces it on an existing index (isCurrent
+ * in pg-schema.ts looks for this text in the installed function).
+ */
+export const PG_SEARCH_FUNCTION_VERSION = `addressd_local_search ${createHash('sha256').update(FUNCTION_BODY).digest('hex').slice(0, 16)}`;
+export const PG_SEARCH_FUNCTION = FUNCTION_BODY.replace('__version__', PG_SEARCH_FUNCTION_VERSION);

@@ -11,6 +11,7 @@ import { PostcodeCache } from './postcode-cache.js';
 import { narrowedStreetsSql, numberedStreetsSql, postcodeStreetsSql, streetsEachSql, wordStreetsSql } from './pg-street-queries.js';
 import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey } from './pg-prefetch.js';
 import {
+  MAX_COMPLETIONS,
   NUMBERED_PER_STREET,
   PREFIX_END,
   guessedAnswers,
@@ -28,9 +29,6 @@ import {
 
 /** Look-ups of a list sent in one statement at most (`lookUpAll`): about 40 parameters each. */
 const LOOK_UPS_AT_ONCE = 250;
-
-/** A longer prefix is searched as the OR of its words when it has at most this many (as on SQLite). */
-const MAX_COMPLETIONS = 16;
 
 /** `?` placeholders (shared SQL) → `$1, $2, …`. */
 function numbered(sql: string): string {
@@ -314,7 +312,16 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
        WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause})`),
       args,
     );
-    searches.forEach(({ p }, j) => prefetched.put(prefetchedRows(p, res.rows.filter((r) => r.kind === 'x' && Number(r.i) === j).map((r) => ({ part: r.word!, r: r.r })))));
+    // Each search's rows, grouped in one pass (a list's chunk sends up to LOOK_UPS_AT_ONCE searches).
+    const rowsOf = new Map<number, { part: string; r: (typeof res.rows)[number]['r'] }[]>();
+    for (const r of res.rows) {
+      if (r.kind !== 'x') continue;
+      const j = Number(r.i);
+      let group = rowsOf.get(j);
+      if (!group) rowsOf.set(j, (group = []));
+      group.push({ part: r.word!, r: r.r });
+    }
+    searches.forEach(({ p }, j) => prefetched.put(prefetchedRows(p, rowsOf.get(j) ?? [])));
     const known = new Set<number>();
     const fuzzy = new Map<number, string[]>();
     const postcodes = new Set<number>();

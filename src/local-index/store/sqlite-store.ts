@@ -8,7 +8,7 @@ import { applySqliteStreetPostcodes } from './street-postcodes.js';
 import { beginSqliteImport } from './sqlite-import.js';
 import { ftsQuery, matchesTerms, toAddressHit, toStreetHit, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { COUNTRY_STATE_COLUMNS, toSnapshot } from './country-state.js';
-import { NUMBERED_PER_STREET, typosWanted, type CountryState, type IndexSnapshot, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
+import { MAX_COMPLETIONS, NUMBERED_PER_STREET, typosWanted, type CountryState, type IndexSnapshot, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -16,8 +16,6 @@ export const SQLITE_INDEX_FILE = 'local-index.sqlite';
 
 /** Prefix lengths FTS5 keeps a prefix index for (`prefix = '1 2 3 4 5'` in sqlite-schema.ts). */
 const INDEXED_PREFIX = 5;
-/** A longer prefix is searched as the OR of its words when it has at most this many. */
-const MAX_COMPLETIONS = 16;
 /** A narrowed street search starts from the words' match when one word is in at most this many streets. */
 const MATCH_DRIVES = 200;
 

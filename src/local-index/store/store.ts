@@ -60,6 +60,9 @@ export interface BatchOutcome {
  */
 export const SAME_COORDINATE = 1e-7;
 
+/** A prefix is searched as the OR of the words it completes to when they are at most this many (both stores and the PostgreSQL search function). */
+export const MAX_COMPLETIONS = 16;
+
 /** One import, inside one transaction: nothing is visible, and nothing changes, unless `finish` is reached. */
 export interface ImportSession {
   readonly importId: number;

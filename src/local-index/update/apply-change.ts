@@ -56,7 +56,7 @@ async function placesOf(state: OsmStateStore): Promise<PlaceLocator | undefined>
 }
 
 /** Why `--update` cannot run: the failed import by name when there was one. */
-export function updatesOffMessage(failed: ImportFailure | null): string {
+function updatesOffMessage(failed: ImportFailure | null): string {
   if (!failed) return 'No OpenStreetMap extract is recorded for updates: import the extract this change file follows first (addressd import extract.osm.pbf)';
   return `Updates are off since the import of ${failed.file} at ${failed.at} withdrew the update state and did not record it again (${failed.error}): they resume once a full import of that extract completes (addressd import ${failed.file})`;
 }

@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
 import { FEEDBACK_CONCLUSIONS } from '../../contract/feedback.js';
 import type { AcceptanceRow } from '../../feedback/feedback-store.js';
-import type { GapFields, GapKind } from '../../feedback/gap-rule.js';
+import { type GapFields, type GapKind, gapText } from '../../feedback/gap-rule.js';
 import type { GapRow } from '../../feedback/gap-store.js';
 import type { Html } from '../layout.js';
 import { acceptanceChart, acceptanceGrid, acceptanceTotals, CONCLUSION_LABELS, conclusionsTotal as total } from './acceptance-chart.js';
@@ -17,8 +17,7 @@ export interface FeedbackView {
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 const share = (part: number, whole: number) => (whole > 0 ? ` (${Math.round((part / whole) * 100)} %)` : '');
-const address = (f: GapFields) =>
-  [[f.street, f.houseNumber].filter(Boolean).join(' '), [f.postcode, f.city].filter(Boolean).join(' '), f.country].filter(Boolean).join(', ') || '–';
+const address = (f: GapFields) => gapText(f) || '–';
 const KIND: Record<GapKind, string> = { street: 'no such street', house: 'no such number' };
 
 /** `/dashboard/usage`: what customers finally used (POST /v1/validate/feedback), and the index gaps it revealed. */
