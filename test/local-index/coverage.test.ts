@@ -88,6 +88,9 @@ describe.each(STORAGE_BACKENDS)('honest coverage of the local index (%s)', (back
   });
 
   it('LOCAL_COUNTRIES is what the operator says it covers', async () => {
+    // Order-free: the other instance may not have noticed the import yet when this runs alone.
+    const providers = async () => ((await (await fetch(`${operatorSays.url}/healthz`)).json()) as { providers: string[] }).providers;
+    await waitFor(async () => (await providers()).length > 0, 'the other instance to notice the import');
     const { body, unverified } = await validate(operatorSays, 'Stephansplatz 1, 1010 Wien', 'AT');
     expect(unverified).toBeNull();
     expect(body).toMatchObject({ verdict: 'valid', provider: 'local' });

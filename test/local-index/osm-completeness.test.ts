@@ -38,7 +38,9 @@ describe.each(STORAGE_BACKENDS)('OSM completeness (%s)', (backend) => {
     expect(candidate).toMatchObject({ precision: 'address', interpolated: true });
     expect((await house('Polní 4, Lhota'))?.location.lng).toBeCloseTo(16.055, 6);
     // The numbered end nodes are mapped addresses, not interpolated.
-    expect((await house('Polní 10, Lhota'))?.interpolated).toBeUndefined();
+    const end = await house('Polní 10, Lhota');
+    expect(end).toBeDefined();
+    expect(end).not.toHaveProperty('interpolated');
     // Outside the range, or of the other parity: not a number the data has.
     expect(await house('Polní 12, Lhota')).toBeUndefined();
     expect(await house('Polní 5, Lhota')).toBeUndefined();
