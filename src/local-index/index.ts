@@ -9,11 +9,13 @@ import type { IndexStore } from './store/store.js';
 import { applyOsmChange, type UpdateSummary } from './update/apply-change.js';
 import { openOsmState } from './update/open-state.js';
 import type { OsmStateStore, OsmUpdateStatus } from './update/osm-state.js';
+import { recordAlongside, type RecordedState } from './update/record-alongside.js';
 import { recordOsmState } from './update/record-state.js';
 import type { AutocompleteInput, GeocodeInput, ImportOptions, ImportSummary, LocalHit } from './types.js';
 
 export * from './types.js';
 export type { UpdateSummary } from './update/apply-change.js';
+export type { RecordedState } from './update/record-alongside.js';
 
 export interface LocalIndexOptions {
   dataDir: string;
@@ -74,7 +76,12 @@ export interface LocalIndex {
   autocomplete(input: AutocompleteInput): Promise<LocalHit[]>;
   /** Geocodes about to be asked (a list's chunk): their look-ups at once where the store can (`primeGeocodes`). */
   prime(inputs: GeocodeInput[]): Promise<void>;
-  importFile(path: string, opts: ImportOptions): Promise<ImportSummary>;
+  /**
+   * `recordOsmState` (an OSM extract): records what `applyOsmChange` needs while importing
+   * (update/record-alongside.ts); `updateState` says how that went. A failed recording does not
+   * fail the import: updates stay off, and the failure is noted for them to name.
+   */
+  importFile(path: string, opts: ImportOptions & { recordOsmState?: boolean }): Promise<ImportSummary & { updateState?: RecordedState }>;
   /**
    * After an OSM import: records what `applyOsmChange` needs from the extract (src/local-index/update/).
    * A failure is noted (updates name it when they refuse) and thrown saying that updates are off.
@@ -154,10 +161,20 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
     geocode: (input) => geocode(store, input),
     autocomplete: (input) => autocomplete(store, input),
     prime: (inputs) => primeGeocodes(store, inputs),
-    async importFile(path, options) {
-      const summary = await runImport(store, path, { at: now(), ...options });
-      await refresh();
-      return summary;
+    async importFile(path, { recordOsmState: record, ...options }) {
+      const at = options.at ?? now();
+      if (!record || options.format !== 'osm') {
+        const summary = await runImport(store, path, { at, ...options });
+        await refresh();
+        return summary;
+      }
+      return withState(async (state) => {
+        const alongside = recordAlongside({ path, at: at.toISOString(), state });
+        const summary = await runImport(store, path, { at, ...options, alongside });
+        await refresh();
+        const updateState = alongside.result();
+        return updateState ? { ...summary, updateState } : summary;
+      });
     },
     async recordOsmState(path) {
       const at = now().toISOString();

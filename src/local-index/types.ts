@@ -1,5 +1,6 @@
 import type { AddressComponents, GeoPoint } from '../contract/address.js';
 import type { Precision } from '../providers/provider.js';
+import type { ImportSession } from './store/store.js';
 
 export type ImportFormat = 'openaddresses' | 'osm' | 'csv';
 export const IMPORT_FORMATS: readonly ImportFormat[] = ['openaddresses', 'osm', 'csv'];
@@ -66,6 +67,19 @@ export interface ImportOptions {
   readInWorker?: boolean;
   /** When the import is recorded as made (the status command); default: now. */
   at?: Date;
+  /** Work that runs beside the import and commits with it (update/record-alongside.ts). */
+  alongside?: ImportCompanion;
+}
+
+/**
+ * Work beside an import (the OSM update state): started with the import's session, finished in
+ * its transaction (`beforeCommit`) and after its commit; stopped before a failed import rolls back.
+ */
+export interface ImportCompanion {
+  start(session: ImportSession): void;
+  beforeCommit(): Promise<void>;
+  afterCommit(): Promise<void>;
+  abort(): Promise<void>;
 }
 
 export interface ImportSummary {

@@ -42,9 +42,10 @@ const fixture = changeFiles(writeChangeFixture);
 describe.each(STORAGE_BACKENDS)('import --update with an OsmChange file (%s)', (backend) => {
   const s = updateSandboxes(backend);
 
+  // As the CLI does: the update state recorded while the extract is imported.
   const importBefore = async () => {
-    await s.box.index.importFile(fixture.files.before, { format: 'osm' });
-    await s.box.index.recordOsmState(fixture.files.before);
+    const summary = await s.box.index.importFile(fixture.files.before, { format: 'osm', recordOsmState: true });
+    expect(summary.updateState).toMatchObject({ ways: expect.any(Number) });
   };
   const house = async (index: IndexSandbox, query: string) => {
     const [best] = await index.index.geocode({ query, country: 'DE' });

@@ -1,7 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { detectFormat } from '../../local-index/import/detect-format.js';
-import { IMPORT_FORMATS, ImportFormatError, openLocalIndex, type ImportFormat, type ImportSummary, type LocalIndex } from '../../local-index/index.js';
+import { IMPORT_FORMATS, ImportFormatError, openLocalIndex, type ImportFormat, type ImportSummary, type LocalIndex, type RecordedState } from '../../local-index/index.js';
 import type { CliContext } from '../context.js';
 import { localIndexOptions } from '../../local-index/config-options.js';
 import { describeStore } from '../store-info.js';
@@ -83,16 +83,17 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
           return;
         }
         // The recorded update state is withdrawn by the import's own commit (never before: a file
-        // that fails to read leaves the update chain as it was), and recorded again below.
-        const summary = await importWithProgress(index, file, format, flags);
+        // that fails to read leaves the update chain as it was), and recorded again during the import.
+        const recordState = format === 'osm' && flags.updateState !== false;
+        const { updateState, ...summary } = await importWithProgress(index, file, format, flags, recordState);
         const lines = humanSummary(summary, index.backend);
-        let recorded: { ways: number; areas: number; durationMs: number } | undefined;
-        if (format === 'osm' && flags.updateState !== false) {
-          const started = performance.now();
-          const r = await index.recordOsmState(file);
-          recorded = { ...r, durationMs: Math.round(performance.now() - started) };
-          lines.push(`  recorded for --update: ${r.ways} address and building ways, ${r.areas} boundaries in ${(recorded.durationMs / 1000).toFixed(1)} s`);
-        } else if (format === 'osm') await index.skipOsmState(file);
+        if (updateState && 'error' in updateState) {
+          ctx.out({ ...summary, updateState }, lines);
+          throw new Error(`${updateState.error}: the index holds ${file}, but updates are off until a full import of that extract completes (addressd import ${file})`);
+        }
+        const recorded = updateState;
+        if (recorded) lines.push(`  recorded for --update: ${recorded.ways} address and building ways, ${recorded.areas} boundaries (while importing, ${(recorded.durationMs / 1000).toFixed(1)} s)`);
+        else if (format === 'osm') await index.skipOsmState(file);
         ctx.out({ ...summary, ...(recorded ? { updateState: recorded } : {}) }, lines);
       } finally {
         await index.close();
@@ -100,13 +101,14 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
     });
 }
 
-async function importWithProgress(index: LocalIndex, file: string, format: ImportFormat, flags: ImportFlags): Promise<ImportSummary> {
+async function importWithProgress(index: LocalIndex, file: string, format: ImportFormat, flags: ImportFlags, recordOsmState: boolean): Promise<ImportSummary & { updateState?: RecordedState }> {
   const bar = progressBar();
   try {
     return await index.importFile(file, {
       format,
       ...(flags.country ? { country: flags.country } : {}),
       replace: flags.replace === true,
+      recordOsmState,
       onProgress: (p) => bar.update(p.bytesRead, p.totalBytes, p.rows),
     });
   } finally {

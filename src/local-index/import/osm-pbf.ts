@@ -16,11 +16,23 @@ import { addrTags, interpolationRows, osmRows } from './osm-rows.js';
 type Tags = Record<string, string>;
 
 /** The mean of a way's distinct nodes found in the file (a closed way lists its first node twice). */
-function centre(refs: number[], locations: NodeLocations): [number, number] | undefined {
+function centre(refs: ArrayLike<number>, locations: NodeLocations): [number, number] | undefined {
   let lat = 0;
   let lng = 0;
   let n = 0;
-  for (const ref of new Set(refs)) {
+  // Distinct without a Set per way (millions of them): a way has a handful of nodes, so an earlier
+  // occurrence is looked for among them; the sums run in the same order as over a Set.
+  const long = refs.length > 64 ? new Set<number>() : undefined;
+  for (let i = 0; i < refs.length; i++) {
+    const ref = refs[i]!;
+    if (long) {
+      if (long.has(ref)) continue;
+      long.add(ref);
+    } else {
+      let seen = false;
+      for (let j = 0; j < i && !seen; j++) seen = refs[j] === ref;
+      if (seen) continue;
+    }
     const c = locations.get(ref);
     if (!c) continue;
     lat += c[0];
@@ -29,6 +41,10 @@ function centre(refs: number[], locations: NodeLocations): [number, number] | un
   }
   return n > 0 ? [lat / n, lng / n] : undefined;
 }
+
+/** A way's node list as stored in the staging file: the ids' bytes (no JSON to write and parse twice). */
+const packRefs = (refs: number[]): Buffer => Buffer.from(new Float64Array(refs).buffer);
+const unpackRefs = (blob: Buffer): Float64Array => new Float64Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.length));
 
 /** The outer ways of a multipolygon relation with an address (a building with courtyards); undefined for any other relation. */
 export function addressAreaWays(relation: { tags: Tags; members: { type: string; id: number; role: string }[] }): number[] | undefined {
@@ -76,7 +92,7 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     stage.pragma('journal_mode = OFF');
     stage.pragma('synchronous = OFF');
     stage.exec(`CREATE TABLE nodes (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL);
-                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs TEXT NOT NULL, lat REAL, lng REAL, interpolation INTEGER, points TEXT);
+                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs BLOB NOT NULL, interpolation INTEGER, points TEXT);
                 CREATE TABLE entrances (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL, way INTEGER);`);
     const addNode = stage.prepare('INSERT OR REPLACE INTO nodes (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
     // Entrances without a number (osm-entrances.ts) and the first address way found holding each.
@@ -134,9 +150,9 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
           for (const id of ways ?? []) areaWays.add(id);
         } else if (item.type === 'node') node(item.id, item.tags, item.lat, item.lon);
         else if (hasAddress(item.tags)) {
-          addWay.run(item.id, JSON.stringify(addrTags(item.tags)), JSON.stringify(item.refs), null);
+          addWay.run(item.id, JSON.stringify(addrTags(item.tags)), packRefs(item.refs), null);
           if (entranceIds.size > 0) for (const ref of item.refs) if (entranceIds.has(ref)) setEntranceWay.run(item.id, ref);
-        } else if (isInterpolation(item.tags)) addWay.run(item.id, JSON.stringify(addrTags(item.tags)), JSON.stringify(item.refs), 1);
+        } else if (isInterpolation(item.tags)) addWay.run(item.id, JSON.stringify(addrTags(item.tags)), packRefs(item.refs), 1);
       }
     }
     // Pass 2 also stages the outer ways of address multipolygons: an address at the mean of their nodes.
@@ -154,13 +170,17 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
         }
       }
     }
-    for (const a of addressAreas) addWay.run(-a.id, JSON.stringify(a.tags), JSON.stringify(a.ways.flatMap((w) => areaRefs.get(w) ?? [])), null);
+    for (const a of addressAreas) addWay.run(-a.id, JSON.stringify(a.tags), packRefs(a.ways.flatMap((w) => areaRefs.get(w) ?? [])), null);
     boundaryNodes.seal();
 
     // Address ways in groups of at most `nodeBudget` node references, one node pass per group
-    // (the first also fills the boundaries' nodes); each way's centre is stored with it.
+    // (the first also fills the boundaries' nodes). Each way's centre is kept by its place in id
+    // order, off the V8 heap, for the rows below (which read the ways in the same order).
     const page = stage.prepare('SELECT id, refs, interpolation FROM ways WHERE id > ? ORDER BY id LIMIT 5000');
-    const setCentre = stage.prepare('UPDATE ways SET lat = ?, lng = ? WHERE id = ?');
+    type PageRow = { id: number; refs: Buffer; interpolation: number | null };
+    const wayCount = stage.prepare('SELECT count(*) FROM ways').pluck().get() as number;
+    const centres = new Float64Array(wayCount * 2).fill(Number.NaN);
+    let ordinal = 0;
     // An interpolation way keeps every node's coordinates (null where the file lacks it): its numbers lie along it.
     const setPoints = stage.prepare('UPDATE ways SET points = ? WHERE id = ?');
     let done = Number.MIN_SAFE_INTEGER;
@@ -169,9 +189,9 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       let end = done;
       let refs = 0;
       let full = false;
-      for (let rows = page.all(end) as { id: number; refs: string }[]; rows.length > 0 && !full; rows = page.all(end) as typeof rows) {
+      for (let rows = page.all(end) as PageRow[]; rows.length > 0 && !full; rows = page.all(end) as PageRow[]) {
         for (const row of rows) {
-          const ids = JSON.parse(row.refs) as number[];
+          const ids = unpackRefs(row.refs);
           if (refs > 0 && refs + ids.length > nodeBudget) {
             full = true;
             break;
@@ -188,13 +208,14 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
         first && boundaryNodes.size > 0 ? (id, lat, lon) => (group.set(id, lat, lon), boundaryNodes.set(id, lat, lon)) : (id, lat, lon) => group.set(id, lat, lon),
         first ? progress(boundaries.size > 0 ? 0.75 : 0.5, boundaries.size > 0 ? 0.25 : 0.5) : undefined,
       );
-      for (let at = done, rows = page.all(at) as { id: number; refs: string; interpolation: number | null }[]; rows.length > 0 && at < end; rows = page.all(at) as typeof rows) {
+      for (let at = done, rows = page.all(at) as PageRow[]; rows.length > 0 && at < end; rows = page.all(at) as PageRow[]) {
         for (const row of rows) {
           if (row.id > end) break;
-          const refs = JSON.parse(row.refs) as number[];
-          if (row.interpolation) setPoints.run(JSON.stringify(refs.map((r) => group.get(r) ?? null)), row.id);
+          const refs = unpackRefs(row.refs);
+          if (row.interpolation) setPoints.run(JSON.stringify(Array.from(refs, (r) => group.get(r) ?? null)), row.id);
           const c = centre(refs, group);
-          if (c) setCentre.run(c[0], c[1], row.id);
+          if (c) [centres[ordinal * 2], centres[ordinal * 2 + 1]] = c;
+          ordinal++;
           at = row.id;
         }
       }
@@ -221,17 +242,20 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       const tags = nodeTags.get(id) as string | undefined;
       return tags === undefined ? undefined : (JSON.parse(tags) as Tags);
     };
-    type WayRow = { id: number; tags: string; lat: number | null; lng: number | null; refs: string | null; points: string | null };
-    for (const way of stage.prepare('SELECT id, tags, lat, lng, CASE WHEN points IS NULL THEN NULL ELSE refs END AS refs, points FROM ways ORDER BY id').iterate() as Iterable<WayRow>) {
+    type WayRow = { id: number; tags: string; refs: Buffer | null; points: string | null };
+    ordinal = 0;
+    for (const way of stage.prepare('SELECT id, tags, CASE WHEN points IS NULL THEN NULL ELSE refs END AS refs, points FROM ways ORDER BY id').iterate() as Iterable<WayRow>) {
       const row = way.id < 0 ? `r${-way.id}` : `w${way.id}`;
+      const [lat, lng] = [centres[ordinal * 2]!, centres[ordinal * 2 + 1]!];
+      ordinal++;
       if (way.points !== null) {
-        const refs = JSON.parse(way.refs!) as number[];
+        const refs = Array.from(unpackRefs(way.refs!));
         const points = JSON.parse(way.points) as ([number, number] | null)[];
         const at = new Map(refs.map((r, i) => [r, points[i] ?? undefined]));
         yield* take(interpolationRows(row, JSON.parse(way.tags) as Tags, refs, (id) => at.get(id), numbered, places, country));
-      } else if (way.lat === null || way.lng === null) {
+      } else if (Number.isNaN(lat)) {
         yield* take([{ kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' }]);
-      } else yield* take(osmRows(row, JSON.parse(way.tags) as Tags, way.lat, way.lng, places, country));
+      } else yield* take(osmRows(row, JSON.parse(way.tags) as Tags, lat, lng, places, country));
     }
     type EntranceRow = { id: number; tags: string; lat: number; lng: number; building: string };
     for (const e of stage.prepare('SELECT e.id, e.tags, e.lat, e.lng, w.tags AS building FROM entrances e JOIN ways w ON w.id = e.way ORDER BY e.id').iterate() as Iterable<EntranceRow>) {

@@ -30,6 +30,8 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
   const inWorker = opts.readInWorker ?? info.size >= WORKER_FROM_BYTES;
   const chunks = inWorker ? keyedChunksInWorker(path, read) : keyedChunks(path, read);
   const session = await store.beginImport();
+  const alongside = opts.alongside;
+  alongside?.start(session);
   let batch: { row: number | string; a: KeyedAddress }[] = [];
   // One batch is written while the next is read: PostgreSQL works while we parse. Batches
   // still go in order, so each one sees every row the previous ones wrote.
@@ -56,11 +58,14 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
     const record = { kind: 'import' as const, file: path, at: (opts.at ?? new Date()).toISOString(), covered, withdrawsUpdates: opts.format === 'osm' };
     // The option's country is recorded even when the file held none of it (covered, with no addresses yet).
     const countries = [...new Set([...summary.countryList, ...covered])].sort();
-    const { removed, notInFile } = await session.finish(countries, opts.replace ?? false, record);
+    const { removed, notInFile } = await session.finish(countries, opts.replace ?? false, record, alongside && (() => alongside.beforeCommit()));
+    await alongside?.afterCommit();
     return summary.build(removed, notInFile, covered);
   } catch (err) {
     await chunks.return(undefined);
     await writing.catch(() => undefined);
+    // Stopped before the rollback: on SQLite it writes through the import's connection.
+    await alongside?.abort();
     await session.abort();
     throw err;
   }

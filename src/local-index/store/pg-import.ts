@@ -227,7 +227,7 @@ export async function beginPgImport(
       if (removed > 0) changed = true;
       return { removed, countries: res.rows.map((r) => r.country) };
     },
-    async finish(countries: string[], replace: boolean, record?: CommitRecord) {
+    async finish(countries: string[], replace: boolean, record?: CommitRecord, beforeCommit?: () => Promise<void>) {
       let removed = 0;
       let notInFile = 0;
       const vanished = new Set<string>();
@@ -291,6 +291,7 @@ export async function beginPgImport(
         const state = await client.query<{ present: boolean }>("SELECT to_regclass('local_osm_meta') IS NOT NULL AS present");
         if (state.rows[0]!.present) await client.query("DELETE FROM local_osm_meta WHERE key = 'recorded'");
       }
+      await beforeCommit?.();
       // Delivered at commit to every server listening (pg-store.ts): their cache keys move on at once.
       await client.query('SELECT pg_notify($1, $2)', [INDEX_CHANNEL, String(version)]);
       await end('COMMIT');

@@ -75,6 +75,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
 
   return {
     importId,
+    sqlite: db,
     async write(rows: AddressInput[]) {
       const out: BatchOutcome = { imported: 0, updated: 0, unchanged: 0, duplicates: [] };
       const values: unknown[] = [];
@@ -117,7 +118,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
       if (removed > 0) changedAny = true;
       return { removed, countries };
     },
-    async finish(countries: string[], replace: boolean, record?: CommitRecord) {
+    async finish(countries: string[], replace: boolean, record?: CommitRecord, beforeCommit?: () => Promise<void>) {
       let removed = 0;
       let notInFile = 0;
       const inList = countries.map(() => '?').join(', ');
@@ -147,6 +148,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
       if (record?.kind === 'import' && record.withdrawsUpdates && db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'osm_meta'").get()) {
         db.prepare("DELETE FROM osm_meta WHERE key = 'recorded'").run();
       }
+      await beforeCommit?.();
       db.exec('COMMIT');
       db.pragma('optimize');
       open = false;

@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { mayHaveTypo } from '../fuzzy.js';
 
 /**
@@ -67,6 +68,12 @@ export const MAX_COMPLETIONS = 16;
 export interface ImportSession {
   readonly importId: number;
   /**
+   * SQLite: the import's connection, its transaction open. The OSM update state recorded beside
+   * the import (update/record-alongside.ts) writes through it, so it commits with the import
+   * (SQLite has one writer a file: a second connection would wait for this commit).
+   */
+  readonly sqlite?: Database.Database;
+  /**
    * Writes one batch of rows with distinct identities, in order after the batches before it:
    * a new address is inserted, a changed one updated, an unchanged one marked as seen by this
    * import (for `--replace` and duplicate detection). The store resolves street ids itself.
@@ -77,9 +84,9 @@ export interface ImportSession {
   /**
    * Refreshes street statistics, applies `replace`, records `record` for each of `countries`
    * (store/country-state.ts: a changed country's data generation moves on, in this same commit)
-   * and commits.
+   * and commits; `beforeCommit` runs last in the transaction (what is written beside the import).
    */
-  finish(countries: string[], replace: boolean, record?: CommitRecord): Promise<FinishOutcome>;
+  finish(countries: string[], replace: boolean, record?: CommitRecord, beforeCommit?: () => Promise<void>): Promise<FinishOutcome>;
   abort(): Promise<void>;
 }
 

@@ -53,11 +53,24 @@ export interface StateChange {
   maybeUnused: number[];
 }
 
+/** A way as a recording writes it. */
+export interface StoredWayRow extends StoredWay {
+  id: number;
+}
+
+/** What a recording reads from an extract (state-reader.ts), in the order it writes it. */
+export type StateBatch =
+  | { kind: 'ways'; rows: StoredWayRow[] }
+  /** `exact`: only nodes a recorded way uses; otherwise a superset the store screens at commit. */
+  | { kind: 'nodes'; packed: Float64Array; exact: boolean }
+  /** The last batch: the boundaries, and how many ways the recording holds. */
+  | { kind: 'areas'; rows: StoredArea[]; ways: number };
+
 /** Writes one full import's state (replacing what the same elements had). */
 export interface StateRecorder {
-  ways(rows: { id: number; tags: Tags; refs: number[] }[]): Promise<void>;
-  /** Coordinates of nodes; only those an address way uses are kept. */
-  nodes(rows: [number, number, number][]): Promise<void>;
+  ways(rows: StoredWayRow[]): Promise<void>;
+  /** Coordinates of nodes, packed `id, lat, lng`; only those an address way uses are kept (`exact`: all of them are). */
+  nodes(packed: Float64Array, exact: boolean): Promise<void>;
   areas(rows: StoredArea[]): Promise<void>;
   /** Marks the state recorded for this extract, and clears a failure noted before. */
   commit(extract: ExtractMark): Promise<void>;

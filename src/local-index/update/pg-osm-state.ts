@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import { createPgPool } from '../../store/db/pg-pool.js';
+import { copyText, copyThen } from '../store/pg-copy-in.js';
 import { ident } from '../store/pg-schema.js';
 import { withSessionOptions } from '../store/pg-store.js';
-import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags } from './osm-state.js';
+import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type StoredWayRow, type Tags } from './osm-state.js';
 
 /**
  * Which ways use a node: a GIN index on the ways' node lists (`refs @> ARRAY[node]`). It replaced a
@@ -36,13 +37,12 @@ const PUT_NODES = `
   ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng${SAME_NODE}`;
 
 /**
- * A recording stages node coordinates (screened only by a lossy bitset) without any index, then
- * keeps those a way uses in one set-based statement at commit: per node, that check would
- * need the GIN index, which a first recording builds only at the end.
+ * A first recording whose nodes come exactly (state-reader.ts) copies them into place. Otherwise
+ * it stages node coordinates (a superset, screened by a lossy bitset; or a re-recording's, which
+ * upserts) without any index, then keeps those a way uses in one set-based statement at commit:
+ * per node, that check would need the GIN index, which a first recording builds only at the end.
  */
 const STAGE_NODES = 'CREATE TEMP TABLE osm_record_nodes (id BIGINT NOT NULL, lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL) ON COMMIT DROP';
-const PUT_STAGED = `
-  INSERT INTO osm_record_nodes (id, lat, lng) SELECT * FROM unnest($1::bigint[], $2::float8[], $3::float8[])`;
 /** Into empty tables (a first recording) no row can conflict: a plain insert, in key order, costs half an upsert. */
 const KEEP_USED_STAGED = (upsert: boolean) => `
   INSERT INTO local_osm_nodes (id, lat, lng)
@@ -53,6 +53,19 @@ const KEEP_USED_STAGED = (upsert: boolean) => `
 
 /** `{1,2,3}`: a node list as a PostgreSQL array literal. */
 const arrayLiteral = (refs: number[]) => `{${refs.join(',')}}`;
+
+/** Ways into the (empty) ways table by COPY: tags as JSON text, node lists as array literals. */
+async function copyWays(db: pg.PoolClient, rows: StoredWayRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await copyThen(db, 'local_osm_ways', ['id', 'tags', 'refs'], rows.map((r) => `${r.id}\t${copyText(JSON.stringify(r.tags))}\t${arrayLiteral(r.refs)}`), '');
+}
+
+/** Packed `id, lat, lng` nodes into `table` by COPY. */
+async function copyNodes(db: pg.PoolClient, table: string, packed: Float64Array): Promise<void> {
+  const lines: string[] = [];
+  for (let i = 0; i < packed.length; i += 3) lines.push(`${packed[i]}\t${packed[i + 1]}\t${packed[i + 2]}`);
+  if (lines.length > 0) await copyThen(db, table, ['id', 'lat', 'lng'], lines, '');
+}
 
 /** The OSM update state in PostgreSQL (`local_osm_*`), always on the primary (see osm-state.ts). */
 export async function openPgOsmState(databaseUrl: string, schema: string | undefined): Promise<OsmStateStore> {
@@ -77,9 +90,9 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
     const ids = rows.map((r) => r.id);
     await db.query(PUT_WAYS, [ids, rows.map((r) => JSON.stringify(r.tags)), rows.map((r) => arrayLiteral(r.refs))]);
   };
-  const putNodes = async (db: pg.PoolClient, sql: string, rows: [number, number, number][]) => {
+  const putNodes = async (db: pg.PoolClient, rows: [number, number, number][]) => {
     if (rows.length === 0) return;
-    await db.query(sql, [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2])]);
+    await db.query(PUT_NODES, [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2])]);
   };
   const transaction = async <T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> => {
     const db = await pool.connect();
@@ -136,7 +149,7 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
           await db.query('DELETE FROM local_osm_ways WHERE id = ANY($1::bigint[])', [change.droppedWays]);
         }
         await putWays(db, [...change.ways].map(([id, w]) => ({ id, ...w })));
-        await putNodes(db, PUT_NODES, [...change.nodes].map(([id, [lat, lng]]) => [id, lat, lng]));
+        await putNodes(db, [...change.nodes].map(([id, [lat, lng]]) => [id, lat, lng]));
         if (change.maybeUnused.length > 0) {
           await db.query(
             `DELETE FROM local_osm_nodes o WHERE o.id = ANY($1::bigint[]) AND NOT EXISTS (SELECT 1 FROM local_osm_ways w WHERE w.refs @> ARRAY[o.id])`,
@@ -172,9 +185,16 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
           db.release();
         }
       };
+      let staged = false;
       return {
-        ways: (rows) => putWays(db, rows),
-        nodes: (rows) => putNodes(db, PUT_STAGED, rows),
+        // Into empty tables (a first recording: each way once, exact nodes in id order) by COPY:
+        // the server's fast path, and no parameter arrays to build and parse.
+        ways: (rows) => (first ? copyWays(db, rows) : putWays(db, rows)),
+        async nodes(packed, exact) {
+          if (first && noNodes && exact) return copyNodes(db, 'local_osm_nodes', packed);
+          staged = true;
+          return copyNodes(db, 'pg_temp.osm_record_nodes', packed);
+        },
         async areas(rows) {
           if (rows.length === 0) return;
           await db.query(
@@ -187,8 +207,10 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
           if (first) await db.query(WAYS_BY_NODE);
           // Statistics for the semi-join below (and for updates' plans after a bulk load).
           await db.query('ANALYZE local_osm_ways');
-          await db.query('ANALYZE pg_temp.osm_record_nodes');
-          await db.query(KEEP_USED_STAGED(!noNodes));
+          if (staged) {
+            await db.query('ANALYZE pg_temp.osm_record_nodes');
+            await db.query(KEEP_USED_STAGED(!noNodes));
+          }
           await setMeta(db, 'recorded', JSON.stringify(extract));
           await db.query("DELETE FROM local_osm_meta WHERE key = 'failed'");
           await end('COMMIT');

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { SQLITE_INDEX_FILE } from '../store/sqlite-store.js';
 import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags } from './osm-state.js';
 
+/** Rows per insert statement of a first recording. */
+const MANY = 100;
+
 /** Ids per `IN (SELECT value FROM json_each(?))` look-up. */
 const CHUNK = 10_000;
 
@@ -13,14 +16,8 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
-/** The OSM update state in the SQLite index file, on its own connection (see osm-state.ts). */
-export function openSqliteOsmState(dataDir: string): OsmStateStore {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, SQLITE_INDEX_FILE));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  // An import in another process holds the write lock for its whole transaction.
-  db.pragma('busy_timeout = 600000');
+/** The state's tables, created where missing. */
+export function createSqliteOsmState(db: Database.Database): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS osm_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS osm_ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs TEXT NOT NULL);
@@ -28,9 +25,83 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
     CREATE TABLE IF NOT EXISTS osm_nodes (id INTEGER PRIMARY KEY, lat REAL NOT NULL, lng REAL NOT NULL);
     CREATE TABLE IF NOT EXISTS osm_areas (id INTEGER PRIMARY KEY, value TEXT NOT NULL, rings TEXT NOT NULL);
   `);
-  const meta = (key: string) => db.prepare('SELECT value FROM osm_meta WHERE key = ?').pluck().get(key) as string | undefined;
+}
+
+/**
+ * A recording on `db`, in the transaction open there: its own (`own`: committed or rolled back
+ * here), or an import's (record-alongside.ts: the import's commit commits it too, so the index and
+ * its update state change together). A first recording fills empty tables: rather than a node
+ * index row and a probe of it per reference and per node, ways are written alone, exact nodes
+ * straight into place and a screened superset staged; at commit the node index is built in one
+ * sorted pass, which appends to its B-tree, and the staged nodes a way uses are kept. Over earlier
+ * state, row by row as an update.
+ */
+export function sqliteRecorder(db: Database.Database, own: boolean): StateRecorder {
+  createSqliteOsmState(db);
+  const first = db.prepare('SELECT 1 FROM osm_ways LIMIT 1').get() === undefined;
+  const q = sqliteStateStatements(db);
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS osm_record_nodes (id INTEGER NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL); DELETE FROM temp.osm_record_nodes;');
+  const stage = db.prepare('INSERT INTO temp.osm_record_nodes (id, lat, lng) VALUES (?, ?, ?)');
+  // A first recording's rows go in MANY to a statement: one call into SQLite instead of one per row.
+  const values = (n: number) => Array.from({ length: n }, () => '(?, ?, ?)').join(', ');
+  const putWays = db.prepare(`INSERT INTO osm_ways (id, tags, refs) VALUES ${values(MANY)} ON CONFLICT (id) DO UPDATE SET tags = excluded.tags, refs = excluded.refs`);
+  const putNodes = db.prepare(`INSERT INTO osm_nodes (id, lat, lng) VALUES ${values(MANY)} ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng`);
+  let staged = false;
+  let open = true;
+  const finish = (sql: 'COMMIT' | 'ROLLBACK' | undefined) => {
+    open = false;
+    if (sql && db.inTransaction) db.exec(sql);
+    db.exec('DROP TABLE IF EXISTS temp.osm_record_nodes');
+  };
+  return {
+    async ways(rows) {
+      if (!first) {
+        for (const r of rows) q.writeWay(r.id, r);
+        return;
+      }
+      const whole = rows.length - (rows.length % MANY);
+      const args: (number | string)[] = [];
+      for (let i = 0; i < whole; i++) {
+        const r = rows[i]!;
+        args.push(r.id, JSON.stringify(r.tags), JSON.stringify(r.refs));
+        if (args.length === MANY * 3) putWays.run(args.splice(0));
+      }
+      for (const r of rows.slice(whole)) q.putWay.run(r.id, JSON.stringify(r.tags), JSON.stringify(r.refs));
+    },
+    async nodes(packed, exact) {
+      const n = packed.length / 3;
+      if (first && exact) {
+        const whole = n - (n % MANY);
+        for (let i = 0; i < whole; i += MANY) putNodes.run(Array.from(packed.subarray(i * 3, (i + MANY) * 3)));
+        for (let i = whole; i < n; i++) q.putNode.run(packed[i * 3], packed[i * 3 + 1], packed[i * 3 + 2]);
+      } else if (first) {
+        staged = true;
+        for (let i = 0; i < n; i++) stage.run(packed[i * 3], packed[i * 3 + 1], packed[i * 3 + 2]);
+      } else for (let i = 0; i < n; i++) q.putUsedNode.run({ id: packed[i * 3], lat: packed[i * 3 + 1], lng: packed[i * 3 + 2] });
+    },
+    async areas(rows) {
+      for (const a of rows) q.putArea.run(a.id, JSON.stringify(a.value), JSON.stringify(a.rings));
+    },
+    async commit(extract) {
+      if (first) db.exec('INSERT OR IGNORE INTO osm_way_nodes (node_id, way_id) SELECT j.value, w.id FROM osm_ways w, json_each(w.refs) j ORDER BY 1, 2');
+      if (staged) {
+        db.exec(`INSERT INTO osm_nodes (id, lat, lng) SELECT id, lat, lng FROM temp.osm_record_nodes t
+                   WHERE EXISTS (SELECT 1 FROM osm_way_nodes n WHERE n.node_id = t.id) ORDER BY id
+                   ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng`);
+      }
+      q.setMeta.run('recorded', JSON.stringify(extract));
+      db.prepare("DELETE FROM osm_meta WHERE key = 'failed'").run();
+      finish(own ? 'COMMIT' : undefined);
+    },
+    async abort() {
+      if (open) finish(own ? 'ROLLBACK' : undefined);
+    },
+  };
+}
+
+/** The statements a recording and an update write the state with. */
+function sqliteStateStatements(db: Database.Database) {
   const setMeta = db.prepare('INSERT INTO osm_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-  const delMeta = db.prepare('DELETE FROM osm_meta WHERE key = ? AND value = ?');
   const putWay = db.prepare('INSERT INTO osm_ways (id, tags, refs) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET tags = excluded.tags, refs = excluded.refs');
   // Through the way's stored node list: the node index is keyed by node, and a scan by way would read it all.
   const oldRefs = db.prepare('SELECT refs FROM osm_ways WHERE id = ?').pluck();
@@ -63,6 +134,21 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
     for (const ref of w.refs) putWayNode.run(ref, id);
   };
 
+  return { setMeta, dropWayNodes, dropWay, writeWay, putWay, putNode, putUsedNode, dropUnused, putArea };
+}
+
+/** The OSM update state in the SQLite index file, on its own connection (see osm-state.ts). */
+export function openSqliteOsmState(dataDir: string): OsmStateStore {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, SQLITE_INDEX_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  // An import in another process holds the write lock for its whole transaction.
+  db.pragma('busy_timeout = 600000');
+  createSqliteOsmState(db);
+  const meta = (key: string) => db.prepare('SELECT value FROM osm_meta WHERE key = ?').pluck().get(key) as string | undefined;
+  const { setMeta, dropWayNodes, dropWay, writeWay, putNode, dropUnused } = sqliteStateStatements(db);
+  const delMeta = db.prepare('DELETE FROM osm_meta WHERE key = ? AND value = ?');
   return {
     async updateStatus() {
       return readUpdateStatus(meta);
@@ -111,48 +197,7 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
     },
     async beginRecord(): Promise<StateRecorder> {
       db.exec('BEGIN IMMEDIATE');
-      // A first recording fills empty tables: rather than a node index row and a probe of it per
-      // reference and per node, ways are written alone and nodes staged (screened only by a lossy
-      // bitset); at commit the node index is built in one sorted pass, which appends to its
-      // B-tree, and the staged nodes a way uses are kept. Over earlier state, row by row as an update.
-      const first = db.prepare('SELECT 1 FROM osm_ways LIMIT 1').get() === undefined;
-      db.exec('CREATE TEMP TABLE IF NOT EXISTS osm_record_nodes (id INTEGER NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL); DELETE FROM temp.osm_record_nodes;');
-      const stage = db.prepare('INSERT INTO temp.osm_record_nodes (id, lat, lng) VALUES (?, ?, ?)');
-      let open = true;
-      const finish = (sql: 'COMMIT' | 'ROLLBACK') => {
-        db.exec(sql);
-        open = false;
-        db.exec('DROP TABLE IF EXISTS temp.osm_record_nodes');
-      };
-      return {
-        async ways(rows) {
-          if (first) for (const r of rows) putWay.run(r.id, JSON.stringify(r.tags), JSON.stringify(r.refs));
-          else for (const r of rows) writeWay(r.id, r);
-        },
-        async nodes(rows) {
-          if (first) for (const [id, lat, lng] of rows) stage.run(id, lat, lng);
-          else for (const [id, lat, lng] of rows) putUsedNode.run({ id, lat, lng });
-        },
-        async areas(rows) {
-          for (const a of rows) putArea.run(a.id, JSON.stringify(a.value), JSON.stringify(a.rings));
-        },
-        async commit(extract) {
-          if (first) {
-            db.exec(`
-              INSERT OR IGNORE INTO osm_way_nodes (node_id, way_id) SELECT j.value, w.id FROM osm_ways w, json_each(w.refs) j ORDER BY 1, 2;
-              INSERT INTO osm_nodes (id, lat, lng) SELECT id, lat, lng FROM temp.osm_record_nodes t
-                WHERE EXISTS (SELECT 1 FROM osm_way_nodes n WHERE n.node_id = t.id) ORDER BY id
-                ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng;`);
-          }
-          setMeta.run('recorded', JSON.stringify(extract));
-          db.prepare("DELETE FROM osm_meta WHERE key = 'failed'").run();
-          finish('COMMIT');
-        },
-        async abort() {
-          if (open && db.inTransaction) finish('ROLLBACK');
-          open = false;
-        },
-      };
+      return sqliteRecorder(db, true);
     },
     async close() {
       db.close();

@@ -1,0 +1,193 @@
+import { assembleRings, makeArea } from '../import/osm-areas.js';
+import { isInterpolation } from '../import/osm-interpolation.js';
+import { addressAreaWays, NODE_PASS_BUDGET, NodeFilter } from '../import/osm-pbf.js';
+import { isBareEntrance } from '../import/osm-entrances.js';
+import { addrTags } from '../import/osm-rows.js';
+import { boundaryOf, type Boundary } from '../import/osm-places.js';
+import { checkPbfHeader, pbfBlocks, PbfDecoder } from '../import/pbf-blocks.js';
+import { holdsOnlyNodes, readDenseBlock } from '../import/pbf-dense.js';
+import type { OsmItem } from 'osm-pbf-parser';
+import { areaWay, entranceWay, entranceWayId, withEnds } from './osm-derived-ways.js';
+import { NodeIdSet } from './node-id-set.js';
+import { stateTags, tracked, type StateBatch, type StoredArea, type StoredWayRow, type Tags } from './osm-state.js';
+
+const BATCH = 5000;
+
+/** The elements of a file's way and relation blocks; node blocks are skipped without being decoded. */
+async function* waysAndRelations(path: string): AsyncGenerator<OsmItem[]> {
+  const decoder = new PbfDecoder();
+  for await (const block of pbfBlocks(path)) {
+    if (block.type === 'OSMData' && holdsOnlyNodes(block.data)) continue;
+    yield decoder.decode(block);
+  }
+}
+
+/**
+ * Calls `visit` for every node (dense node blocks read without an object per node), then
+ * `afterBlock` once per block; stops at the ways. `visit` is synchronous: a country has tens of
+ * millions of nodes, and a call that yields (or an array) per node cost more than reading them.
+ */
+async function* eachNode(path: string, visit: (id: number, lat: number, lon: number, tags: Tags | undefined) => void): AsyncGenerator<void> {
+  const decoder = new PbfDecoder();
+  for await (const block of pbfBlocks(path)) {
+    if (!(block.type === 'OSMData' && readDenseBlock(block.data, visit))) {
+      const items = decoder.decode(block);
+      if (items.length > 0 && items[0]!.type !== 'node') break;
+      for (const item of items) if (item.type === 'node') visit(item.id, item.lat, item.lon, item.tags);
+    }
+    yield;
+  }
+}
+
+/** Node coordinates, packed `id, lat, lng` (a typed array: handed between threads without copying each node). */
+class PackedNodes {
+  private buf = new Float64Array(BATCH * 3);
+  private n = 0;
+  push(id: number, lat: number, lng: number): void {
+    const at = this.n * 3;
+    if (at + 3 > this.buf.length) {
+      const grown = new Float64Array(this.buf.length * 2);
+      grown.set(this.buf);
+      this.buf = grown;
+    }
+    this.buf[at] = id;
+    this.buf[at + 1] = lat;
+    this.buf[at + 2] = lng;
+    this.n++;
+  }
+  get length(): number {
+    return this.n;
+  }
+  take(): Float64Array {
+    const out = this.buf.slice(0, this.n * 3);
+    this.n = 0;
+    return out;
+  }
+}
+
+export interface StateReadOptions {
+  /**
+   * Up to this many node references of recorded ways, the node ids they use are kept in a sorted
+   * set (8 bytes a reference) and exactly those nodes are sent (`exact`): the store writes them
+   * straight into place. Beyond it, a 16 MiB bitset screens them (lossy) and the store keeps the
+   * used ones at commit.
+   */
+  exactNodeBudget?: number;
+}
+
+/**
+ * What later updates of this extract need (osm-state.ts), read from the PBF file the index is
+ * built from: every element (address and building ways, boundary relations), then ways (the
+ * boundaries' member ways), then nodes (the coordinates of both). It yields batches for a
+ * StateRecorder and writes nothing itself, so it can run on a thread of its own beside the
+ * import (state-worker.ts). Each way is yielded once.
+ */
+export async function* readOsmState(path: string, opts: StateReadOptions = {}): AsyncGenerator<StateBatch> {
+  await checkPbfHeader(path);
+  const budget = opts.exactNodeBudget ?? NODE_PASS_BUDGET;
+  const filter = new NodeFilter();
+  let exact: NodeIdSet | undefined = new NodeIdSet();
+  const use = (ref: number) => {
+    filter.add(ref);
+    if (exact && exact.pending >= budget) exact = undefined;
+    exact?.add(ref);
+  };
+  const boundaries: { id: number; boundary: Boundary; ways: number[] }[] = [];
+  const memberWays = new Set<number>();
+  // Address multipolygons (recorded as ways `-id` once their outer ways are read) and
+  // interpolation ways (recorded with their numbered nodes' tags once the nodes are read).
+  const addressAreas: { id: number; tags: Tags; ways: number[] }[] = [];
+  const interpolations: StoredWayRow[] = [];
+  let ways: StoredWayRow[] = [];
+  let wayCount = 0;
+  for await (const items of waysAndRelations(path)) {
+    for (const item of items) {
+      if (item.type === 'relation') {
+        const area = addressAreaWays(item);
+        if (area) {
+          addressAreas.push({ id: item.id, tags: item.tags, ways: area });
+          for (const id of area) memberWays.add(id);
+        }
+        const boundary = boundaryOf(item.tags);
+        const members = item.members.filter((m) => m.type === 'way' && m.role !== 'subarea').map((m) => m.id);
+        if (!boundary || members.length === 0) continue;
+        boundaries.push({ id: item.id, boundary, ways: members });
+        for (const id of members) memberWays.add(id);
+      } else if (item.type === 'way' && tracked(item.tags)) {
+        const row = { id: item.id, tags: stateTags(item.tags), refs: item.refs };
+        for (const ref of item.refs) use(ref);
+        wayCount++;
+        if (isInterpolation(item.tags)) {
+          interpolations.push(row);
+          continue;
+        }
+        ways.push(row);
+        if (ways.length >= BATCH) {
+          yield { kind: 'ways', rows: ways };
+          ways = [];
+        }
+      }
+    }
+  }
+  if (ways.length > 0) yield { kind: 'ways', rows: ways };
+
+  const memberRefs = new Map<number, number[]>();
+  const boundaryNodes = new Set<number>();
+  if (memberWays.size > 0) {
+    for await (const items of waysAndRelations(path)) {
+      if (items.length > 0 && items[0]!.type === 'relation') break;
+      for (const item of items) {
+        if (item.type !== 'way' || !memberWays.has(item.id)) continue;
+        memberRefs.set(item.id, item.refs);
+        for (const ref of item.refs) boundaryNodes.add(ref);
+      }
+    }
+  }
+  const areaWays = addressAreas.map((a) => ({ id: -a.id, ...areaWay(a.tags, a.ways, (w) => memberRefs.get(w)) }));
+  for (const a of areaWays) for (const ref of a.refs) use(ref);
+  if (areaWays.length > 0) yield { kind: 'ways', rows: areaWays };
+  wayCount += areaWays.length;
+  const known: NodeIdSet | undefined = exact;
+  known?.seal();
+  const uses = known ? (id: number) => known.has(id) : (id: number) => filter.has(id);
+  const ends = new Map<number, Tags>();
+  // Entrances without a number on a recorded way (with the bitset a few others get through: they find no building).
+  const entrances: StoredWayRow[] = [];
+  const endNodes = new Set(interpolations.flatMap((w) => w.refs));
+  const coords = new Map<number, [number, number]>();
+  if (wayCount > 0 || boundaries.length > 0) {
+    const nodes = new PackedNodes();
+    for await (const _ of eachNode(path, (id, lat, lon, tags) => {
+      if (boundaryNodes.has(id)) coords.set(id, [lat, lon]);
+      if (tags?.['addr:housenumber'] && endNodes.has(id)) ends.set(id, addrTags(tags));
+      if (!uses(id)) return;
+      if (tags && isBareEntrance(tags)) entrances.push({ id: entranceWayId(id), ...entranceWay(id, addrTags(tags)) });
+      // As the import keeps a way's nodes (osm-node-locations.ts): a moved way is placed to the bit.
+      nodes.push(id, Math.round(lat * 1e7) / 1e7, Math.round(lon * 1e7) / 1e7);
+    })) {
+      if (nodes.length >= BATCH) yield { kind: 'nodes', packed: nodes.take(), exact: known !== undefined };
+    }
+    if (nodes.length > 0) yield { kind: 'nodes', packed: nodes.take(), exact: known !== undefined };
+  }
+  const withEndTags = interpolations.map((w) => ({ id: w.id, ...withEnds(w, (ref) => ends.get(ref)) }));
+  // Entrances' nodes are kept: the building ways they are on use them.
+  if (withEndTags.length + entrances.length > 0) yield { kind: 'ways', rows: [...withEndTags, ...entrances] };
+  wayCount += entrances.length;
+
+  // The areas as the import builds them (osm-boundary-areas.ts): joined rings, a cut-off boundary dropped.
+  const areas: StoredArea[] = [];
+  for (const b of boundaries) {
+    const refs = b.ways.flatMap((id) => {
+      const r = memberRefs.get(id);
+      return r ? [r] : [];
+    });
+    const rings = assembleRings(refs).map((ring) =>
+      ring.flatMap((id): [number, number][] => {
+        const c = coords.get(id);
+        return c ? [c] : [];
+      }),
+    );
+    if (makeArea(b.boundary, rings)) areas.push({ id: b.id, value: b.boundary, rings });
+  }
+  yield { kind: 'areas', rows: areas, ways: wayCount };
+}
