@@ -97,6 +97,15 @@ describe.each(STORAGE_BACKENDS)('OSM update state recorded during the import (%s
     expect((await box.index.status()).updates.extract?.file).toBe(pbf);
   });
 
+  it('a re-import records over the earlier state (row by row, unchanged rows kept) and ends with the same state', async () => {
+    await box.index.importFile(pbf, { format: 'osm', country: 'DE', recordOsmState: true });
+    const first = await stateRows(box.sandbox);
+    const again = await box.index.importFile(pbf, { format: 'osm', country: 'DE', recordOsmState: true });
+    expect(again.updateState).toMatchObject({ ways: first.ways.length });
+    expect(await stateRows(box.sandbox)).toEqual(first);
+    expect((await box.index.status()).updates.extract?.file).toBe(pbf);
+  });
+
   it('a recording that fails does not fail the import: the state is withdrawn and the failure noted', async () => {
     const store = backend === 'sqlite' ? openSqliteStore(box.sandbox.dataDir) : await openPgStore(box.sandbox.databaseUrl!, { schema: box.sandbox.schema });
     const state = await stateOf(box);

@@ -58,9 +58,23 @@ export interface StoredWayRow extends StoredWay {
   id: number;
 }
 
+/**
+ * Ways as a recording writes them: tags and node lists already as JSON text (what both stores
+ * keep or load from), made on the reader's thread; strings cross threads as one copy each.
+ */
+export interface WayRows {
+  ids: number[];
+  tags: string[];
+  refs: string[];
+}
+
+export function encodeWays(rows: StoredWayRow[]): WayRows {
+  return { ids: rows.map((r) => r.id), tags: rows.map((r) => JSON.stringify(r.tags)), refs: rows.map((r) => JSON.stringify(r.refs)) };
+}
+
 /** What a recording reads from an extract (state-reader.ts), in the order it writes it. */
 export type StateBatch =
-  | { kind: 'ways'; rows: StoredWayRow[] }
+  | { kind: 'ways'; rows: WayRows }
   /** `exact`: only nodes a recorded way uses; otherwise a superset the store screens at commit. */
   | { kind: 'nodes'; packed: Float64Array; exact: boolean }
   /** The last batch: the boundaries, and how many ways the recording holds. */
@@ -68,7 +82,7 @@ export type StateBatch =
 
 /** Writes one full import's state (replacing what the same elements had). */
 export interface StateRecorder {
-  ways(rows: StoredWayRow[]): Promise<void>;
+  ways(rows: WayRows): Promise<void>;
   /** Coordinates of nodes, packed `id, lat, lng`; only those an address way uses are kept (`exact`: all of them are). */
   nodes(packed: Float64Array, exact: boolean): Promise<void>;
   areas(rows: StoredArea[]): Promise<void>;

@@ -3,7 +3,7 @@ import { createPgPool } from '../../store/db/pg-pool.js';
 import { copyText, copyThen } from '../store/pg-copy-in.js';
 import { ident } from '../store/pg-schema.js';
 import { withSessionOptions } from '../store/pg-store.js';
-import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type StoredWayRow, type Tags } from './osm-state.js';
+import { encodeWays, readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags, type WayRows } from './osm-state.js';
 
 /**
  * Which ways use a node: a GIN index on the ways' node lists (`refs @> ARRAY[node]`). It replaced a
@@ -51,13 +51,13 @@ const KEEP_USED_STAGED = (upsert: boolean) => `
   ORDER BY id
   ${upsert ? `ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng${SAME_NODE}` : ''}`;
 
-/** `{1,2,3}`: a node list as a PostgreSQL array literal. */
-const arrayLiteral = (refs: number[]) => `{${refs.join(',')}}`;
+/** `[1,2,3]` → `{1,2,3}`: a JSON node list as a PostgreSQL array literal. */
+const jsonArrayLiteral = (refs: string) => `{${refs.slice(1, -1)}}`;
 
 /** Ways into the (empty) ways table by COPY: tags as JSON text, node lists as array literals. */
-async function copyWays(db: pg.PoolClient, rows: StoredWayRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await copyThen(db, 'local_osm_ways', ['id', 'tags', 'refs'], rows.map((r) => `${r.id}\t${copyText(JSON.stringify(r.tags))}\t${arrayLiteral(r.refs)}`), '');
+async function copyWays(db: pg.PoolClient, { ids, tags, refs }: WayRows): Promise<void> {
+  if (ids.length === 0) return;
+  await copyThen(db, 'local_osm_ways', ['id', 'tags', 'refs'], ids.map((id, i) => `${id}\t${copyText(tags[i]!)}\t${jsonArrayLiteral(refs[i]!)}`), '');
 }
 
 /** Packed `id, lat, lng` nodes into `table` by COPY. */
@@ -85,10 +85,9 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
   }
   const setMeta = (db: pg.PoolClient, key: string, value: string) =>
     db.query('INSERT INTO local_osm_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
-  const putWays = async (db: pg.PoolClient, rows: { id: number; tags: Tags; refs: number[] }[]) => {
-    if (rows.length === 0) return;
-    const ids = rows.map((r) => r.id);
-    await db.query(PUT_WAYS, [ids, rows.map((r) => JSON.stringify(r.tags)), rows.map((r) => arrayLiteral(r.refs))]);
+  const putWays = async (db: pg.PoolClient, { ids, tags, refs }: WayRows) => {
+    if (ids.length === 0) return;
+    await db.query(PUT_WAYS, [ids, tags, refs.map(jsonArrayLiteral)]);
   };
   const putNodes = async (db: pg.PoolClient, rows: [number, number, number][]) => {
     if (rows.length === 0) return;
@@ -148,7 +147,7 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
         if (change.droppedWays.length > 0) {
           await db.query('DELETE FROM local_osm_ways WHERE id = ANY($1::bigint[])', [change.droppedWays]);
         }
-        await putWays(db, [...change.ways].map(([id, w]) => ({ id, ...w })));
+        await putWays(db, encodeWays([...change.ways].map(([id, w]) => ({ id, ...w }))));
         await putNodes(db, [...change.nodes].map(([id, [lat, lng]]) => [id, lat, lng]));
         if (change.maybeUnused.length > 0) {
           await db.query(

@@ -54,19 +54,18 @@ export function sqliteRecorder(db: Database.Database, own: boolean): StateRecord
     db.exec('DROP TABLE IF EXISTS temp.osm_record_nodes');
   };
   return {
-    async ways(rows) {
+    async ways({ ids, tags, refs }) {
       if (!first) {
-        for (const r of rows) q.writeWay(r.id, r);
+        for (let i = 0; i < ids.length; i++) q.writeWayText(ids[i]!, tags[i]!, refs[i]!);
         return;
       }
-      const whole = rows.length - (rows.length % MANY);
+      const whole = ids.length - (ids.length % MANY);
       const args: (number | string)[] = [];
       for (let i = 0; i < whole; i++) {
-        const r = rows[i]!;
-        args.push(r.id, JSON.stringify(r.tags), JSON.stringify(r.refs));
+        args.push(ids[i]!, tags[i]!, refs[i]!);
         if (args.length === MANY * 3) putWays.run(args.splice(0));
       }
-      for (const r of rows.slice(whole)) q.putWay.run(r.id, JSON.stringify(r.tags), JSON.stringify(r.refs));
+      for (let i = whole; i < ids.length; i++) q.putWay.run(ids[i], tags[i], refs[i]);
     },
     async nodes(packed, exact) {
       const n = packed.length / 3;
@@ -122,8 +121,7 @@ function sqliteStateStatements(db: Database.Database) {
 
   const oldWay = db.prepare('SELECT tags, refs FROM osm_ways WHERE id = ?');
   /** A way as it now is; an unchanged one (most of a re-recorded extract) is left as stored. */
-  const writeWay = (id: number, w: StoredWay) => {
-    const [tags, refs] = [JSON.stringify(w.tags), JSON.stringify(w.refs)];
+  const writeWayText = (id: number, tags: string, refs: string) => {
     const old = oldWay.get(id) as { tags: string; refs: string } | undefined;
     if (old?.refs === refs) {
       if (old.tags !== tags) putWay.run(id, tags, refs);
@@ -131,10 +129,10 @@ function sqliteStateStatements(db: Database.Database) {
     }
     if (old) for (const ref of JSON.parse(old.refs) as number[]) dropWayNode.run(ref, id);
     putWay.run(id, tags, refs);
-    for (const ref of w.refs) putWayNode.run(ref, id);
+    for (const ref of JSON.parse(refs) as number[]) putWayNode.run(ref, id);
   };
-
-  return { setMeta, dropWayNodes, dropWay, writeWay, putWay, putNode, putUsedNode, dropUnused, putArea };
+  const writeWay = (id: number, w: StoredWay) => writeWayText(id, JSON.stringify(w.tags), JSON.stringify(w.refs));
+  return { setMeta, dropWayNodes, dropWay, writeWay, writeWayText, putWay, putNode, putUsedNode, dropUnused, putArea };
 }
 
 /** The OSM update state in the SQLite index file, on its own connection (see osm-state.ts). */

@@ -9,7 +9,7 @@ import { holdsOnlyNodes, readDenseBlock } from '../import/pbf-dense.js';
 import type { OsmItem } from 'osm-pbf-parser';
 import { areaWay, entranceWay, entranceWayId, withEnds } from './osm-derived-ways.js';
 import { NodeIdSet } from './node-id-set.js';
-import { stateTags, tracked, type StateBatch, type StoredArea, type StoredWayRow, type Tags } from './osm-state.js';
+import { encodeWays, stateTags, tracked, type StateBatch, type StoredArea, type StoredWayRow, type Tags } from './osm-state.js';
 
 const BATCH = 5000;
 
@@ -123,13 +123,13 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
         }
         ways.push(row);
         if (ways.length >= BATCH) {
-          yield { kind: 'ways', rows: ways };
+          yield { kind: 'ways', rows: encodeWays(ways) };
           ways = [];
         }
       }
     }
   }
-  if (ways.length > 0) yield { kind: 'ways', rows: ways };
+  if (ways.length > 0) yield { kind: 'ways', rows: encodeWays(ways) };
 
   const memberRefs = new Map<number, number[]>();
   const boundaryNodes = new Set<number>();
@@ -145,7 +145,7 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
   }
   const areaWays = addressAreas.map((a) => ({ id: -a.id, ...areaWay(a.tags, a.ways, (w) => memberRefs.get(w)) }));
   for (const a of areaWays) for (const ref of a.refs) use(ref);
-  if (areaWays.length > 0) yield { kind: 'ways', rows: areaWays };
+  if (areaWays.length > 0) yield { kind: 'ways', rows: encodeWays(areaWays) };
   wayCount += areaWays.length;
   const known: NodeIdSet | undefined = exact;
   known?.seal();
@@ -171,7 +171,7 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
   }
   const withEndTags = interpolations.map((w) => ({ id: w.id, ...withEnds(w, (ref) => ends.get(ref)) }));
   // Entrances' nodes are kept: the building ways they are on use them.
-  if (withEndTags.length + entrances.length > 0) yield { kind: 'ways', rows: [...withEndTags, ...entrances] };
+  if (withEndTags.length + entrances.length > 0) yield { kind: 'ways', rows: encodeWays([...withEndTags, ...entrances]) };
   wayCount += entrances.length;
 
   // The areas as the import builds them (osm-boundary-areas.ts): joined rings, a cut-off boundary dropped.
