@@ -86,7 +86,13 @@ export interface StateRecorder {
   /** Coordinates of nodes, packed `id, lat, lng`; only those an address way uses are kept (`exact`: all of them are). */
   nodes(packed: Float64Array, exact: boolean): Promise<void>;
   areas(rows: StoredArea[]): Promise<void>;
-  /** Marks the state recorded for this extract, and clears a failure noted before. */
+  /**
+   * After the last batch: builds what a first recording put off (the index of which ways use a
+   * node) and keeps the staged nodes a way uses, so the commit has nothing left to do. Beside an
+   * import, that work overlaps with the import's (record-alongside.ts).
+   */
+  complete(): Promise<void>;
+  /** Marks the state recorded for this extract, and clears a failure noted before (completing it first if needed). */
   commit(extract: ExtractMark): Promise<void>;
   abort(): Promise<void>;
 }

@@ -185,7 +185,8 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
         }
       };
       let staged = false;
-      return {
+      let completed = false;
+      const recorder: StateRecorder = {
         // Into empty tables (a first recording: each way once, exact nodes in id order) by COPY:
         // the server's fast path, and no parameter arrays to build and parse.
         ways: (rows) => (first ? copyWays(db, rows) : putWays(db, rows)),
@@ -202,7 +203,9 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
             [rows.map((a) => a.id), rows.map((a) => JSON.stringify(a.value)), rows.map((a) => JSON.stringify(a.rings))],
           );
         },
-        async commit(extract) {
+        async complete() {
+          if (completed) return;
+          completed = true;
           if (first) await db.query(WAYS_BY_NODE);
           // Statistics for the semi-join below (and for updates' plans after a bulk load).
           await db.query('ANALYZE local_osm_ways');
@@ -210,12 +213,16 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
             await db.query('ANALYZE pg_temp.osm_record_nodes');
             await db.query(KEEP_USED_STAGED(!noNodes));
           }
+        },
+        async commit(extract) {
+          await recorder.complete();
           await setMeta(db, 'recorded', JSON.stringify(extract));
           await db.query("DELETE FROM local_osm_meta WHERE key = 'failed'");
           await end('COMMIT');
         },
         abort: () => end('ROLLBACK'),
       };
+      return recorder;
     },
     async close() {
       await pool.end();

@@ -49,6 +49,8 @@ export function recordAlongside(opts: {
     recorder = session.sqlite ? sqliteRecorder(session.sqlite, false) : await opts.state.beginRecord();
     for await (const batch of read(opts.path, stop.signal)) counts = (await writeStateBatch(recorder, batch)) ?? counts;
     if (!counts) throw new Error('the update state was not read to its end');
+    // Now, while the import may still be writing, rather than at its commit.
+    await recorder.complete();
   };
   /** Waits for the reading and writing to end; a failure is kept, never thrown (it must not fail the import). */
   const settle = async () => {

@@ -22,6 +22,7 @@ export async function writeRecording(recorder: StateRecorder, batches: AsyncIter
     let counts: { ways: number; areas: number } | undefined;
     for await (const batch of batches) counts = (await writeStateBatch(recorder, batch)) ?? counts;
     if (!counts) throw new Error('the update state was not read to its end');
+    await recorder.complete();
     await recorder.commit(extract);
     return counts;
   } catch (err) {

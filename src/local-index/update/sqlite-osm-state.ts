@@ -47,13 +47,14 @@ export function sqliteRecorder(db: Database.Database, own: boolean): StateRecord
   const putWays = db.prepare(`INSERT INTO osm_ways (id, tags, refs) VALUES ${values(MANY)} ON CONFLICT (id) DO UPDATE SET tags = excluded.tags, refs = excluded.refs`);
   const putNodes = db.prepare(`INSERT INTO osm_nodes (id, lat, lng) VALUES ${values(MANY)} ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng`);
   let staged = false;
+  let completed = false;
   let open = true;
   const finish = (sql: 'COMMIT' | 'ROLLBACK' | undefined) => {
     open = false;
     if (sql && db.inTransaction) db.exec(sql);
     db.exec('DROP TABLE IF EXISTS temp.osm_record_nodes');
   };
-  return {
+  const recorder: StateRecorder = {
     async ways({ ids, tags, refs }) {
       if (!first) {
         for (let i = 0; i < ids.length; i++) q.writeWayText(ids[i]!, tags[i]!, refs[i]!);
@@ -81,13 +82,18 @@ export function sqliteRecorder(db: Database.Database, own: boolean): StateRecord
     async areas(rows) {
       for (const a of rows) q.putArea.run(a.id, JSON.stringify(a.value), JSON.stringify(a.rings));
     },
-    async commit(extract) {
+    async complete() {
+      if (completed) return;
+      completed = true;
       if (first) db.exec('INSERT OR IGNORE INTO osm_way_nodes (node_id, way_id) SELECT j.value, w.id FROM osm_ways w, json_each(w.refs) j ORDER BY 1, 2');
       if (staged) {
         db.exec(`INSERT INTO osm_nodes (id, lat, lng) SELECT id, lat, lng FROM temp.osm_record_nodes t
                    WHERE EXISTS (SELECT 1 FROM osm_way_nodes n WHERE n.node_id = t.id) ORDER BY id
                    ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng`);
       }
+    },
+    async commit(extract) {
+      await recorder.complete();
       q.setMeta.run('recorded', JSON.stringify(extract));
       db.prepare("DELETE FROM osm_meta WHERE key = 'failed'").run();
       finish(own ? 'COMMIT' : undefined);
@@ -96,6 +102,7 @@ export function sqliteRecorder(db: Database.Database, own: boolean): StateRecord
       if (open) finish(own ? 'ROLLBACK' : undefined);
     },
   };
+  return recorder;
 }
 
 /** The statements a recording and an update write the state with. */
