@@ -42,6 +42,11 @@ export class BoundaryCollector {
     for (const id of ways) this.memberWays.add(id);
   }
 
+  /** Whether way `id` is a member of a boundary (pass 2 reads the node lists of just those). */
+  isMember(id: number): boolean {
+    return this.memberWays.has(id);
+  }
+
   /** Pass 2: stages a member way's node list; returns its node ids (their coordinates are needed). */
   way(id: number, refs: number[]): number[] | undefined {
     if (!this.memberWays.has(id)) return undefined;

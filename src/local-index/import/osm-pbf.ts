@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import type { ReaderItem } from '../types.js';
 import { BoundaryCollector } from './osm-boundary-areas.js';
 import { checkPbfHeader, pbfBlocks, PbfDecoder, type PbfBlock } from './pbf-blocks.js';
-import { holdsOnlyNodes, readDenseBlock, type DenseVisitor } from './pbf-dense.js';
+import { readDenseBlock, type DenseVisitor } from './pbf-dense.js';
+import { readWays, wayPass, type WayLike } from './pbf-ways.js';
+import type { OsmRelation } from 'osm-pbf-parser';
 import { NodeLocations } from './osm-node-locations.js';
 import { ImportFormatError } from '../types.js';
 import { hasAddress } from './osm-address-forms.js';
@@ -136,39 +138,43 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       }
     };
 
+    const way = (w: WayLike) => {
+      if (!w.tagged) return;
+      const tags = w.tags();
+      if (hasAddress(tags)) {
+        const refs = w.refs();
+        addWay.run(w.id, JSON.stringify(addrTags(tags)), packRefs(refs), null);
+        if (entranceIds.size > 0) for (const ref of refs) if (entranceIds.has(ref)) setEntranceWay.run(w.id, ref);
+      } else if (isInterpolation(tags)) addWay.run(w.id, JSON.stringify(addrTags(tags)), packRefs(w.refs()), 1);
+    };
+    const relation = (item: OsmRelation) => {
+      boundaries.relation(item);
+      const ways = addressAreaWays(item);
+      if (ways) addressAreas.push({ id: item.id, tags: addrTags(item.tags), ways });
+      for (const id of ways ?? []) areaWays.add(id);
+    };
+
     stage.exec('BEGIN');
     for await (const block of pbfBlocks(path, progress(0, 0.5))) {
       const isNodes = dense(block, (id, lat, lon, tags) => {
         if (tags) node(id, tags, lat, lon);
       });
-      if (isNodes) continue;
+      if (isNodes || readWays(block, way)) continue;
       for (const item of decoder.decode(block)) {
-        if (item.type === 'relation') {
-          boundaries.relation(item);
-          const ways = addressAreaWays(item);
-          if (ways) addressAreas.push({ id: item.id, tags: addrTags(item.tags), ways });
-          for (const id of ways ?? []) areaWays.add(id);
-        } else if (item.type === 'node') node(item.id, item.tags, item.lat, item.lon);
-        else if (hasAddress(item.tags)) {
-          addWay.run(item.id, JSON.stringify(addrTags(item.tags)), packRefs(item.refs), null);
-          if (entranceIds.size > 0) for (const ref of item.refs) if (entranceIds.has(ref)) setEntranceWay.run(item.id, ref);
-        } else if (isInterpolation(item.tags)) addWay.run(item.id, JSON.stringify(addrTags(item.tags)), packRefs(item.refs), 1);
+        if (item.type === 'relation') relation(item);
+        else if (item.type === 'node') node(item.id, item.tags, item.lat, item.lon);
+        else way({ id: item.id, tagged: true, tags: () => item.tags, refs: () => item.refs });
       }
     }
     // Pass 2 also stages the outer ways of address multipolygons: an address at the mean of their nodes.
     const areaRefs = new Map<number, number[]>();
     if (boundaries.size > 0 || addressAreas.length > 0) {
-      const ways = new PbfDecoder();
-      for await (const block of pbfBlocks(path, progress(0.5, 0.25))) {
-        if (block.type === 'OSMData' && holdsOnlyNodes(block.data)) continue;
-        const items = ways.decode(block);
-        if (items.length > 0 && items[0]!.type === 'relation') break;
-        for (const item of items) {
-          if (item.type !== 'way') continue;
-          for (const ref of boundaries.way(item.id, item.refs) ?? []) boundaryNodes.need(ref);
-          if (areaWays.has(item.id)) areaRefs.set(item.id, item.refs);
-        }
-      }
+      for await (const _ of wayPass(path, (w) => {
+        if (!boundaries.isMember(w.id) && !areaWays.has(w.id)) return;
+        const refs = w.refs();
+        for (const ref of boundaries.way(w.id, refs) ?? []) boundaryNodes.need(ref);
+        if (areaWays.has(w.id)) areaRefs.set(w.id, refs);
+      }, undefined, progress(0.5, 0.25)));
     }
     for (const a of addressAreas) addWay.run(-a.id, JSON.stringify(a.tags), packRefs(a.ways.flatMap((w) => areaRefs.get(w) ?? [])), null);
     boundaryNodes.seal();

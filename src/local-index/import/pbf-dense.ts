@@ -152,12 +152,12 @@ function varintSigned(v: number): number {
   return v >= 2 ** 63 ? v - 2 ** 64 : v;
 }
 
-function packed(data: Buffer, range: [number, number] | undefined): Wire {
+export function packed(data: Buffer, range: [number, number] | undefined): Wire {
   return range ? new Wire(data, range[0], range[1]) : new Wire(data, 0, 0);
 }
 
-/** The block's strings, each decoded the first time a tagged node asks for it. */
-function stringTable(data: Buffer, range: [number, number] | undefined): (i: number) => string {
+/** The block's strings, each decoded the first time a tagged element asks for it. */
+export function stringTable(data: Buffer, range: [number, number] | undefined): (i: number) => string {
   const spans: [number, number][] = [];
   if (range) {
     const w = new Wire(data, range[0], range[1]);

@@ -5,22 +5,14 @@ import { isBareEntrance } from '../import/osm-entrances.js';
 import { addrTags } from '../import/osm-rows.js';
 import { boundaryOf, type Boundary } from '../import/osm-places.js';
 import { checkPbfHeader, pbfBlocks, PbfDecoder } from '../import/pbf-blocks.js';
-import { holdsOnlyNodes, readDenseBlock } from '../import/pbf-dense.js';
-import type { OsmItem } from 'osm-pbf-parser';
+import { readDenseBlock } from '../import/pbf-dense.js';
+import { wayPass, type WayLike } from '../import/pbf-ways.js';
+import type { OsmRelation } from 'osm-pbf-parser';
 import { areaWay, entranceWay, entranceWayId, withEnds } from './osm-derived-ways.js';
 import { NodeIdSet } from './node-id-set.js';
 import { encodeWays, stateTags, tracked, type StateBatch, type StoredArea, type StoredWayRow, type Tags } from './osm-state.js';
 
 const BATCH = 5000;
-
-/** The elements of a file's way and relation blocks; node blocks are skipped without being decoded. */
-async function* waysAndRelations(path: string): AsyncGenerator<OsmItem[]> {
-  const decoder = new PbfDecoder();
-  for await (const block of pbfBlocks(path)) {
-    if (block.type === 'OSMData' && holdsOnlyNodes(block.data)) continue;
-    yield decoder.decode(block);
-  }
-}
 
 /**
  * Calls `visit` for every node (dense node blocks read without an object per node), then
@@ -100,33 +92,32 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
   const interpolations: StoredWayRow[] = [];
   let ways: StoredWayRow[] = [];
   let wayCount = 0;
-  for await (const items of waysAndRelations(path)) {
-    for (const item of items) {
-      if (item.type === 'relation') {
-        const area = addressAreaWays(item);
-        if (area) {
-          addressAreas.push({ id: item.id, tags: item.tags, ways: area });
-          for (const id of area) memberWays.add(id);
-        }
-        const boundary = boundaryOf(item.tags);
-        const members = item.members.filter((m) => m.type === 'way' && m.role !== 'subarea').map((m) => m.id);
-        if (!boundary || members.length === 0) continue;
-        boundaries.push({ id: item.id, boundary, ways: members });
-        for (const id of members) memberWays.add(id);
-      } else if (item.type === 'way' && tracked(item.tags)) {
-        const row = { id: item.id, tags: stateTags(item.tags), refs: item.refs };
-        for (const ref of item.refs) use(ref);
-        wayCount++;
-        if (isInterpolation(item.tags)) {
-          interpolations.push(row);
-          continue;
-        }
-        ways.push(row);
-        if (ways.length >= BATCH) {
-          yield { kind: 'ways', rows: encodeWays(ways) };
-          ways = [];
-        }
-      }
+  const relation = (item: OsmRelation) => {
+    const area = addressAreaWays(item);
+    if (area) {
+      addressAreas.push({ id: item.id, tags: item.tags, ways: area });
+      for (const id of area) memberWays.add(id);
+    }
+    const boundary = boundaryOf(item.tags);
+    const members = item.members.filter((m) => m.type === 'way' && m.role !== 'subarea').map((m) => m.id);
+    if (!boundary || members.length === 0) return;
+    boundaries.push({ id: item.id, boundary, ways: members });
+    for (const id of members) memberWays.add(id);
+  };
+  const way = (w: WayLike) => {
+    if (!w.tagged) return;
+    const tags = w.tags();
+    if (!tracked(tags)) return;
+    const row = { id: w.id, tags: stateTags(tags), refs: w.refs() };
+    for (const ref of row.refs) use(ref);
+    wayCount++;
+    if (isInterpolation(tags)) interpolations.push(row);
+    else ways.push(row);
+  };
+  for await (const _ of wayPass(path, way, relation)) {
+    if (ways.length >= BATCH) {
+      yield { kind: 'ways', rows: encodeWays(ways) };
+      ways = [];
     }
   }
   if (ways.length > 0) yield { kind: 'ways', rows: encodeWays(ways) };
@@ -134,14 +125,12 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
   const memberRefs = new Map<number, number[]>();
   const boundaryNodes = new Set<number>();
   if (memberWays.size > 0) {
-    for await (const items of waysAndRelations(path)) {
-      if (items.length > 0 && items[0]!.type === 'relation') break;
-      for (const item of items) {
-        if (item.type !== 'way' || !memberWays.has(item.id)) continue;
-        memberRefs.set(item.id, item.refs);
-        for (const ref of item.refs) boundaryNodes.add(ref);
-      }
-    }
+    for await (const _ of wayPass(path, (w) => {
+      if (!memberWays.has(w.id)) return;
+      const refs = w.refs();
+      memberRefs.set(w.id, refs);
+      for (const ref of refs) boundaryNodes.add(ref);
+    }));
   }
   const areaWays = addressAreas.map((a) => ({ id: -a.id, ...areaWay(a.tags, a.ways, (w) => memberRefs.get(w)) }));
   for (const a of areaWays) for (const ref of a.refs) use(ref);
