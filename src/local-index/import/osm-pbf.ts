@@ -109,7 +109,17 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       }
     };
     // Address ways, interpolation ways, and address multipolygons under their negated id (`r9` is -9).
-    const addWay = stage.prepare('INSERT OR REPLACE INTO ways (id, tags, refs, interpolation) VALUES (?, ?, ?, ?)');
+    const insertWay = stage.prepare('INSERT OR REPLACE INTO ways (id, tags, refs, interpolation) VALUES (?, ?, ?, ?)');
+    // While every staged way's nodes fit one node pass (most files), their ids are gathered as the
+    // ways are staged, rather than read back from the staging file afterwards.
+    let prefill: NodeLocations | undefined = new NodeLocations();
+    let prefilled = 0;
+    const addWay = { run(id: number, tags: string, refs: number[], interpolation: 1 | null) {
+      insertWay.run(id, tags, packRefs(refs), interpolation);
+      prefilled += refs.length;
+      if (prefilled > nodeBudget) prefill = undefined;
+      if (prefill) for (const ref of refs) prefill.need(ref);
+    } };
     /** Address multipolygons (buildings with courtyards): their outer ways, whose nodes pass 2 stages. */
     const addressAreas: { id: number; tags: Tags; ways: number[] }[] = [];
     const areaWays = new Set<number>();
@@ -143,9 +153,9 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       const tags = w.tags();
       if (hasAddress(tags)) {
         const refs = w.refs();
-        addWay.run(w.id, JSON.stringify(addrTags(tags)), packRefs(refs), null);
+        addWay.run(w.id, JSON.stringify(addrTags(tags)), refs, null);
         if (entranceIds.size > 0) for (const ref of refs) if (entranceIds.has(ref)) setEntranceWay.run(w.id, ref);
-      } else if (isInterpolation(tags)) addWay.run(w.id, JSON.stringify(addrTags(tags)), packRefs(w.refs()), 1);
+      } else if (isInterpolation(tags)) addWay.run(w.id, JSON.stringify(addrTags(tags)), w.refs(), 1);
     };
     const relation = (item: OsmRelation) => {
       boundaries.relation(item);
@@ -176,7 +186,7 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
         if (areaWays.has(w.id)) areaRefs.set(w.id, refs);
       }, undefined, progress(0.5, 0.25)));
     }
-    for (const a of addressAreas) addWay.run(-a.id, JSON.stringify(a.tags), packRefs(a.ways.flatMap((w) => areaRefs.get(w) ?? [])), null);
+    for (const a of addressAreas) addWay.run(-a.id, JSON.stringify(a.tags), a.ways.flatMap((w) => areaRefs.get(w) ?? []), null);
     boundaryNodes.seal();
 
     // Address ways in groups of at most `nodeBudget` node references, one node pass per group
@@ -190,12 +200,14 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     // An interpolation way keeps every node's coordinates (null where the file lacks it): its numbers lie along it.
     const setPoints = stage.prepare('UPDATE ways SET points = ? WHERE id = ?');
     let done = Number.MIN_SAFE_INTEGER;
+    const lastWay = stage.prepare('SELECT max(id) FROM ways').pluck().get() as number | null;
     for (let pass = 0; ; pass++) {
-      const group = new NodeLocations();
-      let end = done;
+      const all = pass === 0 ? prefill : undefined;
+      const group = all ?? new NodeLocations();
+      let end = all && lastWay !== null ? lastWay : done;
       let refs = 0;
       let full = false;
-      for (let rows = page.all(end) as PageRow[]; rows.length > 0 && !full; rows = page.all(end) as PageRow[]) {
+      for (let rows = all ? [] : (page.all(end) as PageRow[]); rows.length > 0 && !full; rows = page.all(end) as PageRow[]) {
         for (const row of rows) {
           const ids = unpackRefs(row.refs);
           if (refs > 0 && refs + ids.length > nodeBudget) {
