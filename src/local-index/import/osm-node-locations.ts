@@ -13,6 +13,8 @@ export class NodeLocations {
   private lons = new Int32Array(0);
   private sealed = false;
   private cursor = 0;
+  /** The last place indexOf found. */
+  private last = -1;
   private static readonly MISSING = -0x80000000;
 
   need(id: number): void {
@@ -57,9 +59,33 @@ export class NodeLocations {
 
   /** [lat, lon] of a needed node found in the file, else undefined. */
   get(id: number): [number, number] | undefined {
-    const i = this.find(id);
-    if (i >= this.count || this.ids[i] !== id || this.lats[i] === NodeLocations.MISSING) return undefined;
-    return [this.lats[i]! / 1e7, this.lons[i]! / 1e7];
+    const i = this.indexOf(id);
+    return i < 0 ? undefined : [this.lats[i]! / 1e7, this.lons[i]! / 1e7];
+  }
+
+  /**
+   * Where a needed node found in the file is kept (for latAt / lonAt), else -1. A way's nodes
+   * mostly have consecutive ids (drawn one after the other): the place next to the last one
+   * found is tried before a binary search.
+   */
+  indexOf(id: number): number {
+    const ids = this.ids;
+    let i = this.last + 1;
+    if (!(i < this.count && ids[i] === id)) {
+      i = this.last;
+      if (!(i >= 0 && i < this.count && ids[i] === id)) i = this.find(id);
+    }
+    if (i >= this.count || ids[i] !== id || this.lats[i] === NodeLocations.MISSING) return -1;
+    this.last = i;
+    return i;
+  }
+
+  latAt(i: number): number {
+    return this.lats[i]! / 1e7;
+  }
+
+  lonAt(i: number): number {
+    return this.lons[i]! / 1e7;
   }
 
   /** First position whose id is >= `id`. */

@@ -35,10 +35,10 @@ function centre(refs: ArrayLike<number>, locations: NodeLocations): [number, num
       for (let j = 0; j < i && !seen; j++) seen = refs[j] === ref;
       if (seen) continue;
     }
-    const c = locations.get(ref);
-    if (!c) continue;
-    lat += c[0];
-    lng += c[1];
+    const at = locations.indexOf(ref);
+    if (at < 0) continue;
+    lat += locations.latAt(at);
+    lng += locations.lonAt(at);
     n++;
   }
   return n > 0 ? [lat / n, lng / n] : undefined;
