@@ -44,6 +44,8 @@ function csv(): string {
   const others = ranked.flatMap(([street, i, numbers]) =>
     numbers.map((n) => `${(9 + i * 0.01).toFixed(5)},${(52 + n * 0.0001).toFixed(5)},${n},${street},,${town(i)},,,${postcode(i)},,`),
   );
+  // A large street whose town is named like the Amselwege: found by their name, ranked after them all.
+  others.push(...Array.from({ length: 20 }, (_, n) => `9.50000,${(53 + n * 0.0001).toFixed(5)},${n + 1},Lindenstraße,,Amselweg,,,39999,,`));
   return ['LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH', ...rows, ...rare, ...others].join('\n');
 }
 
@@ -62,6 +64,7 @@ const ONE_TRIP: [string, Call][] = [
   // More streets of the name than autocomplete ranks (no town typed): the function ranks them as rankStreets does.
   ['keystroke: street of many towns and number being typed', { autocomplete: { query: 'Hauptstraße 1', country: 'DE', limit: 5 } }],
   ['keystroke: street of many towns and a whole number', { autocomplete: { query: 'Hauptstraße 12 ', country: 'DE', limit: 5 } }],
+  ['keystroke: another street of many towns (one word, whole) and number being typed', { autocomplete: { query: 'Amselweg 1', country: 'DE', limit: 5 } }],
   ['keystroke: a number, then a street of many towns being typed', { autocomplete: { query: '2 Haupts', country: 'DE', limit: 5 } }],
 ];
 

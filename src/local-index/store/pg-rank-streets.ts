@@ -50,7 +50,8 @@ function foldTable(): Record<string, string> {
 }
 
 /** `String.length` of a text: its characters, plus one for each outside the Basic Multilingual Plane (two UTF-16 units). */
-const utf16Length = (x: string) => `(length(${x}) + regexp_count(${x}, '[\\U00010000-\\U0010FFFF]'))`;
+const utf16Length = (x: string) =>
+  `(length(${x}) + CASE WHEN octet_length(${x}) - length(${x}) >= 3 THEN regexp_count(${x}, '[\\U00010000-\\U0010FFFF]') ELSE 0 END)`;
 
 /** The written words of a street name (`tokens`), or NULL when it has a character the table lacks. */
 function writtenWords(street: string): string {
@@ -63,53 +64,77 @@ function writtenWords(street: string): string {
 const share = (forms: string, covered: string) =>
   `(CASE WHEN cardinality(${forms}) = 0 THEN 0::float8 ELSE (SELECT count(*) FROM unnest(${forms}) f WHERE f = ANY (${covered}))::float8 / cardinality(${forms}) END)`;
 
+/** The pool of a street's words a term may match, in scoring order: its name's, then (free text) its town's. */
+const POOL = "CASE WHEN (p_rank->>'structured')::boolean THEN st.u ELSE st.u || st.c END";
+
+/** Each street's terms' scores summed in term order (`total`) and the words they cover (`covered`). */
+function matches(single: boolean): string {
+  // One term of one whole word (most keystrokes): it scores its typo factor where the pool has the
+  // word, and covers that word.
+  if (single) {
+    return `agg AS (
+    SELECT st.id, CASE WHEN h.hit THEN v.typo ELSE 0::float8 END AS total, CASE WHEN h.hit THEN ARRAY[v.word] ELSE '{}'::text[] END AS covered
+    FROM st CROSS JOIN (SELECT a.word, a.typo FROM alt a) v CROSS JOIN LATERAL (SELECT v.word = ANY (${POOL}) AS hit) h),`;
+  }
+  return `best AS (
+    SELECT DISTINCT ON (st.id, a.ti) st.id, a.ti, w.word, m.score FROM st
+    CROSS JOIN LATERAL unnest(${POOL}) WITH ORDINALITY AS w (word, pos)
+    CROSS JOIN alt a
+    CROSS JOIN LATERAL (
+      SELECT CASE WHEN a.word = w.word THEN 1::float8
+                  WHEN a.prefix AND starts_with(w.word, a.word) THEN 0.9::float8 + 0.1::float8 * (${utf16Length('a.word')}::float8 / ${utf16Length('w.word')}::float8)
+                  ELSE 0::float8 END * a.typo AS score) m
+    ORDER BY st.id, a.ti, m.score DESC, w.pos),
+  agg AS (
+    SELECT b.id, sum(b.score ORDER BY b.ti) AS total, coalesce(array_agg(b.word) FILTER (WHERE b.score > 0), '{}') AS covered
+    FROM best b GROUP BY b.id),`;
+}
+
+/** The coverage of a street some but not all of whose words are covered (see the top of this file). */
+const PARTLY_COVERED = `(SELECT CASE WHEN f.e IS NULL OR f.w IS NULL
+                               OR ARRAY(SELECT y.x FROM unnest(f.e || f.w) WITH ORDINALITY AS y (x, o) GROUP BY y.x ORDER BY min(y.o)) IS DISTINCT FROM st.u THEN NULL
+                             ELSE greatest(${share('f.w', 'g.covered')}, ${share('f.e', 'g.covered')}) END
+                 FROM (SELECT (SELECT string_to_array(split_part(t.skey, '|', 2), ' ') FROM local_streets t WHERE t.id = st.id AND t.country = st.country) AS e,
+                              ${writtenWords('st.street')} AS w OFFSET 0) f)`;
+
 /**
  * The ids (ascending) of the top `p_max_streets` streets of the search's rows `v_rows` (jsonb, in
  * the search's order; a street in two of its branches counts at its first), ranked for the terms'
  * readings that exist `v_alts` (jsonb `[[term, word, prefix], …]`, terms from 1) and `p_rank`
- * (StreetRanking); NULL where a street's coverage cannot be told.
+ * (StreetRanking); NULL where a street's coverage is not told. `single`: the terms are one word,
+ * whole (see `matches`). `partly`: tell the coverage of partly covered streets (the street table's
+ * keys are read, whose partitions cost the statement 0.1 ms to set up even when none is: so a first
+ * statement without, a second only where it found such a street).
  */
-export const RANKED_STREET_IDS_SQL = `
-  WITH st AS (
-    SELECT DISTINCT ON (e.id) e.id, e.o, e.s FROM (
-      SELECT (x.value->>'id')::bigint AS id, x.o, x.value AS s FROM unnest(v_rows) WITH ORDINALITY AS x (value, o)) e
+export function rankedStreetIdsSql(single: boolean, partly: boolean): string {
+  return `
+  WITH st AS MATERIALIZED (
+    SELECT DISTINCT ON (e.id) e.id, e.o, e.s->>'country' AS country, e.s->>'street' AS street, (e.s->>'n')::bigint AS n,
+      string_to_array(e.s->>'street_words', ' ') AS u, string_to_array(e.s->>'city_words', ' ') AS c
+    FROM (SELECT (x.value->>'id')::bigint AS id, x.o, x.value AS s FROM unnest(v_rows) WITH ORDINALITY AS x (value, o)) e
     ORDER BY e.id, e.o),
-  alt AS (
-    SELECT (a.value->>0)::int AS ti, a.value->>1 AS word, (a.value->>2)::boolean AS prefix, (p_rank->'fuzzy'->>((a.value->>0)::int - 1))::boolean AS fuzzy
+  alt AS MATERIALIZED (
+    SELECT (a.value->>0)::int AS ti, a.value->>1 AS word, (a.value->>2)::boolean AS prefix,
+      CASE WHEN (p_rank->'fuzzy'->>((a.value->>0)::int - 1))::boolean THEN 0.85::float8 ELSE 1::float8 END AS typo
     FROM jsonb_array_elements(v_alts) AS a (value)
     WHERE (a.value->>0)::int <= jsonb_array_length(p_rank->'fuzzy')),
-  pool AS (
-    SELECT st.id, w.word, w.pos FROM st CROSS JOIN LATERAL (
-      SELECT x.word, x.o AS pos FROM unnest(string_to_array(st.s->>'street_words', ' ')) WITH ORDINALITY AS x (word, o)
-      UNION ALL
-      SELECT x.word, 1000000 + x.o FROM unnest(string_to_array(st.s->>'city_words', ' ')) WITH ORDINALITY AS x (word, o)
-      WHERE NOT (p_rank->>'structured')::boolean) w),
-  best AS (
-    SELECT DISTINCT ON (p.id, a.ti) p.id, a.ti, p.word, m.score FROM pool p CROSS JOIN alt a CROSS JOIN LATERAL (
-      SELECT CASE WHEN a.word = p.word THEN 1::float8
-                  WHEN a.prefix AND starts_with(p.word, a.word) THEN 0.9::float8 + 0.1::float8 * (${utf16Length('a.word')}::float8 / ${utf16Length('p.word')}::float8)
-                  ELSE 0::float8 END * CASE WHEN a.fuzzy THEN 0.85::float8 ELSE 1::float8 END AS score) m
-    ORDER BY p.id, a.ti, m.score DESC, p.pos),
-  cov AS (
-    SELECT st.id, st.o, st.s, string_to_array(st.s->>'street_words', ' ') AS u,
-      coalesce((SELECT sum(b.score ORDER BY b.ti) FROM best b WHERE b.id = st.id), 0::float8) / (p_rank->>'words')::float8 AS mean,
-      ARRAY(SELECT b.word FROM best b WHERE b.id = st.id AND b.score > 0) AS covered
-    FROM st),
+  ${matches(single)}
   scored AS (
-    SELECT c.id, c.o, c.s, c.mean,
-      (SELECT count(*) FROM unnest(c.u) x WHERE x = ANY (c.covered)) AS named,
-      CASE WHEN cardinality(c.u) = 0 OR NOT c.u && c.covered THEN 0::float8
-           WHEN c.u <@ c.covered THEN 1::float8
-           ELSE (SELECT CASE WHEN f.e IS NULL OR f.w IS NULL
-                               OR ARRAY(SELECT y.x FROM unnest(f.e || f.w) WITH ORDINALITY AS y (x, o) GROUP BY y.x ORDER BY min(y.o)) IS DISTINCT FROM c.u THEN NULL
-                             ELSE greatest(${share('f.w', 'c.covered')}, ${share('f.e', 'c.covered')}) END
-                 FROM (SELECT (SELECT string_to_array(split_part(t.skey, '|', 2), ' ') FROM local_streets t WHERE t.id = c.id AND t.country = c.s->>'country') AS e,
-                              ${writtenWords("c.s->>'street'")} AS w OFFSET 0) f) END AS coverage
-    FROM cov c),
-  ranked AS (
-    SELECT s.id, s.o, s.coverage, (s.s->>'n')::bigint AS n, ${utf16Length("(s.s->>'street')")} AS len,
-      CASE WHEN s.named = 0 THEN s.mean * (0.8::float8 + 0.2::float8 * s.coverage) * 0.5::float8 ELSE s.mean * (0.8::float8 + 0.2::float8 * s.coverage) END AS score
-    FROM scored s)
-  SELECT CASE WHEN bool_and(r.coverage IS NOT NULL) THEN
-    (SELECT array_agg(t.id ORDER BY t.id) FROM (SELECT q.id FROM ranked q ORDER BY q.score DESC, q.n DESC, q.len, q.o LIMIT p_max_streets) t) END
-  FROM ranked r`;
+    SELECT st.id, st.o, st.n, st.street, coalesce(g.total, 0::float8) / (p_rank->>'words')::float8 AS mean,
+      CASE WHEN g.covered IS NULL OR NOT st.u && g.covered THEN 0
+           WHEN st.u <@ g.covered THEN cardinality(st.u)
+           ELSE (SELECT count(*) FROM unnest(st.u) x WHERE x = ANY (g.covered)) END AS named,
+      CASE WHEN cardinality(st.u) = 0 OR g.covered IS NULL OR NOT st.u && g.covered THEN 0::float8
+           WHEN st.u <@ g.covered THEN 1::float8
+           ELSE ${partly ? PARTLY_COVERED : 'NULL::float8'} END AS coverage
+    FROM st LEFT JOIN agg g ON g.id = st.id)
+  SELECT CASE WHEN bool_and(s.coverage IS NOT NULL) THEN
+    ARRAY(SELECT x FROM unnest((array_agg(s.id ORDER BY
+      CASE WHEN s.named = 0 THEN s.mean * (0.8::float8 + 0.2::float8 * s.coverage) * 0.5::float8 ELSE s.mean * (0.8::float8 + 0.2::float8 * s.coverage) END DESC,
+      s.n DESC, ${utf16Length('s.street')}, s.o))[1:p_max_streets]) x ORDER BY x) END
+  FROM scored s`;
+}
+
+/** Whether the ranking's terms are one whole word (`single` of rankedStreetIdsSql). */
+export const SINGLE_WORD_SQL = `(jsonb_array_length(p_rank->'fuzzy') = 1 AND (SELECT count(*) = 1 AND NOT bool_or((a.value->>2)::boolean)
+  FROM jsonb_array_elements(v_alts) AS a (value) WHERE (a.value->>0)::int = 1))`;

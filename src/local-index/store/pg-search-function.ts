@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { RANKED_STREET_IDS_SQL } from './pg-rank-streets.js';
+import { numbersStatements } from './pg-function-numbers.js';
+import { rankedStreetIdsSql, SINGLE_WORD_SQL } from './pg-rank-streets.js';
 import { narrowedStreetsSql } from './pg-street-queries.js';
 import { MAX_COMPLETIONS } from './store.js';
 
@@ -24,12 +25,12 @@ import { MAX_COMPLETIONS } from './store.js';
  * typed (the search is then its exact form first, then as typed: `forms` in search/streets.ts),
  * the search SQL (null:
  * the narrowed search by number and postcode, static SQL of the function, with the three values
- * after it), the house-number SQL (`__ids__` for the matched streets' ids, run when they are
- * at most `max_streets`), and the ranking (StreetRanking as jsonb, or null): with it, more than
- * `max_streets` streets are ranked as `rankStreets` ranks them (pg-rank-streets.ts) and the
- * house-number SQL runs for the top `max_streets`.
+ * after it), the house numbers to fetch on the matched streets when they are at most `max_streets`
+ * (pg-function-numbers.ts: the kind of filter, its values, the limit), and the ranking
+ * (StreetRanking as jsonb, or null): with it, more than `max_streets` streets are ranked as
+ * `rankStreets` ranks them (pg-rank-streets.ts) and the numbers fetched on the top `max_streets`.
  * Rows: `q` (the tsqueries, in order), `s` (the search's rows), `i` (the street ids the `a` rows
- * are of), `a` (the house-number SQL's rows), each as jsonb.
+ * are of), `a` (the addresses of the numbers), each as jsonb.
  */
 
 /** The limit of a narrowed search the function runs (the search's pool of streets). */
@@ -43,7 +44,7 @@ function narrowed(withCountry: boolean): string {
 }
 
 const FUNCTION_BODY = `
-CREATE OR REPLACE FUNCTION addressd_local_search(p_terms jsonb, p_forms boolean, p_search text, p_hn text, p_pc text, p_country text, p_numbers text, p_max_streets integer, p_rank jsonb)
+CREATE OR REPLACE FUNCTION addressd_local_search(p_terms jsonb, p_forms boolean, p_search text, p_hn text, p_pc text, p_country text, p_numbers jsonb, p_max_streets integer, p_rank jsonb)
 RETURNS TABLE (part text, r jsonb) LANGUAGE plpgsql VOLATILE AS $fn$
 -- __version__
 DECLARE
@@ -111,12 +112,21 @@ BEGIN
     -- More streets than the caller ranks (a name in many towns): the top ones, as it ranks them
     -- (the readings that exist are the plan's), or none where that cannot be told here.
     IF p_rank IS NULL THEN RETURN; END IF;
-    ${RANKED_STREET_IDS_SQL}
-    INTO v_ids;
+    IF ${SINGLE_WORD_SQL} THEN
+      ${rankedStreetIdsSql(true, false)}
+      INTO v_ids;
+    ELSE
+      ${rankedStreetIdsSql(false, false)}
+      INTO v_ids;
+    END IF;
+    IF v_ids IS NULL THEN
+      ${rankedStreetIdsSql(false, true)}
+      INTO v_ids;
+    END IF;
     IF v_ids IS NULL THEN RETURN; END IF;
   END IF;
   RETURN QUERY SELECT 'i'::text, to_jsonb(v_ids);
-  RETURN QUERY EXECUTE 'SELECT ''a''::text, to_jsonb(x) FROM (' || replace(p_numbers, '__ids__', array_to_string(v_ids, ', ')) || ') x';
+  ${numbersStatements()}
 END
 $fn$;`;
 
@@ -127,6 +137,6 @@ $fn$;`;
  */
 export const PG_SEARCH_FUNCTION_VERSION = `addressd_local_search ${createHash('sha256').update(FUNCTION_BODY).digest('hex').slice(0, 16)}`;
 /** The function of each earlier signature, dropped where installed (CREATE OR REPLACE would leave it beside the new one). */
-const EARLIER = ['jsonb, boolean, text, text, text, text, text, integer'];
+const EARLIER = ['jsonb, boolean, text, text, text, text, text, integer', 'jsonb, boolean, text, text, text, text, text, integer, jsonb'];
 export const PG_SEARCH_FUNCTION = `${EARLIER.map((args) => `DROP FUNCTION IF EXISTS addressd_local_search(${args});`).join('\n')}
 ${FUNCTION_BODY.replace('__version__', PG_SEARCH_FUNCTION_VERSION)}`;
