@@ -136,7 +136,8 @@ $fn$;`;
  * in pg-schema.ts looks for this text in the installed function).
  */
 export const PG_SEARCH_FUNCTION_VERSION = `addressd_local_search ${createHash('sha256').update(FUNCTION_BODY).digest('hex').slice(0, 16)}`;
-/** The function of each earlier signature, dropped where installed (CREATE OR REPLACE would leave it beside the new one). */
-const EARLIER = ['jsonb, boolean, text, text, text, text, text, integer', 'jsonb, boolean, text, text, text, text, text, integer, jsonb'];
-export const PG_SEARCH_FUNCTION = `${EARLIER.map((args) => `DROP FUNCTION IF EXISTS addressd_local_search(${args});`).join('\n')}
-${FUNCTION_BODY.replace('__version__', PG_SEARCH_FUNCTION_VERSION)}`;
+/**
+ * An earlier signature's function stays beside it (CREATE OR REPLACE makes an overload): instances
+ * of the earlier version still running during a rolling upgrade keep calling theirs.
+ */
+export const PG_SEARCH_FUNCTION = FUNCTION_BODY.replace('__version__', PG_SEARCH_FUNCTION_VERSION);
