@@ -22,12 +22,16 @@ import { tokens } from '../text.js';
  * function does not rank and the caller asks for the addresses as before.
  */
 
-/** Characters the fold table covers: printable ASCII, Latin-1 and Latin Extended A/B, combining marks, Latin Extended Additional. */
+/**
+ * Characters the fold table covers: printable ASCII, Latin-1 and Latin Extended A/B, combining
+ * marks, Latin Extended Additional, general punctuation (`’` in `Rue de l’Église`, dashes).
+ */
 const RANGES: [number, number][] = [
   [0x20, 0x7e],
   [0xa0, 0x24f],
   [0x300, 0x36f],
   [0x1e00, 0x1eff],
+  [0x2000, 0x206f],
 ];
 
 /**
@@ -49,12 +53,16 @@ function foldTable(): Record<string, string> {
   return table;
 }
 
-/** `String.length` of a text: its characters, plus one for each outside the Basic Multilingual Plane (two UTF-16 units). */
+/**
+ * `String.length` of a text: its characters, plus one for each outside the Basic Multilingual Plane
+ * (two UTF-16 units; UTF-8 spends four bytes on those alone: a text less than three bytes longer than
+ * its characters has none).
+ */
 const utf16Length = (x: string) =>
-  `(length(${x}) + CASE WHEN octet_length(${x}) - length(${x}) >= 3 THEN regexp_count(${x}, '[\\U00010000-\\U0010FFFF]') ELSE 0 END)`;
+  `(length(${x}) + CASE WHEN octet_length(${x}) - length(${x}) >= 3 THEN length(regexp_replace(${x}, '[^\\U00010000-\\U0010FFFF]', '', 'g')) ELSE 0 END)`;
 
 /** The written words of a street name (`tokens`), or NULL when it has a character the table lacks. */
-function writtenWords(street: string): string {
+export function writtenWords(street: string): string {
   const fold = `'${JSON.stringify(foldTable()).replace(/'/g, "''")}'::jsonb`;
   return `(SELECT CASE WHEN bool_and(t.fold ? z.ch) THEN array_remove(string_to_array(string_agg(t.fold ->> z.ch, '' ORDER BY z.o), ' '), '') END
            FROM (SELECT ${fold} AS fold) t, regexp_split_to_table(${street}, '') WITH ORDINALITY AS z (ch, o))`;
