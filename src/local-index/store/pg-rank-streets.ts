@@ -19,7 +19,9 @@ import { tokens } from '../text.js';
  * `Hauptstraße`), the expanded words are those of the street's key (`skey`: country|expanded|town),
  * and the written ones are folded here character by character with a table made by `tokens` itself;
  * the two must give `street_words` back, else (a character the table lacks, another key) the
- * function does not rank and the caller asks for the addresses as before.
+ * function does not rank and the caller asks for the addresses as before. (Both are the import's:
+ * a street imported before the abbreviation tables changed may rank otherwise in JavaScript, which
+ * again only costs the statement.)
  */
 
 /**
@@ -46,7 +48,7 @@ function foldTable(): Record<string, string> {
     for (let code = from; code <= to; code++) {
       const c = String.fromCharCode(code);
       const folded = tokens(`a${c}b`).join(' ');
-      // (Never otherwise in these ranges: a character that changed its neighbours would stay out, unfolded.)
+      // A character whose fold reached beyond itself (none in these ranges) would stay out: its names are not ranked.
       if (folded.startsWith('a') && folded.endsWith('b')) table[c] = folded.slice(1, -1);
     }
   }
