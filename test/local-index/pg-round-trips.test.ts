@@ -40,6 +40,8 @@ function csv(): string {
     ['Hauptstraßenring', 46, Array.from({ length: 15 }, (_, n) => n + 1)],
     ...Array.from({ length: 10 }, (_, i): [string, number, number[]] => ['Ringstraße', i, [1, 2, 11]]),
     ['Ringstraße Ωμέγα', 45, [1, 10]],
+    // A name of two words in ten towns, some larger.
+    ...Array.from({ length: 10 }, (_, i): [string, number, number[]] => ['Neue Gasse', i, Array.from({ length: 2 + (i % 4) * 3 }, (__, n) => n + 1)]),
   ];
   const others = ranked.flatMap(([street, i, numbers]) =>
     numbers.map((n) => `${(9 + i * 0.01).toFixed(5)},${(52 + n * 0.0001).toFixed(5)},${n},${street},,${town(i)},,,${postcode(i)},,`),
@@ -65,6 +67,8 @@ const ONE_TRIP: [string, Call][] = [
   ['keystroke: street of many towns and number being typed', { autocomplete: { query: 'Hauptstraße 1', country: 'DE', limit: 5 } }],
   ['keystroke: street of many towns and a whole number', { autocomplete: { query: 'Hauptstraße 12 ', country: 'DE', limit: 5 } }],
   ['keystroke: another street of many towns (one word, whole) and number being typed', { autocomplete: { query: 'Amselweg 1', country: 'DE', limit: 5 } }],
+  ['keystroke: a name of two words in many towns and a number', { autocomplete: { query: 'Neue Gasse 1', country: 'DE', limit: 5 } }],
+  ['keystroke: one word of a two-word name in many towns and a number', { autocomplete: { query: 'Gasse 1', country: 'DE', limit: 5 } }],
   ['keystroke: a number, then a street of many towns being typed', { autocomplete: { query: '2 Haupts', country: 'DE', limit: 5 } }],
 ];
 
