@@ -4,7 +4,10 @@
  * sampled validate and keystroke is captured and run again under EXPLAIN ANALYZE (planning +
  * execution time as the server reports them; no wall-clock timing, so it runs on a busy machine).
  *
- *   npx tsx bench/scale/explain-trips.ts [--count 200000] [--sample 20]
+ *   npx tsx bench/scale/explain-trips.ts [--count 200000] [--sample 20] [--classes]
+ *
+ * `--classes`: each shape's figures also per name frequency class (rare, common, most common), with
+ * the p99 and the maximum, the tail a class's keystrokes wait for.
  *
  * Generates a country-shaped CSV, imports it into a fresh schema of DATABASE_URL (default: the
  * test database), prints median statements and server milliseconds per shape, drops the schema.
@@ -39,6 +42,10 @@ const SHAPES: Shape[] = [
 ];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))] ?? 0;
+type Figures = { trips: number[]; ms: number[] };
+const classFigures = (f: Figures) =>
+  `statements median ${median(f.trips)}, p99 ${p99(f.trips)}, max ${Math.max(...f.trips)}; server ms median ${median(f.ms).toFixed(2)}, p99 ${p99(f.ms).toFixed(2)}, max ${Math.max(...f.ms).toFixed(2)}`;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'explain-trips-'));
@@ -106,6 +113,7 @@ async function main(): Promise<void> {
     }
     for (const [name, run] of SHAPES) {
       const figures = { before: { trips: [] as number[], ms: [] as number[] }, after: { trips: [] as number[], ms: [] as number[] } };
+      const byClass = new Map(FREQUENCIES.map((f) => [f, { before: { trips: [] as number[], ms: [] as number[] }, after: { trips: [] as number[], ms: [] as number[] } }]));
       for (const f of FREQUENCIES) {
         for (const a of generated.samples[f]) {
           for (const mode of ['before', 'after'] as const) {
@@ -114,7 +122,9 @@ async function main(): Promise<void> {
             sent.length = 0;
             await run(asked, a);
             figures[mode].trips.push(sent.length);
+            byClass.get(f)![mode].trips.push(sent.length);
             const ms = await serverMs();
+            byClass.get(f)![mode].ms.push(ms);
             if (ms > 20 && process.argv.includes('--slow')) console.log(`slow ${mode} ${ms.toFixed(1)} ms: ${JSON.stringify(sent).slice(0, 400)} … ${JSON.stringify(sent.map((x) => x.values))}`);
             figures[mode].ms.push(ms);
             await store.close();
@@ -123,6 +133,9 @@ async function main(): Promise<void> {
       }
       const line = (m: 'before' | 'after') => `${median(figures[m].trips)} statements, ${median(figures[m].ms).toFixed(2)} ms (max ${Math.max(...figures[m].trips)}, ${Math.max(...figures[m].ms).toFixed(2)} ms)`;
       console.log(`${name}: before ${line('before')} → after ${line('after')}`);
+      if (process.argv.includes('--classes')) {
+        for (const [f, c] of byClass) console.log(`  ${f}: before ${classFigures(c.before)} → after ${classFigures(c.after)}`);
+      }
     }
     // A list: the sampled addresses as one chunk of validate rows, row by row, then primed (lookUpAll).
     const rows = FREQUENCIES.flatMap((f) => generated.samples[f]).map((a) => ({ components: { street: a.street, houseNumber: a.number, postcode: a.postcode, city: a.city }, country: 'DE' }));

@@ -47,6 +47,12 @@ describe.each(STORAGE_BACKENDS)('a street name shared by many towns (%s)', (back
     }
   });
 
+  it('a number typed after the name, no town: that number on five of its streets, each in its town (PostgreSQL: ranked in the look-up statement)', async () => {
+    const hits = await box.index.autocomplete({ query: 'Hauptstraße 2', country: 'DE' });
+    expect(hits.map((h) => `${h.precision} ${h.components.street} ${h.components.houseNumber}`)).toEqual(Array(5).fill('address Hauptstraße 2'));
+    expect(new Set(hits.map((h) => h.components.city)).size).toBe(5);
+  });
+
   it('knows a postcode an import adds after it was asked for (no stale answer from a cache)', async () => {
     const last = TOWNS - 1;
     const query = { query: `Hauptstraße 3, ${postcode(last)}`, country: 'DE' };

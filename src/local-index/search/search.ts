@@ -4,7 +4,7 @@ import { addressToHit, streetToHit } from './hits.js';
 import { componentsReading, lookUpOf, planComponents, planText, textReading, type Plan } from './plan.js';
 import { scoreHit, scoreStreet } from './score.js';
 import { foldTownless } from './fold-streets.js';
-import { expectedStreetSearch, rankStreets, type RankedStreet } from './streets.js';
+import { expectedStreetSearch, rankStreets, streetRanking, type RankedStreet } from './streets.js';
 import { postcodeKey } from '../text.js';
 import { mergeUnits } from '../units.js';
 
@@ -158,15 +158,16 @@ async function numberedOn(store: IndexStore, plan: Plan, streets: RankedStreet[]
  */
 export async function autocomplete(store: IndexStore, input: AutocompleteInput): Promise<LocalHit[]> {
   const limit = input.limit ?? 5;
-  // The look-up also brings the addresses asked next when the streets are few: with a number, its
-  // addresses on them all (then all ranked: numberedOn's first look-up); without, a lone street's
-  // first numbers (the drill-down, or the fill-up after the one street offered).
+  // The look-up also brings the addresses asked next: with a number, its addresses on the top
+  // streets (numberedOn's first look-up; the store ranks them as rankStreets does when they are more
+  // than AUTOCOMPLETE_STREETS: a name in many towns); without, a lone street's first numbers (the
+  // drill-down, or the fill-up after the one street offered).
   const expected = (plan: Plan) =>
     expectedStreetSearch(
       plan,
       undefined,
       plan.hn
-        ? { hn: numberFilter(plan.hn), limit: limit * 4, maxStreets: AUTOCOMPLETE_STREETS }
+        ? { hn: numberFilter(plan.hn), limit: limit * 4, maxStreets: AUTOCOMPLETE_STREETS, rank: streetRanking(plan) }
         : { hn: undefined, limit: plan.drill ? limit : limit - 1, maxStreets: 1 },
     );
   const plan = await planText(store, input.query, true, input.country, expected);

@@ -1,4 +1,4 @@
-import type { IndexStore, StreetHit, StreetPrefetch, WordQuery } from '../store/store.js';
+import type { IndexStore, StreetHit, StreetPrefetch, StreetRanking, WordQuery } from '../store/store.js';
 import type { Plan } from './plan.js';
 import { scoreStreet, type StreetScore } from './score.js';
 
@@ -39,6 +39,15 @@ export function expectedStreetSearch(plan: Plan, hnKey: string | undefined, numb
   if ((plan.postcode?.known && !plan.postcode.prefix) || (hnKey !== undefined && typingLast(words))) return undefined;
   if (hnKey !== undefined) return { ...base, search: { kind: 'numbered', hnKey } };
   return { ...base, search: { kind: 'each', forms: typingLast(words) }, numbers };
+}
+
+/**
+ * What a store needs, beside the terms' readings, to rank a plan's streets as rankStreets does
+ * (scoreStreet, then street size, name length, the search's order): the terms' typo marks, the
+ * count of terms (those without readings score 0), and whether town words count.
+ */
+export function streetRanking(plan: Plan): StreetRanking {
+  return { fuzzy: plan.words.filter((t) => t.alts.length > 0).map((t) => t.fuzzy), words: plan.words.length, structured: plan.structured };
 }
 
 /**

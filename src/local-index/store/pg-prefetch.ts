@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { numberedStreetsSql, streetsEachSql } from './pg-street-queries.js';
 import { NARROWED_PREFETCH_LIMIT } from './pg-search-function.js';
-import { addressesOnStreetsSql } from './queries.js';
+import { numbersArgument } from './pg-function-numbers.js';
 import type { HouseNumberFilter, StreetPrefetch } from './store.js';
 
 /**
@@ -39,24 +39,24 @@ export const prefetchKey = {
  * (it then searches the prefix as their OR when they are few: `bounded` in pg-store.ts).
  */
 export function prefetchArgs(p: StreetPrefetch, bound: (prefix: string) => boolean): unknown[] | undefined {
-  const numbers = p.numbers && addressesOnStreetsSql('local_', '__ids__', p.numbers.hn, p.numbers.limit);
   const terms = JSON.stringify(p.terms.map((alts) => alts.map((a) => [a.word, a.prefix, a.prefix && bound(a.word)])));
   if (p.search.kind === 'narrowed') {
     if (p.limit !== NARROWED_PREFETCH_LIMIT) return undefined;
-    return [terms, false, null, p.search.hnKey, p.search.inPostcode, p.country ?? null, null, 0];
+    return [terms, false, null, p.search.hnKey, p.search.inPostcode, p.country ?? null, null, 0, null];
   }
   const country = p.country === undefined ? [] : [p.country];
   if (p.search.kind === 'numbered') {
     const search = inline(numberedStreetsSql(p.country !== undefined, p.limit), [tsqMark(0), ...country, p.search.hnKey]);
-    return [terms, false, search, null, null, null, null, 0];
+    return [terms, false, search, null, null, null, null, 0, null];
   }
   const branches = p.search.forms ? [0, 1] : [0];
   const search = inline(streetsEachSql(branches, p.country !== undefined, p.limit), branches.flatMap((v) => [tsqMark(v), ...country]));
-  return [terms, p.search.forms, search, null, null, null, numbers ? inline(numbers.sql, numbers.args) : null, p.numbers?.maxStreets ?? 0];
+  const rank = p.numbers?.rank ? JSON.stringify(p.numbers.rank) : null;
+  return [terms, p.search.forms, search, null, null, null, p.numbers ? numbersArgument(p.numbers.hn, p.numbers.limit) : null, p.numbers?.maxStreets ?? 0, rank];
 }
 
 /** The function's argument types, in order. */
-export const PREFETCH_ARG_TYPES = ['jsonb', 'bool', 'text', 'text', 'text', 'text', 'text', 'int'];
+export const PREFETCH_ARG_TYPES = ['jsonb', 'bool', 'text', 'text', 'text', 'text', 'jsonb', 'int', 'jsonb'];
 
 /** The rows of one prefetch under the keys of the searches they answer. */
 export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unknown }[]): [string, unknown[]][] {

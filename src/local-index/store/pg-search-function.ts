@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { numbersStatements } from './pg-function-numbers.js';
+import { rankedStreetIdsSql, SINGLE_WORD_SQL } from './pg-rank-streets.js';
 import { narrowedStreetsSql } from './pg-street-queries.js';
 import { MAX_COMPLETIONS } from './store.js';
 
@@ -23,10 +25,12 @@ import { MAX_COMPLETIONS } from './store.js';
  * typed (the search is then its exact form first, then as typed: `forms` in search/streets.ts),
  * the search SQL (null:
  * the narrowed search by number and postcode, static SQL of the function, with the three values
- * after it), and the house-number SQL (`__ids__` for the matched streets' ids, run when they are
- * at most `max_streets`).
+ * after it), the house numbers to fetch on the matched streets when they are at most `max_streets`
+ * (pg-function-numbers.ts: the kind of filter, its values, the limit), and the ranking
+ * (StreetRanking as jsonb, or null): with it, more than `max_streets` streets are ranked as
+ * `rankStreets` ranks them (pg-rank-streets.ts) and the numbers fetched on the top `max_streets`.
  * Rows: `q` (the tsqueries, in order), `s` (the search's rows), `i` (the street ids the `a` rows
- * are of), `a` (the house-number SQL's rows), each as jsonb.
+ * are of), `a` (the addresses of the numbers), each as jsonb.
  */
 
 /** The limit of a narrowed search the function runs (the search's pool of streets). */
@@ -40,7 +44,7 @@ function narrowed(withCountry: boolean): string {
 }
 
 const FUNCTION_BODY = `
-CREATE OR REPLACE FUNCTION addressd_local_search(p_terms jsonb, p_forms boolean, p_search text, p_hn text, p_pc text, p_country text, p_numbers text, p_max_streets integer)
+CREATE OR REPLACE FUNCTION addressd_local_search(p_terms jsonb, p_forms boolean, p_search text, p_hn text, p_pc text, p_country text, p_numbers jsonb, p_max_streets integer, p_rank jsonb)
 RETURNS TABLE (part text, r jsonb) LANGUAGE plpgsql VOLATILE AS $fn$
 -- __version__
 DECLARE
@@ -52,6 +56,7 @@ DECLARE
   v_rows jsonb[];
   v_ids bigint[];
   v_tsq text;
+  v_alts jsonb;
 BEGIN
   -- In one statement: the readings that exist, a prefix with its completions (more than 16: kept
   -- as a prefix), each term as the OR of its readings, the terms ANDed: the search as typed and,
@@ -77,8 +82,9 @@ BEGIN
     FROM k GROUP BY k.ti)
   SELECT count(*) = jsonb_array_length(p_terms) AND count(*) > 0,
     string_agg(terms.typed, ' & ' ORDER BY terms.ti),
-    string_agg(CASE WHEN terms.ti = jsonb_array_length(p_terms) THEN terms.whole ELSE terms.typed END, ' & ' ORDER BY terms.ti)
-  INTO v_ok, v_typed, v_exact FROM terms;
+    string_agg(CASE WHEN terms.ti = jsonb_array_length(p_terms) THEN terms.whole ELSE terms.typed END, ' & ' ORDER BY terms.ti),
+    (SELECT jsonb_agg(jsonb_build_array(k.ti, k.word, k.prefix)) FROM k)
+  INTO v_ok, v_typed, v_exact, v_alts FROM terms;
   IF NOT v_ok THEN RETURN; END IF;
   v_queries := CASE WHEN p_forms THEN ARRAY[v_exact, v_typed] ELSE ARRAY[v_typed] END;
   FOR i IN 1 .. cardinality(v_queries) LOOP
@@ -101,9 +107,26 @@ BEGIN
   RETURN QUERY SELECT 's'::text, e.value FROM unnest(v_rows) WITH ORDINALITY AS e (value, o) ORDER BY e.o;
   IF p_numbers IS NULL THEN RETURN; END IF;
   SELECT array_agg(DISTINCT (e.value->>'id')::bigint ORDER BY (e.value->>'id')::bigint) INTO v_ids FROM unnest(v_rows) AS e (value);
-  IF v_ids IS NULL OR cardinality(v_ids) > p_max_streets THEN RETURN; END IF;
+  IF v_ids IS NULL THEN RETURN; END IF;
+  IF cardinality(v_ids) > p_max_streets THEN
+    -- More streets than the caller ranks (a name in many towns): the top ones, as it ranks them
+    -- (the readings that exist are the plan's), or none where that cannot be told here.
+    IF p_rank IS NULL THEN RETURN; END IF;
+    IF ${SINGLE_WORD_SQL} THEN
+      ${rankedStreetIdsSql(true, false)}
+      INTO v_ids;
+    ELSE
+      ${rankedStreetIdsSql(false, false)}
+      INTO v_ids;
+    END IF;
+    IF v_ids IS NULL THEN
+      ${rankedStreetIdsSql(false, true)}
+      INTO v_ids;
+    END IF;
+    IF v_ids IS NULL THEN RETURN; END IF;
+  END IF;
   RETURN QUERY SELECT 'i'::text, to_jsonb(v_ids);
-  RETURN QUERY EXECUTE 'SELECT ''a''::text, to_jsonb(x) FROM (' || replace(p_numbers, '__ids__', array_to_string(v_ids, ', ')) || ') x';
+  ${numbersStatements()}
 END
 $fn$;`;
 
@@ -113,4 +136,8 @@ $fn$;`;
  * in pg-schema.ts looks for this text in the installed function).
  */
 export const PG_SEARCH_FUNCTION_VERSION = `addressd_local_search ${createHash('sha256').update(FUNCTION_BODY).digest('hex').slice(0, 16)}`;
+/**
+ * An earlier signature's function stays beside it (CREATE OR REPLACE makes an overload): instances
+ * of the earlier version still running during a rolling upgrade keep calling theirs.
+ */
 export const PG_SEARCH_FUNCTION = FUNCTION_BODY.replace('__version__', PG_SEARCH_FUNCTION_VERSION);

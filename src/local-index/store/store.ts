@@ -214,8 +214,25 @@ export interface StreetPrefetch {
   search: { kind: 'narrowed'; hnKey: string; inPostcode: string } | { kind: 'numbered'; hnKey: string } | { kind: 'each'; forms: boolean };
   country: string | undefined;
   limit: number;
-  /** Then `addressesOnStreets` of every street found, when they are at most `maxStreets` (they are then the ranking's top ones). */
-  numbers?: { hn: HouseNumberFilter | undefined; limit: number; maxStreets: number } | undefined;
+  /**
+   * Then `addressesOnStreets` of every street found, when they are at most `maxStreets` (they are
+   * then the ranking's top ones); with `rank`, of the top `maxStreets` as `rankStreets` ranks them
+   * when more were found (a name in many towns with no town typed).
+   */
+  numbers?: { hn: HouseNumberFilter | undefined; limit: number; maxStreets: number; rank?: StreetRanking | undefined } | undefined;
+}
+
+/**
+ * What of a plan `scoreStreet` reads besides the terms' readings (`StreetPrefetch.terms`), so a store
+ * can rank the streets it found as `rankStreets` does (search/streets.ts: `streetRanking`).
+ */
+export interface StreetRanking {
+  /** Of each term of the street's name that has readings (the first ones of `terms`): whether they came through a typo. */
+  fuzzy: boolean[];
+  /** How many terms the name has in all: those without readings score 0 in the mean. */
+  words: number;
+  /** Structured input: a street's town words do not count for its name's terms. */
+  structured: boolean;
 }
 
 export interface LookUpResult {
