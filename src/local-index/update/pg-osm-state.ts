@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { createPgPool } from '../../store/db/pg-pool.js';
-import { copyText, copyThen } from '../store/pg-copy-in.js';
+import { binaryIdPairs, copyBinary, copyText, copyThen } from '../store/pg-copy-in.js';
 import { ident } from '../store/pg-schema.js';
 import { withSessionOptions } from '../store/pg-store.js';
 import { encodeWays, readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags, type WayRows } from './osm-state.js';
@@ -60,11 +60,9 @@ async function copyWays(db: pg.PoolClient, { ids, tags, refs }: WayRows): Promis
   await copyThen(db, 'local_osm_ways', ['id', 'tags', 'refs'], ids.map((id, i) => `${id}\t${copyText(tags[i]!)}\t${jsonArrayLiteral(refs[i]!)}`), '');
 }
 
-/** Packed `id, lat, lng` nodes into `table` by COPY. */
+/** Packed `id, lat, lng` nodes into `table` by a binary COPY (coordinates never written out as text). */
 async function copyNodes(db: pg.PoolClient, table: string, packed: Float64Array): Promise<void> {
-  const lines: string[] = [];
-  for (let i = 0; i < packed.length; i += 3) lines.push(`${packed[i]}\t${packed[i + 1]}\t${packed[i + 2]}`);
-  if (lines.length > 0) await copyThen(db, table, ['id', 'lat', 'lng'], lines, '');
+  if (packed.length > 0) await copyBinary(db, table, ['id', 'lat', 'lng'], binaryIdPairs(packed));
 }
 
 /** The OSM update state in PostgreSQL (`local_osm_*`), always on the primary (see osm-state.ts). */
