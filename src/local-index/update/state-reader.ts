@@ -9,7 +9,7 @@ import { readDenseBlock } from '../import/pbf-dense.js';
 import { wayPass, type WayLike } from '../import/pbf-ways.js';
 import type { OsmRelation } from 'osm-pbf-parser';
 import { areaWay, entranceWay, entranceWayId, withEnds } from './osm-derived-ways.js';
-import { NodeIdSet } from './node-id-set.js';
+import { SortedIds } from '../import/sorted-ids.js';
 import { encodeWays, stateTags, tracked, type StateBatch, type StoredArea, type StoredWayRow, type Tags } from './osm-state.js';
 
 const BATCH = 5000;
@@ -78,10 +78,10 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
   await checkPbfHeader(path);
   const budget = opts.exactNodeBudget ?? NODE_PASS_BUDGET;
   const filter = new NodeFilter();
-  let exact: NodeIdSet | undefined = new NodeIdSet();
+  let exact: SortedIds | undefined = new SortedIds();
   const use = (ref: number) => {
     filter.add(ref);
-    if (exact && exact.pending >= budget) exact = undefined;
+    if (exact && exact.size >= budget) exact = undefined;
     exact?.add(ref);
   };
   const boundaries: { id: number; boundary: Boundary; ways: number[] }[] = [];
@@ -136,9 +136,9 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
   for (const a of areaWays) for (const ref of a.refs) use(ref);
   if (areaWays.length > 0) yield { kind: 'ways', rows: encodeWays(areaWays) };
   wayCount += areaWays.length;
-  const known: NodeIdSet | undefined = exact;
+  const known: SortedIds | undefined = exact;
   known?.seal();
-  const uses = known ? (id: number) => known.has(id) : (id: number) => filter.has(id);
+  const uses = known ? (id: number) => known.seek(id) >= 0 : (id: number) => filter.has(id);
   const ends = new Map<number, Tags>();
   // Entrances without a number on a recorded way (with the bitset a few others get through: they find no building).
   const entrances: StoredWayRow[] = [];
