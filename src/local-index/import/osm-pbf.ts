@@ -6,7 +6,7 @@ import type { ReaderItem } from '../types.js';
 import { BoundaryCollector } from './osm-boundary-areas.js';
 import { checkPbfHeader, pbfBlocks, PbfDecoder, type PbfBlock } from './pbf-blocks.js';
 import { readDenseBlock, type DenseVisitor } from './pbf-dense.js';
-import { readWays, wayPass, type WayLike } from './pbf-ways.js';
+import { readWays, wayPass, WaysStart, type WayLike } from './pbf-ways.js';
 import type { OsmRelation } from 'osm-pbf-parser';
 import { NodeLocations } from './osm-node-locations.js';
 import { ImportFormatError } from '../types.js';
@@ -164,12 +164,16 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       for (const id of ways ?? []) areaWays.add(id);
     };
 
+    // Pass 1 notes where the node blocks end; pass 2 skips them unread.
+    const start = new WaysStart();
     stage.exec('BEGIN');
     for await (const block of pbfBlocks(path, progress(0, 0.5))) {
       const isNodes = dense(block, (id, lat, lon, tags) => {
         if (tags) node(id, tags, lat, lon);
       });
-      if (isNodes || readWays(block, way)) continue;
+      if (isNodes) continue;
+      if (block.type === 'OSMData') start.see(block.offset);
+      if (readWays(block, way)) continue;
       for (const item of decoder.decode(block)) {
         if (item.type === 'relation') relation(item);
         else if (item.type === 'node') node(item.id, item.tags, item.lat, item.lon);
@@ -184,7 +188,7 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
         const refs = w.refs();
         for (const ref of boundaries.way(w.id, refs) ?? []) boundaryNodes.need(ref);
         if (areaWays.has(w.id)) areaRefs.set(w.id, refs);
-      }, undefined, progress(0.5, 0.25)));
+      }, { onBytes: progress(0.5, 0.25), from: start }));
     }
     for (const a of addressAreas) addWay.run(-a.id, JSON.stringify(a.tags), a.ways.flatMap((w) => areaRefs.get(w) ?? []), null);
     boundaryNodes.seal();

@@ -141,13 +141,20 @@ export interface PbfBlock {
   data: Buffer;
 }
 
-/** Streams the uncompressed blocks of a PBF file (constant memory), for readers that decode them their own way. */
-export async function* pbfBlocks(path: string, onBytes?: (n: number) => void): AsyncGenerator<PbfBlock> {
+/**
+ * Streams the uncompressed blocks of a PBF file (constant memory), for readers that decode them
+ * their own way. Data blocks before byte `from` (a block's offset an earlier pass noted) are
+ * framed but neither inflated nor yielded: a pass over the ways need not inflate the nodes.
+ */
+export async function* pbfBlocks(path: string, onBytes?: (n: number) => void, from = 0): AsyncGenerator<PbfBlock> {
   const splitter = new BlockSplitter();
   const input = createReadStream(path, { highWaterMark: 1 << 20 });
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
-      for (const block of splitter.write(chunk)) yield { type: block.type, offset: block.offset, data: await blockData(block) };
+      for (const block of splitter.write(chunk)) {
+        if (block.offset < from && block.type === 'OSMData') continue;
+        yield { type: block.type, offset: block.offset, data: await blockData(block) };
+      }
       onBytes?.(input.bytesRead);
     }
     splitter.end();

@@ -114,15 +114,37 @@ export function readWays(block: PbfBlock, visit: (way: WayView) => void): boolea
 }
 
 /**
+ * Where a file's node blocks end: the offset of its first data block that holds anything but
+ * nodes, as the first pass that reads every block finds it (`see` each such block), so that
+ * later passes over the ways skip the node blocks unread. Until one is seen, nothing is skipped.
+ */
+export class WaysStart {
+  offset = 0;
+  private found = false;
+  see(offset: number): void {
+    if (this.found) return;
+    this.found = true;
+    this.offset = offset;
+  }
+}
+
+/**
  * The ways and relations of a file, block by block (yielding after each, so a caller can hand
  * on what it gathered): ways to `way` as views, relations to `relation` as osm-pbf-parser's
- * objects; node blocks are skipped unread. With `relation` absent the pass stops at the relations.
+ * objects; node blocks are skipped (unread before `from`). With `relation` absent the pass stops
+ * at the relations.
  */
-export async function* wayPass(path: string, way: (w: WayLike) => void, relation?: (r: OsmRelation) => void, onBytes?: (n: number) => void): AsyncGenerator<void> {
+export async function* wayPass(
+  path: string,
+  way: (w: WayLike) => void,
+  opts: { relation?: (r: OsmRelation) => void; onBytes?: (n: number) => void; from?: WaysStart } = {},
+): AsyncGenerator<void> {
+  const { relation, onBytes, from } = opts;
   const decoder = new PbfDecoder();
-  for await (const block of pbfBlocks(path, onBytes)) {
+  for await (const block of pbfBlocks(path, onBytes, from?.offset)) {
     if (block.type === 'OSMData') {
       if (holdsOnlyNodes(block.data)) continue;
+      from?.see(block.offset);
       if (readWays(block, way)) {
         yield;
         continue;

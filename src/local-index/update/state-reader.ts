@@ -6,7 +6,7 @@ import { addrTags } from '../import/osm-rows.js';
 import { boundaryOf, type Boundary } from '../import/osm-places.js';
 import { checkPbfHeader, pbfBlocks, PbfDecoder } from '../import/pbf-blocks.js';
 import { readDenseBlock } from '../import/pbf-dense.js';
-import { wayPass, type WayLike } from '../import/pbf-ways.js';
+import { wayPass, WaysStart, type WayLike } from '../import/pbf-ways.js';
 import type { OsmRelation } from 'osm-pbf-parser';
 import { areaWay, entranceWay, entranceWayId, withEnds } from './osm-derived-ways.js';
 import { SortedIds } from '../import/sorted-ids.js';
@@ -114,7 +114,9 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
     if (isInterpolation(tags)) interpolations.push(row);
     else ways.push(row);
   };
-  for await (const _ of wayPass(path, way, relation)) {
+  // The first pass notes where the node blocks end; the second skips them unread.
+  const start = new WaysStart();
+  for await (const _ of wayPass(path, way, { relation, from: start })) {
     if (ways.length >= BATCH) {
       yield { kind: 'ways', rows: encodeWays(ways) };
       ways = [];
@@ -130,7 +132,7 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
       const refs = w.refs();
       memberRefs.set(w.id, refs);
       for (const ref of refs) boundaryNodes.add(ref);
-    }));
+    }, { from: start }));
   }
   const areaWays = addressAreas.map((a) => ({ id: -a.id, ...areaWay(a.tags, a.ways, (w) => memberRefs.get(w)) }));
   for (const a of areaWays) for (const ref of a.refs) use(ref);
