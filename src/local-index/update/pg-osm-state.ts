@@ -168,6 +168,10 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
       const first = (await db.query('SELECT 1 FROM local_osm_ways LIMIT 1')).rowCount === 0;
       const noNodes = (await db.query('SELECT 1 FROM local_osm_nodes LIMIT 1')).rowCount === 0;
       if (first) await db.query('DROP INDEX IF EXISTS local_osm_ways_refs');
+      // Into an empty table the key is built once at the end, from the loaded rows, rather than
+      // row by row (6.8M nodes of a 2M-address country: 8.5 s against 5.8 s of server time).
+      if (first) await db.query('ALTER TABLE local_osm_ways DROP CONSTRAINT local_osm_ways_pkey');
+      if (noNodes) await db.query('ALTER TABLE local_osm_nodes DROP CONSTRAINT local_osm_nodes_pkey');
       // The semi-join at commit hashes every stored node reference: in memory rather than in
       // batches on disk at an extract's size, still bounded on a country's.
       await db.query("SET LOCAL work_mem = '64MB'");
@@ -204,6 +208,7 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
         async complete() {
           if (completed) return;
           completed = true;
+          if (first) await db.query('ALTER TABLE local_osm_ways ADD PRIMARY KEY (id)');
           if (first) await db.query(WAYS_BY_NODE);
           // Statistics for the semi-join below (and for updates' plans after a bulk load).
           await db.query('ANALYZE local_osm_ways');
@@ -211,6 +216,7 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
             await db.query('ANALYZE pg_temp.osm_record_nodes');
             await db.query(KEEP_USED_STAGED(!noNodes));
           }
+          if (noNodes) await db.query('ALTER TABLE local_osm_nodes ADD PRIMARY KEY (id)');
         },
         async commit(extract) {
           await recorder.complete();
