@@ -6,6 +6,7 @@ import type { ProviderRunner } from '../../engine/fan-out.js';
 import type { Thresholds } from '../../engine/types.js';
 import { isUnverified } from '../../engine/unverified.js';
 import { ValidateEngine } from '../../engine/validate.js';
+import { readValidateInput, type ValidateInput } from '../../engine/validate-input.js';
 import { mapBounded } from '../../lib/bounded.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ResponseCache } from '../../store/cache/response-cache.js';
@@ -22,11 +23,11 @@ export interface LookupDeps {
   cacheTtlMs: number;
   clock: Clock;
   /**
-   * The rows about to be looked up, handed over at once: the local index looks their words,
-   * postcodes and streets up together (a few statements a chunk instead of a few a row), and the
-   * rows then find them waiting. Answers do not depend on it.
+   * The rows about to be looked up, handed over at once as the engine reads them: the local index
+   * looks their words, postcodes and streets up together (a few statements a chunk instead of a few
+   * a row), and the rows then find them waiting. Answers do not depend on it.
    */
-  prime?: ((requests: ValidateRequest[]) => Promise<void>) | undefined;
+  prime?: ((inputs: ValidateInput[]) => Promise<void>) | undefined;
 }
 
 /** Who the rows are billed to. */
@@ -81,7 +82,10 @@ export async function lookupRows(
 ): Promise<LookupOutcome> {
   const biller = new ChunkBiller(deps.clock, batch.grant, batch.credits);
   // Repeats are answered before they get here (repeats.ts): the engine need not remember requests.
-  const engine = new ValidateEngine({ runner: deps.runner, cache: deps.cache, biller, cacheTtlMs: deps.cacheTtlMs, rememberRequests: false });
+  // Each row is read once: for the priming below, and by the engine (a reading depends on the request alone).
+  const readings = new Map<ValidateRequest, ValidateInput>();
+  const readInput = (request: ValidateRequest) => readings.get(request) ?? readValidateInput(request);
+  const engine = new ValidateEngine({ runner: deps.runner, cache: deps.cache, biller, cacheTtlMs: deps.cacheTtlMs, rememberRequests: false, readInput });
   const done: RowDone[] = [];
   let exhausted = false;
   const lookUp = async (row: RowJob) => {
@@ -108,8 +112,10 @@ export async function lookupRows(
   // A slice at a time, primed just before it runs (what the index keeps waiting for the rows is bounded).
   for (let at = 0; at < batch.rows.length && !exhausted && !stopped(); at += PRIMED_ROWS) {
     const slice = batch.rows.slice(at, at + PRIMED_ROWS);
+    readings.clear();
+    for (const r of slice) readings.set(r.request, readValidateInput(r.request));
     // A failed priming only leaves the rows to ask for themselves (and fail there, if they must).
-    await deps.prime?.(slice.map((r) => r.request)).catch(() => undefined);
+    await deps.prime?.([...readings.values()]).catch(() => undefined);
     await mapBounded(slice, concurrency, lookUp);
   }
   return { done, exhausted };
