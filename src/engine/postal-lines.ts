@@ -84,11 +84,11 @@ export function postalLines(address: AddressComponents, requestCountry?: string)
  * The formatter's lines for this town and country, with the house number, street and postcode as
  * tokens: the formatter costs 50-150 µs a call (a dozen regular expressions, twice), and the
  * addresses of one town differ only in those. A plain number (`12`, `7a`) goes through OpenCage's
- * templates as a token would: none of their replacements touches one. A street name or postcode
- * goes through as a token where postal-tokens.ts finds that the templates treat it as they would
- * the token, and the lines made with it are checked there too; else it is part of the key. Any
- * other number is formatted as it is. test/engine/postal-lines.test.ts compares both ways on every
- * corpus country.
+ * templates as a token would: none of their replacements touches one. Any other number (`37-3`),
+ * a street name or a postcode goes through as a token where postal-tokens.ts finds that the
+ * templates treat it as they would the token, and the lines made with it are checked there too;
+ * else the street or postcode is part of the key, and the number is formatted as it is.
+ * test/engine/postal-lines.test.ts compares both ways on every corpus country and every template.
  */
 const layouts = new LRUCache<string, readonly string[]>({ max: 20_000 });
 const NUMBER_TOKEN = '\uE000';
@@ -99,21 +99,22 @@ const PLAIN_NUMBER = /^\d{1,6}[a-z]?$/i;
 function formatterLines(address: AddressComponents, country: string | undefined, withCountry: boolean): string[] {
   const hn = address.houseNumber || undefined;
   const { street, postcode, city, state } = address;
+  const name = withCountry && country ? countryName(country) : undefined;
   const plain = hn !== undefined && PLAIN_NUMBER.test(hn) && ![street, postcode, city, state].includes(hn);
-  // Street-level addresses (most autocomplete suggestions) are kept whole; other numbers are formatted as they are.
-  if (hn !== undefined && !plain) return formatLines(address, hn, country, withCountry);
-  const others = [city, state, country, withCountry && country ? countryName(country) : undefined, hn];
+  const numberChecked = hn !== undefined && !plain && opaqueValue(hn, [street, postcode, city, state, country, name], country);
+  if (hn !== undefined && !plain && !numberChecked) return formatLines(address, hn, country, withCountry);
+  const others = [city, state, country, name, hn];
   const streetToken = street ? opaqueValue(street, [postcode, ...others], country) : false;
   const postcodeToken = postcode ? opaqueValue(postcode, [street, ...others], country, true) : false;
   const road = streetToken ? STREET_TOKEN : street;
   const code = postcodeToken ? POSTCODE_TOKEN : postcode;
-  const key = JSON.stringify([road, code, city, state, country, withCountry, plain]);
+  const key = JSON.stringify([road, code, city, state, country, withCountry, hn !== undefined]);
   let layout = layouts.get(key);
   if (!layout) {
     const tokens = { ...address, ...(road ? { street: road } : {}), ...(code ? { postcode: code } : {}) };
-    layouts.set(key, (layout = formatLines(tokens, plain ? NUMBER_TOKEN : undefined, country, withCountry)));
+    layouts.set(key, (layout = formatLines(tokens, hn !== undefined ? NUMBER_TOKEN : undefined, country, withCountry)));
   }
-  if (!streetToken && !postcodeToken) return hn === undefined ? [...layout] : layout.map((line) => line.replace(NUMBER_TOKEN, hn));
+  if (!streetToken && !postcodeToken && !numberChecked) return hn === undefined ? [...layout] : layout.map((line) => line.replace(NUMBER_TOKEN, hn));
   // Every place a token was written gets its value, taken as text (a `$&` in a name is not a pattern).
   const lines = layout.map((line) => {
     let out = hn === undefined ? line : line.split(NUMBER_TOKEN).join(hn);

@@ -74,8 +74,8 @@ describe('postalLines', () => {
     }
   });
 
-  it('writes streets and postcodes the templates rewrite exactly as the formatter does, though other addresses of the town share its layout', () => {
-    // Streets and postcodes go through as tokens (postal-tokens.ts); each value below is one a
+  it('writes streets, postcodes and numbers the templates rewrite exactly as the formatter does, though other addresses of the town share its layout', () => {
+    // Streets, postcodes and numbers go through as tokens (postal-tokens.ts); each value below is one a
     // template rule rewrites, one the formatter drops as a repeat, or one a replacement pattern
     // would misread, and every template country is asked with each in turn.
     const streets = ['Hauptstraße', 'Stadtteil Mitte', 'Borough of Camden Road', 'Main St', 'London', 'Berlin', 'constructor', 'A$&B straat', 'Town of Babylon Road', 'Localidad Suba', 'Dublin', '1234ab straat', '12345 Road', '- Dash Street', 'New York', 'Gemeinde Platz', 'toString'];
@@ -88,7 +88,7 @@ describe('postalLines', () => {
       for (let i = 0; i < 12; i++) {
         const at = (list: readonly unknown[], step: number) => (i * step + country.charCodeAt(0) + country.charCodeAt(1)) % list.length;
         const base = { street: streets[at(streets, 7)], postcode: postcodes[at(postcodes, 3)], city: cities[at(cities, 1)], state: states[at(states, 5)], country };
-        for (const houseNumber of ['12', undefined]) {
+        for (const houseNumber of ['12', ['37-3', '12 bis', '4/2', 'constructor', '1234AB', 'Springfield'][i % 6], undefined]) {
           for (const request of [country, 'FR']) {
             const address = { ...base, houseNumber };
             const direct = formatLines(address, houseNumber, country, request !== country);
