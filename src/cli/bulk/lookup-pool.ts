@@ -78,13 +78,22 @@ export class LookupPool {
   }
 
   run(batch: LookupBatch): Promise<LookupOutcome> {
-    const thread = this.threads.reduce((a, b) => (b.busy < a.busy ? b : a));
+    return this.send(this.threads.reduce((a, b) => (b.busy < a.busy ? b : a)), batch);
+  }
+
+  private send(thread: Thread, batch: LookupBatch): Promise<LookupOutcome> {
     const id = this.nextId++;
     thread.busy += batch.rows.length;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, thread, rows: batch.rows.length });
       thread.worker.postMessage({ type: 'batch', id, batch } satisfies ToWorker);
     });
+  }
+
+  /** One batch for all threads together, each taking rows as it goes (`LookupBatch.shared`); the outcome of each. */
+  runShared(batch: Omit<LookupBatch, 'shared'>, group: number): Promise<LookupOutcome[]> {
+    const shared = { next: new SharedArrayBuffer(4), group };
+    return Promise.all(this.threads.map((thread) => this.send(thread, { ...batch, shared })));
   }
 
   /** No thread starts another row (the rows running finish). */

@@ -57,6 +57,12 @@ export interface LookupBatch {
   grant: ChunkGrant;
   /** What of the chunk's reservation these rows may spend. */
   credits: number;
+  /**
+   * Rows several threads share (the same batch sent to each): a thread takes the next `group` rows
+   * no thread has taken (`next`: one Int32, the first row not taken), so the threads of a chunk
+   * finish together instead of waiting for the slowest one's fixed half. Without it, every row.
+   */
+  shared?: { next: SharedArrayBuffer; group: number };
 }
 
 export interface LookupOutcome {
@@ -109,14 +115,28 @@ export async function lookupRows(
       exhausted = true;
     }
   };
-  // A slice at a time, primed just before it runs (what the index keeps waiting for the rows is bounded).
-  for (let at = 0; at < batch.rows.length && !exhausted && !stopped(); at += PRIMED_ROWS) {
-    const slice = batch.rows.slice(at, at + PRIMED_ROWS);
+  // The rows this thread runs, a group at a time: all of them, or those it takes of a shared batch.
+  const shared = batch.shared && { next: new Int32Array(batch.shared.next), group: batch.shared.group };
+  let taken = 0;
+  const take = (): RowJob[] => {
+    if (!shared) return batch.rows.slice(taken, (taken = batch.rows.length));
+    const from = Atomics.add(shared.next, 0, shared.group);
+    return batch.rows.slice(from, from + shared.group);
+  };
+  // Nothing is taken once stopped: rows of a shared batch not taken are left to the other threads.
+  while (!exhausted && !stopped()) {
+    const group = take();
+    if (group.length === 0) break;
+    // A slice at a time, primed just before it runs (what the index keeps waiting for the rows is bounded).
+    for (let at = 0; at < group.length && !exhausted && !stopped(); at += PRIMED_ROWS) await lookUpSlice(group.slice(at, at + PRIMED_ROWS));
+  }
+  return { done, exhausted };
+
+  async function lookUpSlice(slice: RowJob[]): Promise<void> {
     readings.clear();
     for (const r of slice) readings.set(r.request, readValidateInput(r.request));
     // A failed priming only leaves the rows to ask for themselves (and fail there, if they must).
     await deps.prime?.([...readings.values()]).catch(() => undefined);
     await mapBounded(slice, concurrency, lookUp);
   }
-  return { done, exhausted };
 }

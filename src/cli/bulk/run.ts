@@ -22,6 +22,13 @@ export interface BulkDeps extends LookupDeps {
   /** Lookup threads (`--workers`); without them the rows are looked up in this thread. */
   pool?: LookupPool | undefined;
   /**
+   * Where lookups are in-process CPU alone (`local` on SQLite): the threads share each chunk,
+   * taking this many rows at a time, so none waits at the end of a chunk for another's slower
+   * half. Unset, each thread gets an equal part: PostgreSQL primes a part in a few statements, and
+   * HTTP providers keep `concurrency` rows of it in flight.
+   */
+  shareRows?: number | undefined;
+  /**
    * How often a chunk renews its reservation while its rows run (a third of
    * RESERVATION_MAX_AGE_MS): a chunk outlasts any single request, and the sweepers of running
    * servers must not take it for one a crashed process left.
@@ -357,6 +364,11 @@ async function lookupChunk(
     return lookupRows(deps, caller, { rows: jobs, grant, credits }, opts.concurrency, () => opts.stop.requested);
   }
   const pool = deps.pool;
+  if (deps.shareRows !== undefined) {
+    const outcomes = await pool.runShared({ rows: jobs, grant, credits: jobs.length * perRow }, deps.shareRows);
+    // In input order, as the equal parts give them.
+    return { done: outcomes.flatMap((o) => o.done).sort((a, b) => a.index - b.index), exhausted: outcomes.some((o) => o.exhausted) };
+  }
   const parts = Math.min(pool.size, jobs.length);
   const size = Math.ceil(jobs.length / parts);
   const outcomes = await Promise.all(

@@ -57,6 +57,9 @@ const exitCodeOf = (signal: (typeof STOP_SIGNALS)[number]) => 128 + constants.si
  */
 const THREADED_FROM_ROWS = 20_000;
 
+/** Rows a lookup thread takes at a time of a chunk the threads share (BulkDeps.shareRows). */
+const SHARED_ROWS = 8;
+
 /** Lookup threads: as given, else one per core for a list big enough to pay for them. */
 function workerCount(given: number | undefined, rows: number): number {
   if (given !== undefined) return given;
@@ -208,6 +211,8 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
                   ledger,
                   clock: services.clock,
                   pool,
+                  // `local` on SQLite alone: a row is CPU in the thread, a few rows at a time keep the threads even.
+                  shareRows: services.localIndex?.backend === 'sqlite' && services.config.PROVIDERS.every((p) => p === 'local') ? SHARED_ROWS : undefined,
                   renewEveryMs: Math.floor(services.config.RESERVATION_MAX_AGE_MS / 3),
                 },
                 {
