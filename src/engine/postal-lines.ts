@@ -1,6 +1,7 @@
 import addressFormatter from '@fragaria/address-formatter';
 import { LRUCache } from 'lru-cache';
 import type { AddressComponents } from '../contract/address.js';
+import { opaqueValue, safeText } from './postal-tokens.js';
 
 export interface PostalLines {
   /** The postal address in the country's own order, unit included. */
@@ -80,25 +81,49 @@ export function postalLines(address: AddressComponents, requestCountry?: string)
 }
 
 /**
- * The formatter's lines for this street, town and country, with the house number as a token: the
- * formatter costs 50-150 µs a call (a dozen regular expressions, twice), and the addresses of one
- * street differ only in their number. A plain number (`12`, `7a`) goes through OpenCage's templates
- * as a token would: none of their replacements touches one (test/engine/postal-lines.test.ts
- * compares both ways on every corpus country). Any other number is formatted as it is.
+ * The formatter's lines for this town and country, with the house number, street and postcode as
+ * tokens: the formatter costs 50-150 µs a call (a dozen regular expressions, twice), and the
+ * addresses of one town differ only in those. A plain number (`12`, `7a`) goes through OpenCage's
+ * templates as a token would: none of their replacements touches one. Any other number (`37-3`),
+ * a street name or a postcode goes through as a token where postal-tokens.ts finds that the
+ * templates treat it as they would the token, and the lines made with it are checked there too;
+ * else the street or postcode is part of the key, and the number is formatted as it is.
+ * test/engine/postal-lines.test.ts compares both ways on every corpus country and every template.
  */
 const layouts = new LRUCache<string, readonly string[]>({ max: 20_000 });
 const NUMBER_TOKEN = '\uE000';
+const STREET_TOKEN = '\uE001';
+const POSTCODE_TOKEN = '\uE002';
 const PLAIN_NUMBER = /^\d{1,6}[a-z]?$/i;
 
 function formatterLines(address: AddressComponents, country: string | undefined, withCountry: boolean): string[] {
   const hn = address.houseNumber || undefined;
-  const plain = hn !== undefined && PLAIN_NUMBER.test(hn) && ![address.street, address.postcode, address.city, address.state].includes(hn);
-  // Street-level addresses (most autocomplete suggestions) are kept whole; other numbers are formatted as they are.
-  if (hn !== undefined && !plain) return formatLines(address, hn, country, withCountry);
-  const key = JSON.stringify([address.street, address.postcode, address.city, address.state, country, withCountry, plain]);
+  const { street, postcode, city, state } = address;
+  const name = withCountry && country ? countryName(country) : undefined;
+  const plain = hn !== undefined && PLAIN_NUMBER.test(hn) && ![street, postcode, city, state].includes(hn);
+  const numberChecked = hn !== undefined && !plain && opaqueValue(hn, [street, postcode, city, state, country, name], country);
+  if (hn !== undefined && !plain && !numberChecked) return formatLines(address, hn, country, withCountry);
+  const others = [city, state, country, name, hn];
+  const streetToken = street ? opaqueValue(street, [postcode, ...others], country) : false;
+  const postcodeToken = postcode ? opaqueValue(postcode, [street, ...others], country, true) : false;
+  const road = streetToken ? STREET_TOKEN : street;
+  const code = postcodeToken ? POSTCODE_TOKEN : postcode;
+  const key = JSON.stringify([road, code, city, state, country, withCountry, hn !== undefined]);
   let layout = layouts.get(key);
-  if (!layout) layouts.set(key, (layout = formatLines(address, plain ? NUMBER_TOKEN : undefined, country, withCountry)));
-  return hn === undefined ? [...layout] : layout.map((line) => line.replace(NUMBER_TOKEN, hn));
+  if (!layout) {
+    const tokens = { ...address, ...(road ? { street: road } : {}), ...(code ? { postcode: code } : {}) };
+    layouts.set(key, (layout = formatLines(tokens, hn !== undefined ? NUMBER_TOKEN : undefined, country, withCountry)));
+  }
+  if (!streetToken && !postcodeToken && !numberChecked) return hn === undefined ? [...layout] : layout.map((line) => line.replace(NUMBER_TOKEN, hn));
+  // Every place a token was written gets its value, taken as text (a `$&` in a name is not a pattern).
+  const lines = layout.map((line) => {
+    let out = hn === undefined ? line : line.split(NUMBER_TOKEN).join(hn);
+    if (streetToken) out = out.split(STREET_TOKEN).join(street);
+    if (postcodeToken) out = out.split(POSTCODE_TOKEN).join(postcode);
+    return out;
+  });
+  // A rule of the country's templates may have had something to rewrite in them: formatted as they are.
+  return safeText(lines, country) ? lines : formatLines(address, hn, country, withCountry);
 }
 
 /** OpenCage's templates through `@fragaria/address-formatter`, trimmed; a domestic address without its country line. */

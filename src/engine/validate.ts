@@ -34,6 +34,11 @@ export interface ValidateEngineDeps {
    * (cli/bulk/repeats.ts), so remembering its rows would only cost their identity and an LRU slot.
    */
   rememberRequests?: boolean;
+  /**
+   * How a request is read (default readValidateInput): a bulk run reads a slice of rows up front to
+   * prime the local index with their queries, and hands those readings over instead of reading twice.
+   */
+  readInput?: (request: ValidateRequest) => ValidateInput;
 }
 
 export type ValidateResult = Omit<ValidateResponse, 'cached' | 'responseId'>;
@@ -125,7 +130,7 @@ export class ValidateEngine {
 
   /** A request's parsed input and cache key. */
   private read(request: ValidateRequest, providers: string[]): MemoEntry<ValidateInput, ValidateResult> {
-    const read = readValidateInput(request);
+    const read = (this.deps.readInput ?? readValidateInput)(request);
     return { key: this.key(request, read, providers), read };
   }
 

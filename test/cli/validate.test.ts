@@ -167,6 +167,16 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
     const unknown = await cli(env, ['validate', path.join(sandbox.dataDir, 'missing.csv'), '--account', 'acc_nope']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^error: Unknown account acc_nope\n$/m);
+    // With lookup threads, which start loading before the account is read: they are ended and the process exits.
+    const threaded = await promisify(execFile)(process.execPath, [BIN, 'validate', path.join(sandbox.dataDir, 'missing.csv'), '--account', 'acc_nope', '--workers', '2'], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      timeout: 20_000,
+    }).then(
+      () => ({ code: 0, killed: false, stderr: '' }),
+      (error: { code: number; killed: boolean; stderr: string }) => error,
+    );
+    expect(threaded).toMatchObject({ code: 1, killed: false });
+    expect(threaded.stderr).toMatch(/^error: Unknown account acc_nope\n$/m);
     expect(await events(accountId)).toEqual([]);
   });
 

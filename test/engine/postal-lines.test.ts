@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { corpusAddresses } from '../../bench/accuracy/corpus.js';
+import { createRequire } from 'node:module';
 import { formatLines, postalLines } from '../../src/engine/postal-lines.js';
+
+/** Every country OpenCage's templates know. */
+const TEMPLATE_COUNTRIES = Object.keys(createRequire(import.meta.url)('@fragaria/address-formatter/src/templates/templates.json') as Record<string, unknown>).filter((k) => /^[A-Z]{2}$/.test(k));
 
 /** One real address of every country of the accuracy corpus, with a unit as that country writes it. */
 const CASES = [
@@ -68,6 +72,38 @@ describe('postalLines', () => {
         }
       }
     }
+  });
+
+  it('writes streets, postcodes and numbers the templates rewrite exactly as the formatter does, though other addresses of the town share its layout', () => {
+    // Streets, postcodes and numbers go through as tokens (postal-tokens.ts); each value below is one a
+    // template rule rewrites, one the formatter drops as a repeat, or one a replacement pattern
+    // would misread, and every template country is asked with each in turn.
+    const streets = ['Hauptstraße', 'Stadtteil Mitte', 'Borough of Camden Road', 'Main St', 'London', 'Berlin', 'constructor', 'A$&B straat', 'Town of Babylon Road', 'Localidad Suba', 'Dublin', '1234ab straat', '12345 Road', '- Dash Street', 'New York', 'Gemeinde Platz', 'toString'];
+    const postcodes = ['1234 AB', '1234AB', '12345', '123 45', '12345678', '00-950', 'SW1A 1AA', 'K1A0B1', 'D02X285', '1234567', 'PNI 96941', 'A1234BCD', '12345-6789', 'Berlin', undefined];
+    const cities = ['Springfield', 'London', 'Berlin', 'Dublin', 'Wellington', 'New York', undefined];
+    const states = [undefined, 'Berlin', 'Curaçao', 'County Dublin', 'Wellington City'];
+    const countries = [...TEMPLATE_COUNTRIES, 'UK', 'ZZ'];
+    expect(countries.length).toBeGreaterThan(200);
+    for (const country of countries) {
+      for (let i = 0; i < 12; i++) {
+        const at = (list: readonly unknown[], step: number) => (i * step + country.charCodeAt(0) + country.charCodeAt(1)) % list.length;
+        const base = { street: streets[at(streets, 7)], postcode: postcodes[at(postcodes, 3)], city: cities[at(cities, 1)], state: states[at(states, 5)], country };
+        for (const houseNumber of ['12', ['37-3', '12 bis', '4/2', 'constructor', '1234AB', 'Springfield'][i % 6], undefined]) {
+          for (const request of [country, 'FR']) {
+            const address = { ...base, houseNumber };
+            const direct = formatLines(address, houseNumber, country, request !== country);
+            expect(postalLines(address, request).lines, JSON.stringify([address, request])).toEqual(direct);
+          }
+        }
+      }
+    }
+  });
+
+  it('writes a postcode the way its country\'s post does when the formatter rewrites it, after other addresses of the street were written', () => {
+    expect(postalLines({ street: 'Storgatan', houseNumber: '1', postcode: '111 22', city: 'Stockholm', country: 'SE' }, 'SE').lines).toEqual(['Storgatan 1', '111 22 Stockholm']);
+    expect(postalLines({ street: 'Storgatan', houseNumber: '2', postcode: '11122', city: 'Stockholm', country: 'SE' }, 'SE').lines).toEqual(['Storgatan 2', '111 22 Stockholm']);
+    expect(postalLines({ street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' }, 'NL').lines).toEqual(['Damrak 1', '1012 LG Amsterdam']);
+    expect(postalLines({ street: 'Damrak', houseNumber: '2', postcode: '1012LG', city: 'Amsterdam', country: 'NL' }, 'NL').lines).toEqual(['Damrak 2', '1012 LG Amsterdam']);
   });
 
   it('leads with the unit where there is no street line to attach it to', () => {

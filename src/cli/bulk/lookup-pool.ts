@@ -13,7 +13,7 @@ export interface LookupSetup {
   stop: SharedArrayBuffer;
 }
 
-export type ToWorker = { type: 'batch'; id: number; batch: LookupBatch } | { type: 'close' };
+export type ToWorker = { type: 'open'; setup: LookupSetup } | { type: 'batch'; id: number; batch: LookupBatch } | { type: 'close' };
 export type ToPool = { type: 'ready' } | { type: 'done'; id: number; outcome: LookupOutcome } | { type: 'failed'; id: number; message: string };
 
 interface Thread {
@@ -31,7 +31,7 @@ export class LookupPool {
   private readonly pending = new Map<number, { resolve: (o: LookupOutcome) => void; reject: (e: Error) => void; thread: Thread; rows: number }>();
   private nextId = 0;
 
-  private constructor(
+  constructor(
     private readonly threads: Thread[],
     private readonly stopFlag: Int32Array,
   ) {
@@ -59,19 +59,18 @@ export class LookupPool {
 
   /** Starts `count` threads and waits until each has opened its index and providers. */
   static async start(count: number, setup: Omit<LookupSetup, 'stop'>): Promise<LookupPool> {
-    const stop = new SharedArrayBuffer(4);
+    return (await LookupPool.spawn(count)).open(setup);
+  }
+
+  /**
+   * Starts `count` threads that load their modules (most of a thread's start: ~0.3-0.8 s) while
+   * the caller opens the database and the account; `open` then hands them their setup. The threads
+   * open nothing before it: the main thread opens the index first (it may bring its schema up to
+   * date, which the threads' read-only handles must not race).
+   */
+  static async spawn(count: number): Promise<SpawnedPool> {
     const entry = await lookupWorkerEntry();
-    const threads = Array.from({ length: count }, () => ({
-      worker: new Worker(entry, { workerData: { ...setup, stop } satisfies LookupSetup }),
-      busy: 0,
-    }));
-    try {
-      await Promise.all(threads.map((t) => ready(t.worker)));
-    } catch (error) {
-      await Promise.all(threads.map((t) => t.worker.terminate()));
-      throw error;
-    }
-    return new LookupPool(threads, new Int32Array(stop));
+    return new SpawnedPool(Array.from({ length: count }, () => new Worker(entry)));
   }
 
   get size(): number {
@@ -79,13 +78,22 @@ export class LookupPool {
   }
 
   run(batch: LookupBatch): Promise<LookupOutcome> {
-    const thread = this.threads.reduce((a, b) => (b.busy < a.busy ? b : a));
+    return this.send(this.threads.reduce((a, b) => (b.busy < a.busy ? b : a)), batch);
+  }
+
+  private send(thread: Thread, batch: LookupBatch): Promise<LookupOutcome> {
     const id = this.nextId++;
     thread.busy += batch.rows.length;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, thread, rows: batch.rows.length });
       thread.worker.postMessage({ type: 'batch', id, batch } satisfies ToWorker);
     });
+  }
+
+  /** One batch for all threads together, each taking rows as it goes (`LookupBatch.shared`); the outcome of each. */
+  runShared(batch: Omit<LookupBatch, 'shared'>, group: number): Promise<LookupOutcome[]> {
+    const shared = { next: new SharedArrayBuffer(4), group };
+    return Promise.all(this.threads.map((thread) => this.send(thread, { ...batch, shared })));
   }
 
   /** No thread starts another row (the rows running finish). */
@@ -104,6 +112,48 @@ export class LookupPool {
         clearTimeout(timer);
       }),
     );
+  }
+}
+
+/** Threads loading their modules, not yet given their setup (`LookupPool.spawn`). */
+export class SpawnedPool {
+  /** Why a thread stopped while loading: its error or exit is kept for `open` (an unheard 'error' event would end the process). */
+  private readonly lost: Promise<never>;
+
+  constructor(private readonly workers: Worker[]) {
+    this.lost = new Promise<never>((_, reject) => {
+      for (const worker of workers) {
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`a lookup thread exited at start (code ${code})`)));
+      }
+    });
+    // Heard once `open` waits on it; a rejection before that must not count as unhandled.
+    this.lost.catch(() => undefined);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Hands every thread its setup and waits until each has opened its index and providers. */
+  async open(setup: Omit<LookupSetup, 'stop'>): Promise<LookupPool> {
+    const stop = new SharedArrayBuffer(4);
+    try {
+      await Promise.race([this.lost, Promise.all(this.workers.map((w) => {
+        const opened = ready(w);
+        w.postMessage({ type: 'open', setup: { ...setup, stop } } satisfies ToWorker);
+        return opened;
+      }))]);
+    } catch (error) {
+      await this.terminate();
+      throw error;
+    }
+    return new LookupPool(this.workers.map((worker) => ({ worker, busy: 0 })), new Int32Array(stop));
+  }
+
+  /** Ends the threads (the run stopped before they were opened). */
+  async terminate(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }
 

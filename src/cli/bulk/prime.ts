@@ -1,5 +1,4 @@
-import type { ValidateRequest } from '../../contract/validate.js';
-import { readValidateInput } from '../../engine/validate-input.js';
+import type { ValidateInput } from '../../engine/validate-input.js';
 import type { LocalIndex } from '../../local-index/index.js';
 import { localGeocodeInput } from '../../providers/local/adapter.js';
 
@@ -7,6 +6,6 @@ import { localGeocodeInput } from '../../providers/local/adapter.js';
  * A chunk's rows handed to the local index as its provider will ask for them (the engine's
  * reading, the adapter's query), so it looks them up together (`LocalIndex.prime`).
  */
-export function localPrimer(index: LocalIndex): (requests: ValidateRequest[]) => Promise<void> {
-  return (requests) => index.prime(requests.map((r) => localGeocodeInput(readValidateInput(r).query)));
+export function localPrimer(index: LocalIndex): (inputs: ValidateInput[]) => Promise<void> {
+  return (inputs) => index.prime(inputs.map((r) => localGeocodeInput(r.query)));
 }

@@ -32,19 +32,28 @@ export class Repeats {
   }
 
   /**
-   * As the response cache keys it, with the data generation where `local` takes part: a run that
-   * spans an import (hours of rows, a `--update` meanwhile) never reuses an answer of the old data.
+   * The request's part of its key, as the response cache keys it (a hash of the normalized
+   * request): a run computes it as it reads the row, while the lookup threads are busy.
    */
-  key(request: ValidateRequest): string {
+  requestKey(request: ValidateRequest): string {
     const country = (request.country ?? request.components?.country)?.toUpperCase();
-    const data = this.runner.dataGenerations(this.runner.eligible('geocode', country), country);
-    return withDataGenerations(cacheKey('validate', {
+    return cacheKey('validate', {
       ...(request.query !== undefined ? { query: request.query } : {}),
       ...(request.components ? { components: request.components } : {}),
       ...(country ? { country } : {}),
       ...(request.language ? { language: request.language } : {}),
       providers: this.providers,
-    }), data);
+    });
+  }
+
+  /**
+   * The key, with the data generation where `local` takes part, read when the row is about to be
+   * looked up: a run that spans an import (hours of rows, a `--update` meanwhile) never reuses an
+   * answer of the old data.
+   */
+  key(request: ValidateRequest, requestKey = this.requestKey(request)): string {
+    const country = (request.country ?? request.components?.country)?.toUpperCase();
+    return withDataGenerations(requestKey, this.runner.dataGenerations(this.runner.eligible('geocode', country), country));
   }
 
   get(key: string): KnownAnswer | undefined {

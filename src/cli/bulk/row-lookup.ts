@@ -6,6 +6,7 @@ import type { ProviderRunner } from '../../engine/fan-out.js';
 import type { Thresholds } from '../../engine/types.js';
 import { isUnverified } from '../../engine/unverified.js';
 import { ValidateEngine } from '../../engine/validate.js';
+import { readValidateInput, type ValidateInput } from '../../engine/validate-input.js';
 import { mapBounded } from '../../lib/bounded.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ResponseCache } from '../../store/cache/response-cache.js';
@@ -22,11 +23,11 @@ export interface LookupDeps {
   cacheTtlMs: number;
   clock: Clock;
   /**
-   * The rows about to be looked up, handed over at once: the local index looks their words,
-   * postcodes and streets up together (a few statements a chunk instead of a few a row), and the
-   * rows then find them waiting. Answers do not depend on it.
+   * The rows about to be looked up, handed over at once as the engine reads them: the local index
+   * looks their words, postcodes and streets up together (a few statements a chunk instead of a few
+   * a row), and the rows then find them waiting. Answers do not depend on it.
    */
-  prime?: ((requests: ValidateRequest[]) => Promise<void>) | undefined;
+  prime?: ((inputs: ValidateInput[]) => Promise<void>) | undefined;
 }
 
 /** Who the rows are billed to. */
@@ -56,6 +57,12 @@ export interface LookupBatch {
   grant: ChunkGrant;
   /** What of the chunk's reservation these rows may spend. */
   credits: number;
+  /**
+   * Rows several threads share (the same batch sent to each): a thread takes the next `group` rows
+   * no thread has taken (`next`: one Int32, the first row not taken), so the threads of a chunk
+   * finish together instead of waiting for the slowest one's fixed half. Without it, every row.
+   */
+  shared?: { next: SharedArrayBuffer; group: number };
 }
 
 export interface LookupOutcome {
@@ -81,7 +88,10 @@ export async function lookupRows(
 ): Promise<LookupOutcome> {
   const biller = new ChunkBiller(deps.clock, batch.grant, batch.credits);
   // Repeats are answered before they get here (repeats.ts): the engine need not remember requests.
-  const engine = new ValidateEngine({ runner: deps.runner, cache: deps.cache, biller, cacheTtlMs: deps.cacheTtlMs, rememberRequests: false });
+  // Each row is read once: for the priming below, and by the engine (a reading depends on the request alone).
+  const readings = new Map<ValidateRequest, ValidateInput>();
+  const readInput = (request: ValidateRequest) => readings.get(request) ?? readValidateInput(request);
+  const engine = new ValidateEngine({ runner: deps.runner, cache: deps.cache, biller, cacheTtlMs: deps.cacheTtlMs, rememberRequests: false, readInput });
   const done: RowDone[] = [];
   let exhausted = false;
   const lookUp = async (row: RowJob) => {
@@ -105,12 +115,28 @@ export async function lookupRows(
       exhausted = true;
     }
   };
-  // A slice at a time, primed just before it runs (what the index keeps waiting for the rows is bounded).
-  for (let at = 0; at < batch.rows.length && !exhausted && !stopped(); at += PRIMED_ROWS) {
-    const slice = batch.rows.slice(at, at + PRIMED_ROWS);
-    // A failed priming only leaves the rows to ask for themselves (and fail there, if they must).
-    await deps.prime?.(slice.map((r) => r.request)).catch(() => undefined);
-    await mapBounded(slice, concurrency, lookUp);
+  // The rows this thread runs, a group at a time: all of them, or those it takes of a shared batch.
+  const shared = batch.shared && { next: new Int32Array(batch.shared.next), group: batch.shared.group };
+  let taken = 0;
+  const take = (): RowJob[] => {
+    if (!shared) return batch.rows.slice(taken, (taken = batch.rows.length));
+    const from = Atomics.add(shared.next, 0, shared.group);
+    return batch.rows.slice(from, from + shared.group);
+  };
+  // Nothing is taken once stopped: rows of a shared batch not taken are left to the other threads.
+  while (!exhausted && !stopped()) {
+    const group = take();
+    if (group.length === 0) break;
+    // A slice at a time, primed just before it runs (what the index keeps waiting for the rows is bounded).
+    for (let at = 0; at < group.length && !exhausted && !stopped(); at += PRIMED_ROWS) await lookUpSlice(group.slice(at, at + PRIMED_ROWS));
   }
   return { done, exhausted };
+
+  async function lookUpSlice(slice: RowJob[]): Promise<void> {
+    readings.clear();
+    for (const r of slice) readings.set(r.request, readValidateInput(r.request));
+    // A failed priming only leaves the rows to ask for themselves (and fail there, if they must).
+    await deps.prime?.([...readings.values()]).catch(() => undefined);
+    await mapBounded(slice, concurrency, lookUp);
+  }
 }

@@ -22,6 +22,13 @@ export interface BulkDeps extends LookupDeps {
   /** Lookup threads (`--workers`); without them the rows are looked up in this thread. */
   pool?: LookupPool | undefined;
   /**
+   * Where lookups are in-process CPU alone (`local` on SQLite): the threads share each chunk,
+   * taking this many rows at a time, so none waits at the end of a chunk for another's slower
+   * half. Unset, each thread gets an equal part: PostgreSQL primes a part in a few statements, and
+   * HTTP providers keep `concurrency` rows of it in flight.
+   */
+  shareRows?: number | undefined;
+  /**
    * How often a chunk renews its reservation while its rows run (a third of
    * RESERVATION_MAX_AGE_MS): a chunk outlasts any single request, and the sweepers of running
    * servers must not take it for one a crashed process left.
@@ -82,7 +89,7 @@ function skipKind(fields: ResultFields): 'noAddress' | 'unknownCountry' | 'badFi
 }
 
 /** A row on its way to the output; `fromJournal` rows were finished (and billed) by an earlier run. */
-type Pending = { index: number; row: string[]; request?: ValidateRequest; result?: ResultFields; fromJournal?: boolean };
+type Pending = { index: number; row: string[]; request?: ValidateRequest; requestKey?: string; result?: ResultFields; fromJournal?: boolean };
 
 /**
  * Validates every row of the input through the API's engine, chunk by chunk, in input order.
@@ -216,7 +223,7 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
       continue;
     }
     const made = rowRequest(opts.input.columns, row, opts.mapping, opts.country);
-    buffer.push(made.ok ? { index: i, row, request: made.request } : { index: i, row, result: errorFields(made.error) });
+    buffer.push(made.ok ? { index: i, row, request: made.request, requestKey: repeats.requestKey(made.request) } : { index: i, row, result: errorFields(made.error) });
     if (made.ok && ++requests >= opts.chunkRows) await flush();
   }
   if (buffer.length > 0) await flush();
@@ -259,7 +266,7 @@ async function lookUpChunk(deps: BulkDeps, opts: BulkRunOptions, chunk: Pending[
   // Rows answered by an earlier row of the run; the first of each other request leads its repeats.
   const leads = new Map<string, Lead>();
   for (const p of todo) {
-    const key = repeats.key(p.request);
+    const key = repeats.key(p.request, p.requestKey);
     const known = repeats.get(key);
     if (known) hits.push([p, known]);
     else {
@@ -270,13 +277,15 @@ async function lookUpChunk(deps: BulkDeps, opts: BulkRunOptions, chunk: Pending[
   }
 
   const id = newId('blk');
-  let grant = await reserve(deps, opts, id, todo.length - hits.length);
+  // The reservations' journal lines, written in order while the rows are looked up (awaited below).
+  const journal = { written: Promise.resolve() };
+  let grant = await reserve(deps, opts, id, todo.length - hits.length, journal);
   if ((grant.short || !grant.open) && previous) {
     // The previous chunk gives back what it did not spend when it settles: wait for that before
     // calling the account short (its own failure is rethrown by the flush).
     await previous.catch(() => undefined);
     if (grant.reservation) await deps.ledger.release(grant.reservation);
-    grant = await reserve(deps, opts, id, todo.length - hits.length);
+    grant = await reserve(deps, opts, id, todo.length - hits.length, journal);
   }
   const reservation = grant.reservation;
   // As on the API, the quota gate comes before the cache: an account without credits gets no answer.
@@ -313,6 +322,8 @@ async function lookUpChunk(deps: BulkDeps, opts: BulkRunOptions, chunk: Pending[
       for (const f of lead.followers) asCacheHit(f as Pending & { request: ValidateRequest }, known);
     }
     for (const d of await lookUp(again)) byIndex.get(d.index)!.result = d.fields;
+    // Before the chunk's results can be journaled and settled.
+    await journal.written;
   } catch (error) {
     clearInterval(lease);
     throw error;
@@ -357,6 +368,11 @@ async function lookupChunk(
     return lookupRows(deps, caller, { rows: jobs, grant, credits }, opts.concurrency, () => opts.stop.requested);
   }
   const pool = deps.pool;
+  if (deps.shareRows !== undefined) {
+    const outcomes = await pool.runShared({ rows: jobs, grant, credits: jobs.length * perRow }, deps.shareRows);
+    // In input order, as the equal parts give them.
+    return { done: outcomes.flatMap((o) => o.done).sort((a, b) => a.index - b.index), exhausted: outcomes.some((o) => o.exhausted) };
+  }
   const parts = Math.min(pool.size, jobs.length);
   const size = Math.ceil(jobs.length / parts);
   const outcomes = await Promise.all(
@@ -384,8 +400,12 @@ function cacheHitEvent(opts: BulkRunOptions): UsageEventInput {
   };
 }
 
-/** The chunk's credits: the worst case of every row (each provider that could answer), once. */
-async function reserve(deps: BulkDeps, opts: BulkRunOptions, id: string, rows: number): Promise<ChunkGrant> {
+/**
+ * The chunk's credits: the worst case of every row (each provider that could answer), once. Its
+ * journal line is appended to `journal.written` (in order, after any earlier one of the chunk) and
+ * not waited for: the rows are looked up meanwhile (the line is on its way to the file either way).
+ */
+async function reserve(deps: BulkDeps, opts: BulkRunOptions, id: string, rows: number, journal: { written: Promise<void> }): Promise<ChunkGrant> {
   const plan = opts.account.plan;
   const base = { plan, quota: PLAN_QUOTAS[plan] };
   if (rows === 0) return { ...base, reservation: null, open: true, short: false };
@@ -395,7 +415,11 @@ async function reserve(deps: BulkDeps, opts: BulkRunOptions, id: string, rows: n
     return { ...base, reservation: null, open: balance.available > 0, short: false };
   }
   const reservation = await deps.ledger.reserve(opts.account.id, want);
-  if (reservation) await opts.journal.reserved(id, reservation);
+  if (reservation) {
+    journal.written = journal.written.then(() => opts.journal.reserved(id, reservation));
+    // Its failure is rethrown where the chunk waits for it, after its lookups.
+    journal.written.catch(() => undefined);
+  }
   return { ...base, reservation, open: reservation !== null, short: !reservation || reservation.total < want };
 }
 

@@ -6,6 +6,7 @@ import { Journal, journalPath, type RunMeta } from '../bulk/journal.js';
 import { lockOutput } from '../bulk/lock.js';
 import { type ColumnMapping, type ComponentKey, parseColumnsArg, resolveMapping } from '../bulk/mapping.js';
 import { OutputWriter, type ResultFields } from '../bulk/output.js';
+import type { SpawnedPool } from '../bulk/lookup-pool.js';
 import type { BulkSummary } from '../bulk/run.js';
 import { refuseInputAsTarget } from '../bulk/same-file.js';
 import { isCountryCode } from '../../address/countries.js';
@@ -56,10 +57,20 @@ const exitCodeOf = (signal: (typeof STOP_SIGNALS)[number]) => 128 + constants.si
  */
 const THREADED_FROM_ROWS = 20_000;
 
+/** Rows a lookup thread takes at a time of a chunk the threads share (BulkDeps.shareRows). */
+const SHARED_ROWS = 8;
+
 /** Lookup threads: as given, else one per core for a list big enough to pay for them. */
 function workerCount(given: number | undefined, rows: number): number {
   if (given !== undefined) return given;
   return rows >= THREADED_FROM_ROWS ? Math.min(availableParallelism(), 8) : 0;
+}
+
+/** Lookup threads started loading (none for 0). */
+async function spawnPool(count: number): Promise<SpawnedPool | undefined> {
+  if (count === 0) return undefined;
+  const { LookupPool } = await import('../bulk/lookup-pool.js');
+  return LookupPool.spawn(count);
 }
 
 /**
@@ -136,98 +147,110 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
           throw new BulkInputError(`${journalFile} belongs to another run (the input, account, columns, country or source differ): run that command again with --resume, or delete the journal`);
         }
         ctx.note(`store: ${describeStore(ctx.config)}`);
-        // The engine and its providers load here, not at start: every other command stays quick.
-        const [{ createServices }, { createLogger }, { BulkLedger }, { recoverJournal, runBulk }, { rowProgress }, { LookupPool }, { RunResponseCache }, { localPrimer }] = await Promise.all([
-          import('../../services.js'),
-          import('../../lib/logger.js'),
-          import('../../billing/bulk-ledger.js'),
-          import('../bulk/run.js'),
-          import('../bulk/progress.js'),
-          import('../bulk/lookup-pool.js'),
-          import('../../store/cache/run-cache.js'),
-          import('../bulk/prime.js'),
-        ]);
-        // Its own INSTANCE_ID: a server on this machine has the same default one, and starting
-        // would release that server's reservations as this process's predecessor's.
-        const instanceId = `${ctx.config.INSTANCE_ID}/validate-${process.pid}`;
-        const services = await createServices({ ...ctx.config, INSTANCE_ID: instanceId }, { logger: createLogger('silent') });
+        // A fresh run's lookup threads load their modules now, while this thread loads the engine
+        // and opens the database and the account (a resumed run knows its rows left only then).
+        const spawning = earlier ? Promise.resolve(undefined) : spawnPool(workerCount(flags.workers, input.rows));
+        spawning.catch(() => undefined);
+        let handedOver = false;
         try {
-          const account = await services.accounts.get(flags.account);
-          const ledger = new BulkLedger(services.database, services.clock, { owner: instanceId });
-          const done = earlier ? await recoverJournal(ledger, earlier) : new Map<number, ResultFields>();
-          const journal = earlier ? await Journal.reopen(journalFile) : await Journal.create(journalFile, meta);
-          if (earlier?.finished) await journal.reopened();
-          const threads = workerCount(flags.workers, input.rows - done.size);
-          const pool =
-            threads > 0
-              ? await LookupPool.start(threads, {
-                  // The threads' own handles: the same configuration as this process (its INSTANCE_ID included).
-                  config: services.config,
-                  caller: { accountId: account.id, source: flags.source, thresholds: account.thresholds },
-                  concurrency: flags.concurrency,
-                })
-              : undefined;
-          const output = new OutputWriter(out, outFormat, input.delimiter, input.columns, { rawCells: flags.rawCells === true });
-          const progress = rowProgress(input.rows, done.size);
-          const stop = { requested: false };
-          let stoppedBy: (typeof STOP_SIGNALS)[number] = 'SIGINT';
-          // Node passes the signal's name; a caller of the handler itself may not.
-          const onStop = (signal: (typeof STOP_SIGNALS)[number] = 'SIGINT') => {
-            if (stop.requested) process.exit(exitCodeOf(stoppedBy));
-            stoppedBy = signal;
-            stop.requested = true;
-            pool?.stop();
-            // The bar steps aside first: drawn again after the note it would overwrite it.
-            progress.stop();
-            ctx.note(`stopping: finishing the rows in flight (${signal}; a second signal quits at once; --resume continues either way)`);
-          };
-          for (const signal of STOP_SIGNALS) process.on(signal, onStop);
-          let summary: BulkSummary;
+          // The engine and its providers load here, not at start: every other command stays quick.
+          const [{ createServices }, { createLogger }, { BulkLedger }, { recoverJournal, runBulk }, { rowProgress }, { LookupPool }, { RunResponseCache }, { localPrimer }] = await Promise.all([
+            import('../../services.js'),
+            import('../../lib/logger.js'),
+            import('../../billing/bulk-ledger.js'),
+            import('../bulk/run.js'),
+            import('../bulk/progress.js'),
+            import('../bulk/lookup-pool.js'),
+            import('../../store/cache/run-cache.js'),
+            import('../bulk/prime.js'),
+          ]);
+          // Its own INSTANCE_ID: a server on this machine has the same default one, and starting
+          // would release that server's reservations as this process's predecessor's.
+          const instanceId = `${ctx.config.INSTANCE_ID}/validate-${process.pid}`;
+          const services = await createServices({ ...ctx.config, INSTANCE_ID: instanceId }, { logger: createLogger('silent') });
           try {
-            summary = await runBulk(
-              {
-                runner: services.runner,
-                // Without Redis the service's cache is this process's alone: one that writes answers as JSON only when read.
-                cache: services.config.REDIS_URL ? services.cache : new RunResponseCache(services.clock),
-                cacheTtlMs: services.config.VALIDATE_CACHE_TTL_MS,
-                prime: services.localIndex && localPrimer(services.localIndex),
-                ledger,
-                clock: services.clock,
-                pool,
-                renewEveryMs: Math.floor(services.config.RESERVATION_MAX_AGE_MS / 3),
-              },
-              {
-                input,
-                mapping,
-                ...(flags.country ? { country: flags.country } : {}),
-                account,
-                source: flags.source,
-                concurrency: flags.concurrency,
-                chunkRows: flags.chunk,
-                journal,
-                done,
-                output,
-                stop,
-                onRow: (rows) => progress.update(rows),
-              },
-            );
-            // Every row written, some unverified: finished (exit 0), and the journal stays for --retry-unverified.
-            if (summary.outcome === 'complete' && summary.unverified > 0) await journal.finished();
+            const account = await services.accounts.get(flags.account);
+            const ledger = new BulkLedger(services.database, services.clock, { owner: instanceId });
+            const done = earlier ? await recoverJournal(ledger, earlier) : new Map<number, ResultFields>();
+            const journal = earlier ? await Journal.reopen(journalFile) : await Journal.create(journalFile, meta);
+            if (earlier?.finished) await journal.reopened();
+            const threads = workerCount(flags.workers, input.rows - done.size);
+            const spawned = earlier ? (threads > 0 ? await LookupPool.spawn(threads) : undefined) : await spawning;
+            // From here the threads are the pool's (open ends them itself when it fails).
+            handedOver = true;
+            const pool = await spawned?.open({
+              // The threads' own handles: the same configuration as this process (its INSTANCE_ID included).
+              config: services.config,
+              caller: { accountId: account.id, source: flags.source, thresholds: account.thresholds },
+              concurrency: flags.concurrency,
+            });
+            const output = new OutputWriter(out, outFormat, input.delimiter, input.columns, { rawCells: flags.rawCells === true });
+            const progress = rowProgress(input.rows, done.size);
+            const stop = { requested: false };
+            let stoppedBy: (typeof STOP_SIGNALS)[number] = 'SIGINT';
+            // Node passes the signal's name; a caller of the handler itself may not.
+            const onStop = (signal: (typeof STOP_SIGNALS)[number] = 'SIGINT') => {
+              if (stop.requested) process.exit(exitCodeOf(stoppedBy));
+              stoppedBy = signal;
+              stop.requested = true;
+              pool?.stop();
+              // The bar steps aside first: drawn again after the note it would overwrite it.
+              progress.stop();
+              ctx.note(`stopping: finishing the rows in flight (${signal}; a second signal quits at once; --resume continues either way)`);
+            };
+            for (const signal of STOP_SIGNALS) process.on(signal, onStop);
+            let summary: BulkSummary;
+            try {
+              summary = await runBulk(
+                {
+                  runner: services.runner,
+                  // Without Redis the service's cache is this process's alone: one that writes answers as JSON only when read.
+                  cache: services.config.REDIS_URL ? services.cache : new RunResponseCache(services.clock),
+                  cacheTtlMs: services.config.VALIDATE_CACHE_TTL_MS,
+                  prime: services.localIndex && localPrimer(services.localIndex),
+                  ledger,
+                  clock: services.clock,
+                  pool,
+                  // `local` on SQLite alone: a row is CPU in the thread, a few rows at a time keep the threads even.
+                  shareRows: services.localIndex?.backend === 'sqlite' && services.config.PROVIDERS.every((p) => p === 'local') ? SHARED_ROWS : undefined,
+                  renewEveryMs: Math.floor(services.config.RESERVATION_MAX_AGE_MS / 3),
+                },
+                {
+                  input,
+                  mapping,
+                  ...(flags.country ? { country: flags.country } : {}),
+                  account,
+                  source: flags.source,
+                  concurrency: flags.concurrency,
+                  chunkRows: flags.chunk,
+                  journal,
+                  done,
+                  output,
+                  stop,
+                  onRow: (rows) => progress.update(rows),
+                },
+              );
+              // Every row written, some unverified: finished (exit 0), and the journal stays for --retry-unverified.
+              if (summary.outcome === 'complete' && summary.unverified > 0) await journal.finished();
+            } finally {
+              for (const signal of STOP_SIGNALS) process.off(signal, onStop);
+              progress.stop();
+              await pool?.close();
+              await output.close();
+              await journal.close();
+            }
+            // Unverified rows keep the (finished) journal: --retry-unverified looks them up again.
+            const complete = summary.outcome === 'complete';
+            const verified = complete && summary.unverified === 0;
+            if (verified) await Journal.remove(journalFile);
+            else if (!complete) ctx.exitCode = summary.outcome === 'interrupted' ? exitCodeOf(stoppedBy) : 1;
+            ctx.out({ ...summary, out, journal: verified ? null : journalFile }, summaryLines(summary, out, journalFile));
           } finally {
-            for (const signal of STOP_SIGNALS) process.off(signal, onStop);
-            progress.stop();
-            await pool?.close();
-            await output.close();
-            await journal.close();
+            await services.close();
           }
-          // Unverified rows keep the (finished) journal: --retry-unverified looks them up again.
-          const complete = summary.outcome === 'complete';
-          const verified = complete && summary.unverified === 0;
-          if (verified) await Journal.remove(journalFile);
-          else if (!complete) ctx.exitCode = summary.outcome === 'interrupted' ? exitCodeOf(stoppedBy) : 1;
-          ctx.out({ ...summary, out, journal: verified ? null : journalFile }, summaryLines(summary, out, journalFile));
         } finally {
-          await services.close();
+          // The run stopped before its threads were opened (no such account, a database error).
+          if (!handedOver) await (await spawning.catch(() => undefined))?.terminate();
         }
       } finally {
         unlock();
