@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReaderItem } from '../types.js';
 import { BoundaryCollector } from './osm-boundary-areas.js';
-import { checkPbfHeader, pbfBlocks, PbfDecoder, type PbfBlock } from './pbf-blocks.js';
-import { readDenseBlock, type DenseVisitor } from './pbf-dense.js';
+import { checkPbfHeader, pbfBlocks, PbfDecoder } from './pbf-blocks.js';
+import { nodePass, readNodes } from './pbf-dense.js';
 import { readWays, wayPass, WaysStart, type WayLike } from './pbf-ways.js';
 import type { OsmRelation } from 'osm-pbf-parser';
 import { NodeLocations } from './osm-node-locations.js';
-import { ImportFormatError } from '../types.js';
 import { hasAddress } from './osm-address-forms.js';
 import { entranceTags, isBareEntrance } from './osm-entrances.js';
 import { isInterpolation } from './osm-interpolation.js';
@@ -129,25 +128,6 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     const size = statSync(path).size;
     const progress = (from: number, share: number) => (n: number) => onBytes?.(Math.round(size * from + n * share));
     const decoder = new PbfDecoder();
-    const dense = (block: PbfBlock, visit: DenseVisitor): boolean => {
-      if (block.type !== 'OSMData') return false;
-      try {
-        return readDenseBlock(block.data, visit);
-      } catch (err) {
-        throw new ImportFormatError(`Corrupt PBF block at byte ${block.offset}: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    };
-    /** Reads the file's nodes (stopping where they end) into `visit`. */
-    const nodePass = async (visit: (id: number, lat: number, lon: number) => void, onPassBytes?: (n: number) => void) => {
-      const nodes = new PbfDecoder();
-      for await (const block of pbfBlocks(path, onPassBytes)) {
-        if (dense(block, visit)) continue;
-        const items = nodes.decode(block);
-        if (items.length > 0 && items[0]!.type !== 'node') break;
-        for (const item of items) if (item.type === 'node') visit(item.id, item.lat, item.lon);
-      }
-    };
-
     const way = (w: WayLike) => {
       if (!w.tagged) return;
       const tags = w.tags();
@@ -168,7 +148,7 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     const start = new WaysStart();
     stage.exec('BEGIN');
     for await (const block of pbfBlocks(path, progress(0, 0.5))) {
-      const isNodes = dense(block, (id, lat, lon, tags) => {
+      const isNodes = readNodes(block, (id, lat, lon, tags) => {
         if (tags) node(id, tags, lat, lon);
       });
       if (isNodes) continue;
@@ -226,10 +206,11 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       if (end === done && (pass > 0 || boundaryNodes.size === 0)) break;
       group.seal();
       const first = pass === 0;
-      await nodePass(
+      for await (const _ of nodePass(
+        path,
         first && boundaryNodes.size > 0 ? (id, lat, lon) => (group.set(id, lat, lon), boundaryNodes.set(id, lat, lon)) : (id, lat, lon) => group.set(id, lat, lon),
         first ? progress(boundaries.size > 0 ? 0.75 : 0.5, boundaries.size > 0 ? 0.25 : 0.5) : undefined,
-      );
+      ));
       for (let at = done, rows = page.all(at) as PageRow[]; rows.length > 0 && at < end; rows = page.all(at) as PageRow[]) {
         for (const row of rows) {
           if (row.id > end) break;

@@ -134,6 +134,15 @@ async function blockData(block: Block): Promise<Buffer> {
   }
 }
 
+/** Runs a reader of one block's contents; what it cannot read is the file's fault (ImportFormatError, naming the block). */
+export function readingBlock<T>(block: PbfBlock, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw new ImportFormatError(`Corrupt PBF block at byte ${block.offset}: ${describe(err)}`);
+  }
+}
+
 /** One uncompressed block of a PBF file. */
 export interface PbfBlock {
   type: string;

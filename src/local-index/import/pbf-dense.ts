@@ -1,3 +1,5 @@
+import { pbfBlocks, PbfDecoder, readingBlock, type PbfBlock } from './pbf-blocks.js';
+
 /**
  * A direct reader of PBF node blocks (DenseNodes), for the importer's node passes. A country
  * file holds ~13 untagged nodes per address; decoding each into an object (osm-pbf-parser)
@@ -176,4 +178,27 @@ export function stringTable(data: Buffer, range: [number, number] | undefined): 
     }
     return s;
   };
+}
+
+/** readDenseBlock on a block of the file (false for any block but dense nodes); a block it cannot read is the file's fault. */
+export function readNodes(block: PbfBlock, visit: DenseVisitor): boolean {
+  return block.type === 'OSMData' && readingBlock(block, () => readDenseBlock(block.data, visit));
+}
+
+/**
+ * A pass over the file's nodes, stopping where they end: dense blocks read from the wire, any
+ * other node block by osm-pbf-parser. `visit` is synchronous (a country has tens of millions of
+ * nodes: a call that yields, or an array, per node cost more than reading them); the pass yields
+ * after each block, so a caller can hand on what it gathered.
+ */
+export async function* nodePass(path: string, visit: DenseVisitor, onBytes?: (n: number) => void): AsyncGenerator<void> {
+  const decoder = new PbfDecoder();
+  for await (const block of pbfBlocks(path, onBytes)) {
+    if (!readNodes(block, visit)) {
+      const items = decoder.decode(block);
+      if (items.length > 0 && items[0]!.type !== 'node') return;
+      for (const item of items) if (item.type === 'node') visit(item.id, item.lat, item.lon, item.tags);
+    }
+    yield;
+  }
 }

@@ -1,6 +1,5 @@
 import type { OsmRelation, OsmWay } from 'osm-pbf-parser';
-import { ImportFormatError } from '../types.js';
-import { pbfBlocks, PbfDecoder, type PbfBlock } from './pbf-blocks.js';
+import { pbfBlocks, PbfDecoder, readingBlock, type PbfBlock } from './pbf-blocks.js';
 import { holdsOnlyNodes, packed, stringTable, Wire } from './pbf-dense.js';
 
 /**
@@ -105,12 +104,7 @@ export function readWayBlock(data: Buffer, visit: (way: WayView) => void): boole
 
 /** readWayBlock on a block of the file; a block it cannot read is the file's fault (ImportFormatError). */
 export function readWays(block: PbfBlock, visit: (way: WayView) => void): boolean {
-  if (block.type !== 'OSMData') return false;
-  try {
-    return readWayBlock(block.data, visit);
-  } catch (err) {
-    throw new ImportFormatError(`Corrupt PBF block at byte ${block.offset}: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  return block.type === 'OSMData' && readingBlock(block, () => readWayBlock(block.data, visit));
 }
 
 /**

@@ -4,8 +4,8 @@ import { addressAreaWays, NODE_PASS_BUDGET, NodeFilter } from '../import/osm-pbf
 import { isBareEntrance } from '../import/osm-entrances.js';
 import { addrTags } from '../import/osm-rows.js';
 import { boundaryOf, type Boundary } from '../import/osm-places.js';
-import { checkPbfHeader, pbfBlocks, PbfDecoder } from '../import/pbf-blocks.js';
-import { readDenseBlock } from '../import/pbf-dense.js';
+import { checkPbfHeader } from '../import/pbf-blocks.js';
+import { nodePass } from '../import/pbf-dense.js';
 import { wayPass, WaysStart, type WayLike } from '../import/pbf-ways.js';
 import type { OsmRelation } from 'osm-pbf-parser';
 import { areaWay, entranceWay, entranceWayId, withEnds } from './osm-derived-ways.js';
@@ -13,23 +13,6 @@ import { SortedIds } from '../import/sorted-ids.js';
 import { encodeWays, stateTags, tracked, type StateBatch, type StoredArea, type StoredWayRow, type Tags } from './osm-state.js';
 
 const BATCH = 5000;
-
-/**
- * Calls `visit` for every node (dense node blocks read without an object per node), then
- * `afterBlock` once per block; stops at the ways. `visit` is synchronous: a country has tens of
- * millions of nodes, and a call that yields (or an array) per node cost more than reading them.
- */
-async function* eachNode(path: string, visit: (id: number, lat: number, lon: number, tags: Tags | undefined) => void): AsyncGenerator<void> {
-  const decoder = new PbfDecoder();
-  for await (const block of pbfBlocks(path)) {
-    if (!(block.type === 'OSMData' && readDenseBlock(block.data, visit))) {
-      const items = decoder.decode(block);
-      if (items.length > 0 && items[0]!.type !== 'node') break;
-      for (const item of items) if (item.type === 'node') visit(item.id, item.lat, item.lon, item.tags);
-    }
-    yield;
-  }
-}
 
 /** Node coordinates, packed `id, lat, lng` (a typed array: handed between threads without copying each node). */
 class PackedNodes {
@@ -148,7 +131,7 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
   const coords = new Map<number, [number, number]>();
   if (wayCount > 0 || boundaries.length > 0) {
     const nodes = new PackedNodes();
-    for await (const _ of eachNode(path, (id, lat, lon, tags) => {
+    for await (const _ of nodePass(path, (id, lat, lon, tags) => {
       if (boundaryNodes.has(id)) coords.set(id, [lat, lon]);
       if (tags?.['addr:housenumber'] && endNodes.has(id)) ends.set(id, addrTags(tags));
       if (!uses(id)) return;
