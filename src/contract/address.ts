@@ -35,6 +35,10 @@ export const COMPONENT_FIELDS = ['street', 'houseNumber', 'postcode', 'city', 's
 export type ComponentField = (typeof COMPONENT_FIELDS)[number];
 
 export const GeoPoint = z.object({ lat: z.number(), lng: z.number() }).openapi('GeoPoint');
+
+/** Components the data did not state but the service derived (issue 34): a town from the area around the house, a postcode from its neighbours. */
+export const InferredComponent = z.enum(['city', 'postcode', 'state']).openapi('InferredComponent');
+export type InferredComponent = z.infer<typeof InferredComponent>;
 export type GeoPoint = z.infer<typeof GeoPoint>;
 
 export const ResolvedAddress = z
@@ -53,6 +57,10 @@ export const ResolvedAddress = z
       example: ['1932 Eastern Avenue Apt 3B', 'Baltimore, MD 21231'],
     }),
     formatted: z.string().openapi({ description: 'The postal lines on one line', example: '1932 Eastern Avenue Apt 3B, Baltimore, MD 21231' }),
+    inferred: z
+      .array(InferredComponent)
+      .optional()
+      .openapi({ description: 'Components the data did not state but the service derived (town from the surrounding area, postcode from neighbouring addresses); never a typed value the data confirms', example: ['postcode'] }),
   })
   .openapi('ResolvedAddress');
 export type ResolvedAddress = z.infer<typeof ResolvedAddress>;

@@ -3,6 +3,16 @@ import { text } from './text.js';
 import { AddressComponents, CountryCode, GeoPoint } from './address.js';
 import { Language, SourceTag } from './validate.js';
 
+/** The kind of place a suggestion is (issue 35): a house, a whole street, a postcode area or a town. */
+export const SuggestionType = z.enum(['address', 'street', 'postcode', 'locality']).openapi('SuggestionType');
+export type SuggestionType = z.infer<typeof SuggestionType>;
+
+/** A part of a suggestion's label the typed text matched, in UTF-16 code units (as Google's `matchedSubstrings`). */
+export const TextMatch = z
+  .object({ offset: z.number().int().min(0), length: z.number().int().min(1) })
+  .openapi('TextMatch', { example: { offset: 0, length: 9 } });
+export type TextMatch = z.infer<typeof TextMatch>;
+
 export const AutocompleteRequest = z
   .object({
     query: text(1, 200, { storable: true, notBlank: true }),

@@ -1,5 +1,6 @@
-import type { AddressComponents, GeoPoint } from '../contract/address.js';
+import type { AddressComponents, GeoPoint, InferredComponent } from '../contract/address.js';
 import type { Precision } from '../providers/provider.js';
+import type { SuggestionType } from '../contract/autocomplete.js';
 import type { ImportSession } from './store/store.js';
 
 export type ImportFormat = 'openaddresses' | 'osm' | 'csv';
@@ -23,6 +24,10 @@ export interface RawAddress {
   sourceId?: string;
   /** The house's units (flats, doors) this row lists, as the data writes them; absent when it lists none. */
   units?: string[];
+  /** `units` collected from single `addr:unit` values (shops, offices), not the house's stated list. */
+  unitsPartial?: true;
+  /** Components this row did not state but the import derived (town from an area or place node, postcode from an area or neighbours). */
+  inferred?: InferredComponent[];
   /** Placed between two known house numbers (an OSM interpolation way), not mapped itself. */
   interpolated?: true;
 }
@@ -123,6 +128,10 @@ export interface LocalHit {
   placeNames?: string[];
   /** An address's units as the data lists them (every object of the house together); absent when it lists none. */
   units?: string[];
+  /** `units` gathered from single `addr:unit` values, not the house's stated list (a typed unit absent from it is not-checked). */
+  unitsPartial?: true;
+  /** Components the data did not state but the import derived. */
+  inferred?: InferredComponent[];
   /** An address placed between two known house numbers (OSM interpolation), not mapped itself. */
   interpolated?: true;
   /**
@@ -145,4 +154,8 @@ export interface AutocompleteInput {
   query: string;
   country?: string;
   limit?: number;
+  /** The customer's position (issue 35): ranking blends text match with a distance decay. */
+  near?: GeoPoint;
+  /** Kinds of result wanted; absent means all. */
+  types?: SuggestionType[];
 }

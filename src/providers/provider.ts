@@ -1,5 +1,6 @@
-import type { AddressComponents, GeoPoint } from '../contract/address.js';
+import type { AddressComponents, GeoPoint, InferredComponent } from '../contract/address.js';
 import type { ProviderId } from '../contract/enums.js';
+import type { SuggestionType } from '../contract/autocomplete.js';
 
 /**
  * How precise a result is. Scoring multiplies by it: an address point is worth more
@@ -25,6 +26,13 @@ export interface ProviderCandidate {
   /** The units the data lists for this house (flats, doors), as the data writes them; absent when the data knows none. */
   units?: string[];
   /**
+   * `units` is gathered from single values (OSM `addr:unit` of a building's shops), not stated as
+   * the house's list (`addr:flats`, OpenAddresses `UNIT` rows): a typed unit absent from it is `not-checked`.
+   */
+  unitsPartial?: true;
+  /** Components of `components` the data did not state but were derived (area, place node, neighbours). */
+  inferred?: InferredComponent[];
+  /**
    * The provider's data holds this street and every house number it has (the local index), so a
    * typed number the candidate does not carry is absent from the data: a `mismatch`, not `not-checked`.
    */
@@ -47,6 +55,8 @@ export interface GeocodeQuery {
   components: AddressComponents;
   country?: string;
   language?: string;
+  /** The customer's position: ranks equal candidates and alternatives by distance (issue 35); never changes a verdict. */
+  near?: GeoPoint;
 }
 
 export interface AutocompleteQuery {
@@ -54,6 +64,10 @@ export interface AutocompleteQuery {
   country?: string;
   language?: string;
   limit: number;
+  /** The customer's position: text match blended with a distance decay (strong within a few km, none beyond ~100 km). */
+  near?: GeoPoint;
+  /** Kinds of result wanted; absent means all. */
+  types?: SuggestionType[];
 }
 
 /** Thrown by adapters for a response that is not well-formed (status `error`, provider did not answer). */
