@@ -64,7 +64,7 @@ export function fieldValues(s: WidgetSuggestion, kept: KeptTyping, fields: Field
   return {
     street: a.street,
     houseNumber: kept.houseNumber,
-    line1: ownField || !unit ? kept.line1 : `${kept.line1} ${unit}`,
+    line1: ownField || !unit ? kept.line1 : kept.line1WithUnit,
     // A form with a unit field of its own keeps line 2 for what else the user writes there.
     line2: fields.has('unit') ? undefined : unit || undefined,
     unit: unit || undefined,

@@ -10,6 +10,8 @@ export interface KeptTyping {
   value: string;
   /** Street line (street + number, without the extra) for a street-line field. */
   line1: string;
+  /** The street line with the unit, as the label writes it (`Landstrasse 340/3`), for a form without a unit field. */
+  line1WithUnit: string;
 }
 
 // Words that open an apartment/unit designation in the languages the providers cover.
@@ -46,10 +48,14 @@ export function keepTyping(typed: string, label: string, address: AddressCompone
   const at = toks.findIndex((t, i) =>
     hn ? t.norm === hn || (t.norm.startsWith(hn) && !/\d/.test(t.norm.charAt(hn.length))) : /^\d/.test(t.norm) && !covered(t, i),
   );
-  if (at < 0) return { houseNumber: address.houseNumber, extra: '', value: label, line1: streetLine(label, address, address.houseNumber) };
+  if (at < 0) return kept(label, address, address.houseNumber, '');
 
   const anchor = toks[at] as Tok;
-  let houseNumber = hn ? (address.houseNumber as string) + anchor.raw.slice(hn.length) : anchor.raw;
+  // The unit the service read is no part of the number: `340/3` is house 340, door 3 (AT, LI).
+  const unitKey = address.unit ? compact(fold(address.unit)) : '';
+  const rest = anchor.raw.slice(hn.length);
+  const ownUnit = hn && (compact(fold(rest)) === '' || (unitKey && compact(fold(rest)) === unitKey));
+  let houseNumber = hn ? (address.houseNumber as string) + (ownUnit ? '' : rest) : anchor.raw;
   let next = at + 1;
   const after = toks[next];
   // A lone letter right after the number is its addition (`1 A`), even if a label word starts with it.
@@ -67,13 +73,23 @@ export function keepTyping(typed: string, label: string, address: AddressCompone
     // The unit's own identifier is kept even where a label word starts like it (`Top 3` at house `340`);
     // a unit the service read (`address.unit`) is in the label already and is not repeated.
     const keep = (unit || !covered(t, i)) && !postcodeLike && (isUnit || unit || /\d/.test(t.norm));
-    if (keep && !(address.unit && (isUnit || unit))) extras.push(t.raw);
+    // `340 / 3`: the door written apart is the unit the service read, not a second one.
+    const readUnit = address.unit && (isUnit || unit || compact(t.norm) === unitKey);
+    if (keep && !readUnit) extras.push(t.raw);
     unit = isUnit;
   }
   // A designator still waiting for its number (`Whg`, `apt`; not the `floor` of `2nd floor`) names no unit yet.
   if (UNIT_WORDS.has(toks[last]?.norm ?? '') && extras.at(-1) === toks[last]?.raw && !/\d/.test(extras.at(-2) ?? '')) extras.pop();
-  const extra = extras.join(' ');
-  return { houseNumber, extra, value: weave(label, address, houseNumber, extra), line1: streetLine(label, address, houseNumber) };
+  return kept(label, address, houseNumber, extras.join(' '));
+}
+
+function kept(label: string, address: AddressComponents, houseNumber: string | undefined, extra: string): KeptTyping {
+  const line1 = streetLine(label, address, houseNumber);
+  const labelled = weave(label, address, houseNumber ?? '', '').split(',')[0]?.trim() ?? '';
+  // The label's own street line where it carries the unit after this number; else the unit appended.
+  const unit = address.unit || extra;
+  const line1WithUnit = unit && labelled.startsWith(line1) && labelled.endsWith(unit) ? labelled : [line1, unit].filter(Boolean).join(' ');
+  return { houseNumber, extra, value: weave(label, address, houseNumber ?? '', extra), line1, line1WithUnit };
 }
 
 /** Puts the full house number and the extra into the label's street segment. */
@@ -103,8 +119,9 @@ function weave(label: string, address: AddressComponents, houseNumber: string, e
 function streetLine(label: string, address: AddressComponents, houseNumber: string | undefined): string {
   // Where the country writes the unit on the street line (`1932 Eastern Avenue Apt 3B`), it has a field of its own.
   let first = weave(label, address, houseNumber ?? '', '').split(',')[0] as string;
-  // Only where it ends the line: a unit `1` must not take the `1` out of `Damrak 12`.
-  if (address.unit && first.trimEnd().endsWith(address.unit)) first = first.trimEnd().slice(0, -address.unit.length);
+  // Only where it ends the line after a separator: a unit `1` must not take the `1` out of `Damrak 1`
+  // or `Damrak 21`; `Landstrasse 340/3` loses the door and its slash.
+  if (address.unit) first = first.trimEnd().replace(new RegExp(`[\\s/,-]+${escapeRe(address.unit)}$`, 'iu'), '');
   if (address.street && first.toLowerCase().includes(address.street.toLowerCase())) return first.trim();
   return [address.street, houseNumber].filter(Boolean).join(' ');
 }

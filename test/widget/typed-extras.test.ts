@@ -9,6 +9,11 @@ const eastern = {
   label: '1932 Eastern Avenue Apt 3B, Baltimore, MD 21231',
   address: { street: 'Eastern Avenue', houseNumber: '1932', unit: 'Apt 3B', postcode: '21231', city: 'Baltimore', state: 'MD', country: 'US' },
 };
+// The service read `340/3` as house 340, door 3 (AT, LI): the label writes the door after the slash.
+const triesenDoor = {
+  label: 'Landstrasse 340/3, 9495 Triesen',
+  address: { street: 'Landstrasse', houseNumber: '340', unit: '3', postcode: '9495', city: 'Triesen', country: 'LI' },
+};
 const streetOnly = { label: 'Damrak, 1012 Amsterdam', address: { street: 'Damrak', postcode: '1012', city: 'Amsterdam', country: 'NL' } };
 
 describe('keepTyping: a selection never wipes what the suggestion lacks', () => {
@@ -37,6 +42,12 @@ describe('keepTyping: a selection never wipes what the suggestion lacks', () => 
     ['1932 Eastern Ave Apt 3B', eastern, '1932', '', eastern.label],
     ['1932 Eastern Ave Apartment 3B', eastern, '1932', '', eastern.label],
     ['Damrak', streetOnly, undefined, '', 'Damrak, 1012 Amsterdam'],
+    // Issue 36: the door the service read is shown once and is no part of the house number.
+    ['Landstrasse 340/3', triesenDoor, '340', '', triesenDoor.label],
+    ['Landstrasse 340 / 3', triesenDoor, '340', '', triesenDoor.label],
+    ['Landstrasse 340/ 3 Triesen', triesenDoor, '340', '', triesenDoor.label],
+    ['Landstrasse 340/3 9495', triesenDoor, '340', '', triesenDoor.label],
+    ['Landstrasse 340/7', triesen, '340/7', '', 'Landstrasse 340/7, 9495 Triesen'],
   ])('%s', (typed, s, houseNumber, extra, value) => {
     const kept = keepTyping(typed, s.label, s.address);
     expect(kept.houseNumber).toBe(houseNumber);
@@ -49,5 +60,15 @@ describe('keepTyping: a selection never wipes what the suggestion lacks', () => 
     expect(keepTyping('123 Main St Apt 4B', main.label, main.address).line1).toBe('123 Main Street');
     expect(keepTyping('Damrak 7b', streetOnly.label, streetOnly.address).line1).toBe('Damrak 7b');
     expect(keepTyping('1932 Eastern Ave Apt 3B', eastern.label, eastern.address).line1).toBe('1932 Eastern Avenue');
+    expect(keepTyping('Landstrasse 340/3', triesenDoor.label, triesenDoor.address).line1).toBe('Landstrasse 340');
+  });
+
+  it('gives the street line with the unit as the label writes it, for a form without a field for the unit', () => {
+    expect(keepTyping('Landstrasse 340/3', triesenDoor.label, triesenDoor.address).line1WithUnit).toBe('Landstrasse 340/3');
+    expect(keepTyping('1932 Eastern Ave Apt 3B', eastern.label, eastern.address).line1WithUnit).toBe('1932 Eastern Avenue Apt 3B');
+    expect(keepTyping('Damrak 1-3 apt 4', damrak.label, damrak.address).line1WithUnit).toBe('Damrak 1-3 apt 4');
+    // A unit `1` at house 21 takes nothing out of the number.
+    const one = { street: 'Damrak', houseNumber: '21', unit: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' };
+    expect(keepTyping('Damrak 21', 'Damrak 21, 1012 LG Amsterdam', one).line1).toBe('Damrak 21');
   });
 });

@@ -193,9 +193,18 @@ describe('widget asking for the unit, against the real service with the local in
       ].join('\n'),
     );
     await local.services.localIndex!.importFile(csv, { format: 'openaddresses', country: 'US' });
+    const li = join(dir, 'li.oa.csv');
+    writeFileSync(
+      li,
+      ['LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH', '9.5262,47.1068,340,Landstrasse,,Triesen,,,9495,,', '9.5265,47.1071,342,Landstrasse,,Triesen,,,9495,,'].join('\n'),
+    );
+    await local.services.localIndex!.importFile(li, { format: 'openaddresses', country: 'LI' });
     const { accountId } = await local.createAccount();
     const { token: unitsToken } = await local.createToken(accountId, [shop.origin]);
-    shop.page('/checkout-units', checkoutPage({ scriptSrc: `${local.url}/widget/v1/widget.js`, token: unitsToken, unitField: 'unit', data: { 'data-country': 'US' } }));
+    const scriptSrc = `${local.url}/widget/v1/widget.js`;
+    shop.page('/checkout-units', checkoutPage({ scriptSrc, token: unitsToken, unitField: 'unit', data: { 'data-country': 'US' } }));
+    shop.page('/checkout-li-unit', checkoutPage({ scriptSrc, token: unitsToken, unitField: 'unit', data: { 'data-country': 'LI' } }));
+    shop.page('/checkout-li-line1', checkoutPage({ scriptSrc, token: unitsToken, autofillOnly: true, unitField: 'none', data: { 'data-country': 'LI' } }));
   });
   afterAll(async () => {
     await local?.close();
@@ -225,6 +234,45 @@ describe('widget asking for the unit, against the real service with the local in
     expect(await page.locator('#unit').inputValue()).toBe('Apt 3A');
     expect(await hint.count()).toBe(0);
     await page.close();
+  });
+
+  // Issue 36: `340/3` is house 340, door 3 in Liechtenstein; the door is shown once and lands in the unit field.
+  describe('widget with a door after the slash (Landstrasse 340/3), against the real service', () => {
+    type Selected = { houseNumber?: string; unit?: string; value: string; address: { houseNumber?: string; unit?: string } };
+    const selected = (page: Page) => page.evaluate(() => (window as unknown as { selected: Selected[] }).selected);
+
+    async function choose(page: Page, typed: string): Promise<void> {
+      await typeAndWaitForList(page, typed);
+      const wanted = (await optionTexts(page)).findIndex((t) => t.includes('340/3'));
+      expect(wanted).toBeGreaterThanOrEqual(0);
+      for (let i = 0; i <= wanted; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+    }
+
+    it('puts the door once into the unit field, the house number without it, and the select event agrees with the answer', async () => {
+      const page = await openCheckout(shop.url('/checkout-li-unit'));
+      await choose(page, 'Landstrasse 340/3');
+      expect(await page.locator('#address').inputValue()).toBe('Landstrasse 340/3, 9495 Triesen');
+      expect(await page.locator('#street').inputValue()).toBe('Landstrasse');
+      expect(await page.locator('#house-number').inputValue()).toBe('340');
+      expect(await page.locator('#unit').inputValue()).toBe('3');
+      expect(await page.locator('#postcode').inputValue()).toBe('9495');
+      expect(await page.locator('#city').inputValue()).toBe('Triesen');
+      const [detail] = await selected(page);
+      expect(detail).toMatchObject({ houseNumber: '340', unit: '3', value: 'Landstrasse 340/3, 9495 Triesen', address: { houseNumber: '340', unit: '3' } });
+      expect(detail?.houseNumber).toBe(detail?.address.houseNumber);
+      expect(detail?.unit).toBe(detail?.address.unit);
+      await page.close();
+    });
+
+    it('writes the street line as the country does (door after the slash) where the form has no unit field', async () => {
+      const page = await openCheckout(shop.url('/checkout-li-line1'));
+      await choose(page, 'Landstrasse 340 / 3');
+      expect(await page.locator('#line1').inputValue()).toBe('Landstrasse 340/3');
+      expect(await page.locator('#address').inputValue()).toBe('Landstrasse 340/3, 9495 Triesen');
+      expect(await selected(page)).toEqual([expect.objectContaining({ houseNumber: '340', unit: '3' })]);
+      await page.close();
+    });
   });
 });
 
