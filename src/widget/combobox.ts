@@ -1,5 +1,5 @@
 import { checkAccess, fetchSuggestions } from './api-client.js';
-import { discoverFields, fieldValues, fillFields, type FieldMap } from './field-fill.js';
+import { discoverFields, fieldValues, fillFields, unmappedWarning, type FieldMap } from './field-fill.js';
 import { ListboxView } from './listbox-view.js';
 import { newSessionToken } from './session-token.js';
 import { keepTyping } from './typed-extras.js';
@@ -36,6 +36,8 @@ export class AddressCombobox extends EventTarget {
     super();
     this.view = new ListboxView(input, opts.messages.listLabel, opts.theme ?? 'auto');
     this.fields = discoverFields(input, opts.fields, opts.autoFields !== false);
+    const unmapped = unmappedWarning(input, opts.fields, this.fields);
+    if (unmapped) console.warn(unmapped);
     const attrs: Record<string, string> = {
       role: 'combobox',
       'aria-autocomplete': 'list',

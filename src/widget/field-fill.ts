@@ -23,6 +23,24 @@ const isField = (el: Element | null): el is FieldElement =>
 const sectionOf = (tokens: string[]) => tokens.filter((t) => t.startsWith('section-') || t === 'shipping' || t === 'billing').join(' ');
 const tokensOf = (el: Element) => (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
 
+interface Candidate {
+  el: FieldElement;
+  name: FieldName;
+  section: string;
+}
+
+/**
+ * The section to fill: the input's own; when it has none (`autocomplete="off"`, as a search box has),
+ * the form's: unsectioned fields if there are any, else the section of the first field after the input
+ * (a search box above the shipping address fills that one, not the billing address below it).
+ */
+function sectionFor(input: HTMLInputElement, found: Candidate[]): string {
+  const own = sectionOf(tokensOf(input));
+  if (own || found.length === 0 || found.some((c) => c.section === '')) return own;
+  const after = found.find((c) => input.compareDocumentPosition(c.el) & Node.DOCUMENT_POSITION_FOLLOWING);
+  return (after ?? (found[0] as Candidate)).section;
+}
+
 /** Resolves the fields to fill: the explicit mapping first, then `autocomplete` attributes in the input's form. */
 export function discoverFields(
   input: HTMLInputElement,
@@ -35,16 +53,38 @@ export function discoverFields(
     if (isField(el)) map.set(name, el);
   }
   if (!auto) return map;
-  const section = sectionOf(tokensOf(input));
   const mapped = new Set(map.values());
+  const found: Candidate[] = [];
   for (const el of (input.form ?? document).querySelectorAll('input,select,textarea')) {
-    if (!isField(el) || mapped.has(el)) continue;
+    if (!isField(el) || el === input || mapped.has(el)) continue;
     const tokens = tokensOf(el);
     // `data-addressd-field` names a field no autocomplete token has (the unit).
     const name = (el.getAttribute('data-addressd-field') as FieldName | null) ?? AUTOFILL[tokens[tokens.length - 1] ?? ''];
-    if (name && !map.has(name) && sectionOf(tokens) === section) map.set(name, el);
+    if (name) found.push({ el, name, section: sectionOf(tokens) });
   }
+  const section = sectionFor(input, found);
+  // The input itself may be the street line (`autocomplete="address-line1"`): it is filled by the widget's own value.
+  const ownName = AUTOFILL[tokensOf(input).at(-1) ?? ''];
+  if (ownName && !map.has(ownName)) map.set(ownName, input);
+  for (const c of found) if (!map.has(c.name) && c.section === section) map.set(c.name, c.el);
   return map;
+}
+
+const LOOKED_FOR = [...Object.keys(AUTOFILL).map((t) => `autocomplete="${t}"`), 'data-addressd-field'].join(', ');
+
+/**
+ * Why nothing will be filled, for one console warning: mapped selectors that match no field, or a form
+ * in which nothing could be mapped. Undefined when the widget found what it needs (or the page has no
+ * form and no mapping: it listens to the `select` event instead).
+ */
+export function unmappedWarning(input: HTMLInputElement, mapping: Partial<Record<FieldName, FieldTarget>> = {}, fields: FieldMap): string | undefined {
+  const missing = Object.entries(mapping)
+    .filter(([name]) => !fields.has(name as FieldName))
+    .map(([name, target]) => `${name}: ${typeof target === 'string' ? target : 'element'}`);
+  if (missing.length) return `[address widget] these fields were not found, so they stay empty: ${missing.join(', ')}`;
+  const fills = [...fields.values()].some((el) => el !== input);
+  if (fills || !input.form) return undefined;
+  return `[address widget] found no address fields to fill in this form: looked for the fields option, ${LOOKED_FOR} (with the form's shipping, billing or section-* token). Only the select event carries the address.`;
 }
 
 function countryName(code: string): string | undefined {
