@@ -81,7 +81,7 @@ export function corpusAddresses(extra: readonly CorpusAddress[] = []): CorpusAdd
     });
 }
 
-/** Writes the addresses as a plain CSV the `local` importer reads (`npm run cli -- import --format csv`). */
+/** Writes the addresses as a plain CSV the `local` importer reads (`addressd import --format csv`). */
 export function writeImportCsv(path: string, addresses: readonly CorpusAddress[]): void {
   const quote = (s: string | number | undefined) => `"${String(s ?? '').replace(/"/g, '""')}"`;
   const lines = addresses.map((a) => [a.street, a.houseNumber, a.postcode, a.city, a.state, a.country, a.lat, a.lng].map(quote).join(','));
