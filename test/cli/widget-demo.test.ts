@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import { Agent, fetch } from 'undici';
@@ -128,6 +129,72 @@ describe('addressd widget-demo', () => {
         expect(box.right, `${width}px`).toBeLessThanOrEqual(width);
         expect(await snippet.innerText()).toContain(`data-token='${demo.token}'`);
       }
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+// Issue 36: the demo shows the unit field and the `add_unit` prompt, against a local index that lists a house's flats.
+describe('addressd widget-demo with a house of several flats', () => {
+  let server: TestServer;
+  let demo: WidgetDemo;
+  let dir: string;
+
+  beforeAll(async () => {
+    await buildWidget();
+    server = await startTestServer({ providers: 'local' });
+    dir = mkdtempSync(path.join(tmpdir(), 'widget-demo-units-'));
+    const csv = path.join(dir, 'us.oa.csv');
+    writeFileSync(
+      csv,
+      [
+        'LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH',
+        '-76.5905,39.2857,1932,Eastern Avenue,Apt 3A,Baltimore,,MD,21231,,',
+        '-76.5905,39.2857,1932,Eastern Avenue,Apt 3B,Baltimore,,MD,21231,,',
+      ].join('\n'),
+    );
+    await server.services.localIndex!.importFile(csv, { format: 'openaddresses', country: 'US' });
+    demo = await startWidgetDemo(server.services, { host: '127.0.0.1', port: 0, certificate: await pageCertificate(), country: 'US' });
+  });
+  afterAll(async () => {
+    await demo?.close();
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('asks for the flat in its unit field, says add_unit, and takes the flat typed there', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const log = recordConsole(page);
+      await page.goto(demo.url);
+      await page.waitForFunction(() => document.getElementById('address')?.getAttribute('role') === 'combobox', undefined, { timeout: 10_000 });
+      await page.locator('#address').focus();
+      await page.keyboard.type('1932 Eastern Avenue');
+      await page.locator('[role=option]').first().waitFor({ state: 'visible' });
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      expect(await page.locator('#house-number').inputValue()).toBe('1932');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('unit');
+      const hint = page.locator('.svc-ac-hint');
+      expect(await hint.isVisible()).toBe(true);
+      expect(await page.locator('#unit').getAttribute('aria-describedby')).toBe(await hint.getAttribute('id'));
+      expect(await page.locator('#next').textContent()).toContain('add_unit');
+      await page.keyboard.type('Apt 3B');
+      expect(await hint.count()).toBe(0);
+
+      // A flat typed with the address goes to the unit field by itself.
+      await page.locator('#unit').fill('');
+      await page.locator('#address').fill('');
+      await page.locator('#address').focus();
+      await page.keyboard.type('1932 Eastern Avenue Apt 3A');
+      await page.locator('[role=option]', { hasText: 'Apt 3A' }).first().waitFor({ state: 'visible' });
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      expect(await page.locator('#unit').inputValue()).toBe('Apt 3A');
+      expect(await page.locator('#next').textContent()).toBe('Flat or unit: Apt 3A');
+      expect(log.errors).toEqual([]);
     } finally {
       await browser.close();
     }
