@@ -5,6 +5,7 @@ import { DEFAULT_THRESHOLDS, type Thresholds } from '../engine/types.js';
 import { isUnverified } from '../engine/unverified.js';
 import type { Clock } from '../lib/clock.js';
 import type { ExhaustedWindow, RateLimiter } from '../store/limits/rate-limiter.js';
+import type { DemoSamples } from './instance-samples.js';
 import { findSample } from './samples.js';
 import { splitTrailingCountry } from './trailing-country.js';
 import { DEMO_WINDOWS, type DemoLimitWindow, demoLimitKey } from './windows.js';
@@ -22,7 +23,11 @@ export interface DemoValidatorDeps {
   /** Quoted in the 429 body: what signing up gets instead (SPEC `freeMonthlyCredits`). */
   freeMonthlyCredits: number;
   windows?: readonly DemoLimitWindow[];
+  /** Which texts are samples and how each is answered (instance-samples.ts); default the recorded ones. */
+  samples?: Pick<DemoSamples, 'recorded' | 'isLive'>;
 }
+
+const RECORDED_ONLY: Pick<DemoSamples, 'recorded' | 'isLive'> = { recorded: findSample, isLive: async () => false };
 
 export type DemoAnswerSource = 'sample' | 'cache' | 'lookup';
 
@@ -42,18 +47,20 @@ export class DemoLimiterUnavailableError extends Error {
 }
 
 /**
- * POST /demo/validate (SPEC, DESIGN §8): sample → cache → per-IP allowance → fresh lookup.
- * Only the last step costs allowance; nothing here costs credits.
+ * POST /demo/validate (SPEC, DESIGN §8): recorded sample → cache → per-IP allowance → fresh lookup.
+ * Only a fresh lookup of a text that is no sample costs allowance; nothing here costs credits.
  */
 export class DemoValidator {
   private readonly windows: readonly DemoLimitWindow[];
+  private readonly samples: Pick<DemoSamples, 'recorded' | 'isLive'>;
 
   constructor(private readonly deps: DemoValidatorDeps) {
     this.windows = deps.windows ?? DEMO_WINDOWS;
+    this.samples = deps.samples ?? RECORDED_ONLY;
   }
 
   async validate(text: string, ip: string, signal?: AbortSignal, requestId?: string): Promise<DemoOutcome> {
-    const sample = findSample(text);
+    const sample = this.samples.recorded(text);
     if (sample) return { kind: 'answer', source: 'sample', response: sample.response };
 
     const { query, country } = splitTrailingCountry(text);
@@ -61,13 +68,16 @@ export class DemoValidator {
     const hit = await this.deps.engine.cached(request, DEFAULT_THRESHOLDS);
     if (hit) return { kind: 'answer', source: 'cache', response: toDemoResponse(hit) };
 
-    let limit;
-    try {
-      limit = await this.deps.limiter.hit(demoLimitKey(ip), this.windows, this.deps.clock.now());
-    } catch (error) {
-      throw new DemoLimiterUnavailableError(error);
+    // A sample drawn from this instance's data is looked up, but never counts against the visitor (DESIGN §8).
+    if (!(await this.samples.isLive(text))) {
+      let limit;
+      try {
+        limit = await this.deps.limiter.hit(demoLimitKey(ip), this.windows, this.deps.clock.now());
+      } catch (error) {
+        throw new DemoLimiterUnavailableError(error);
+      }
+      if (!limit.allowed) return { kind: 'limited', error: this.limitError(limit.exhausted) };
     }
-    if (!limit.allowed) return { kind: 'limited', error: this.limitError(limit.exhausted) };
 
     const fresh = await this.deps.engine.uncached(request, DEFAULT_THRESHOLDS, signal, requestId);
     return { kind: 'answer', source: 'lookup', response: toDemoResponse(fresh), ...(isUnverified(fresh) ? { unverified: true } : {}) };

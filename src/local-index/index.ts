@@ -5,6 +5,7 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import type { PoolErrorHandler } from '../store/db/pg-pool.js';
 import { openPgStore } from './store/pg-store.js';
 import { openSqliteStore } from './store/sqlite-store.js';
+import type { SampleAddress } from './store/sample-address.js';
 import type { IndexStore } from './store/store.js';
 import { applyOsmChange, type UpdateSummary } from './update/apply-change.js';
 import { openOsmState } from './update/open-state.js';
@@ -16,6 +17,7 @@ import type { AutocompleteInput, GeocodeInput, ImportOptions, ImportSummary, Loc
 export * from './types.js';
 export type { UpdateSummary } from './update/apply-change.js';
 export type { RecordedState } from './update/record-alongside.js';
+export type { SampleAddress } from './store/sample-address.js';
 
 export interface LocalIndexOptions {
   dataDir: string;
@@ -72,6 +74,8 @@ export interface LocalIndex {
   dataGeneration(country: string | undefined): number;
   status(): Promise<IndexStatus>;
   count(): Promise<number>;
+  /** One real address of the country (its street's highest number with it), for the homepage's samples. */
+  sampleAddress(country: string): Promise<SampleAddress | undefined>;
   geocode(input: GeocodeInput): Promise<LocalHit[]>;
   autocomplete(input: AutocompleteInput): Promise<LocalHit[]>;
   /** Geocodes about to be asked (a list's chunk): their look-ups at once where the store can (`primeGeocodes`). */
@@ -158,6 +162,7 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
       };
     },
     count: () => store.count(),
+    sampleAddress: (country) => store.sampleAddress(country.toUpperCase()),
     geocode: (input) => geocode(store, input),
     autocomplete: (input) => autocomplete(store, input),
     prime: (inputs) => primeGeocodes(store, inputs),

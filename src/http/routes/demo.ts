@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { FREE_MONTHLY_CREDITS } from '../../billing/plans.js';
 import { demoValidateRoute } from '../../contract/routes.js';
 import { DemoLimiterUnavailableError, DemoValidator } from '../../demo/demo-validator.js';
+import { instanceSamples } from '../../demo/instance-samples.js';
 import { visitorIp } from '../client-address.js';
 import type { RouteModule } from '../context.js';
 import { Messages, serviceUnavailable } from '../errors.js';
@@ -19,6 +20,7 @@ export const demoRoutes: RouteModule = (app, services) => {
     limiter: services.limiter,
     clock: services.clock,
     freeMonthlyCredits: FREE_MONTHLY_CREDITS,
+    samples: instanceSamples(services.providers, services.localIndex),
   });
 
   // A body that is not JSON, or malformed JSON, is "no address typed" here too: the one 400 shape

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { FREE_MONTHLY_CREDITS } from '../../billing/plans.js';
-import { DEMO_SAMPLES } from '../../demo/samples.js';
+import { instanceSamples } from '../../demo/instance-samples.js';
 import { type WebAsset, type WebAssets, webAssets } from '../../web/assets.js';
 import { docsPage } from '../../web/docs-page.js';
 import { homePage } from '../../web/home-page.js';
@@ -21,7 +21,14 @@ export const pageRoutes: RouteModule = (app, services) => {
     return c.html(await text);
   };
 
-  app.get('/', page('home', (assets) => homePage(assets, DEMO_SAMPLES, FREE_MONTHLY_CREDITS, services.config.PROVIDERS)));
+  // The samples follow the data this instance answers from: the page is rendered again when they change.
+  const samples = instanceSamples(services.providers, services.localIndex);
+  app.get('/', async (c) => {
+    const list = await samples.list();
+    const name = `home ${JSON.stringify(list)}`;
+    for (const other of rendered.keys()) if (other.startsWith('home ') && other !== name) rendered.delete(other);
+    return page(name, (assets) => homePage(assets, list, FREE_MONTHLY_CREDITS, services.config.PROVIDERS))(c);
+  });
   app.get('/docs', page('docs', docsPage));
 
   app.get('/assets/:file', async (c) => {

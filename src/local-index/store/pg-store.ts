@@ -8,6 +8,7 @@ import { applyPgSchema, ensurePartitions, ident, INDEX_CHANNEL } from './pg-sche
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
+import { pgSampleAddress } from './sample-address.js';
 import { narrowedStreetsSql, numberedStreetsSql, postcodeStreetsSql, streetsEachSql, wordStreetsSql } from './pg-street-queries.js';
 import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey } from './pg-prefetch.js';
 import {
@@ -403,6 +404,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     async count() {
       return Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM local_addresses')).rows[0]!.n);
     },
+    sampleAddress: (country) => pgSampleAddress(pool, country),
     async beginImport() {
       const client = await primary.connect();
       try {

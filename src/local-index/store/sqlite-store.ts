@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { preparePrivateSqliteFile } from '../../store/db/private-file.js';
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, numberedColumns, postcodeAbsentQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
+import { sqliteSampleAddress } from './sample-address.js';
 import { applySqliteSchema } from './sqlite-schema.js';
 import { applySqliteStreetPostcodes } from './street-postcodes.js';
 import { beginSqliteImport } from './sqlite-import.js';
@@ -163,6 +164,9 @@ export function openSqliteStore(dataDir: string): IndexStore {
     },
     async count() {
       return stmt('SELECT count(*) FROM addresses').pluck().get() as number;
+    },
+    async sampleAddress(country) {
+      return sqliteSampleAddress(db, country);
     },
     async beginImport() {
       return beginSqliteImport(db, () => {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { mayHaveTypo } from '../fuzzy.js';
+import type { SampleAddress } from './sample-address.js';
 
 /**
  * What the importer and the search need from a database. Two implementations: SQLite
@@ -315,6 +316,8 @@ export interface IndexStore {
   /** Every country with its address count (the status command). */
   countryStates(): Promise<(CountryState & { addresses: number })[]>;
   count(): Promise<number>;
+  /** One real address of the country for the homepage's samples (sample-address.ts); undefined when it has none. */
+  sampleAddress(country: string): Promise<SampleAddress | undefined>;
   beginImport(): Promise<ImportSession>;
   /**
    * Words and postcode candidates together, so a fresh query waits for one round trip, not three
