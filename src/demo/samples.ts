@@ -16,8 +16,9 @@ export interface DemoSample {
  * Photon and Nominatim answer for the query (test/demo/sample-answers.ts holds those answers and
  * test/demo/samples.test.ts runs them through the engine), so the demo never shows a verdict,
  * confidence or consensus the service would not give. They are recorded, not looked up on this
- * deployment (offline or with `PROVIDERS=local` they still name those three providers): the
- * route marks them (`X-Addressd-Demo-Answer: recorded-example`) and the homepage says so.
+ * deployment: the route marks them (`X-Addressd-Demo-Answer: recorded-example`) and the homepage says so.
+ * Only where one of those providers is active for NL (instance-samples.ts): elsewhere the samples are
+ * drawn from the local index instead.
  */
 const VALID: DemoValidateResponse = {
   verdict: 'valid',
