@@ -180,7 +180,10 @@ describe('widget on an allowed HTTPS origin, loaded from the real service', () =
 describe('widget asking for the unit, against the real service with the local index', () => {
   let local: TestServer;
   let dir: string;
+  // A browser of its own, closed before this server: a socket Chromium opened ahead of a request would hold close() for a minute.
+  let unitsBrowser: TestBrowser;
   beforeAll(async () => {
+    unitsBrowser = await launchBrowser();
     local = await startTestServer({ providers: 'local' });
     dir = mkdtempSync(join(tmpdir(), 'widget-units-'));
     const csv = join(dir, 'us.oa.csv');
@@ -207,12 +210,13 @@ describe('widget asking for the unit, against the real service with the local in
     shop.page('/checkout-li-line1', checkoutPage({ scriptSrc, token: unitsToken, autofillOnly: true, unitField: 'none', data: { 'data-country': 'LI' } }));
   });
   afterAll(async () => {
+    await unitsBrowser?.close();
     await local?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('asks for the flat in the unit field after a house with several, and takes the typed one without asking', async () => {
-    const page = await openCheckout(shop.url('/checkout-units'));
+    const page = await openCheckout(shop.url('/checkout-units'), unitsBrowser);
     await typeAndWaitForList(page, '1932 Eastern Avenue');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
@@ -250,7 +254,7 @@ describe('widget asking for the unit, against the real service with the local in
     }
 
     it('puts the door once into the unit field, the house number without it, and the select event agrees with the answer', async () => {
-      const page = await openCheckout(shop.url('/checkout-li-unit'));
+      const page = await openCheckout(shop.url('/checkout-li-unit'), unitsBrowser);
       await choose(page, 'Landstrasse 340/3');
       expect(await page.locator('#address').inputValue()).toBe('Landstrasse 340/3, 9495 Triesen');
       expect(await page.locator('#street').inputValue()).toBe('Landstrasse');
@@ -266,7 +270,7 @@ describe('widget asking for the unit, against the real service with the local in
     });
 
     it('writes the street line as the country does (door after the slash) where the form has no unit field', async () => {
-      const page = await openCheckout(shop.url('/checkout-li-line1'));
+      const page = await openCheckout(shop.url('/checkout-li-line1'), unitsBrowser);
       await choose(page, 'Landstrasse 340 / 3');
       expect(await page.locator('#line1').inputValue()).toBe('Landstrasse 340/3');
       expect(await page.locator('#address').inputValue()).toBe('Landstrasse 340/3, 9495 Triesen');
