@@ -36,7 +36,7 @@ export class AddressCombobox extends EventTarget {
     super();
     this.view = new ListboxView(input, opts.messages.listLabel, opts.theme ?? 'auto');
     this.fields = discoverFields(input, opts.fields, opts.autoFields !== false);
-    const unmapped = unmappedWarning(input, opts.fields, this.fields);
+    const unmapped = unmappedWarning(input, opts.fields, this.fields, opts.autoFields !== false);
     if (unmapped) console.warn(unmapped);
     const attrs: Record<string, string> = {
       role: 'combobox',

@@ -77,14 +77,20 @@ const LOOKED_FOR = [...Object.keys(AUTOFILL).map((t) => `autocomplete="${t}"`), 
  * in which nothing could be mapped. Undefined when the widget found what it needs (or the page has no
  * form and no mapping: it listens to the `select` event instead).
  */
-export function unmappedWarning(input: HTMLInputElement, mapping: Partial<Record<FieldName, FieldTarget>> = {}, fields: FieldMap): string | undefined {
+export function unmappedWarning(
+  input: HTMLInputElement,
+  mapping: Partial<Record<FieldName, FieldTarget>> = {},
+  fields: FieldMap,
+  auto = true,
+): string | undefined {
   const missing = Object.entries(mapping)
     .filter(([name]) => !fields.has(name as FieldName))
     .map(([name, target]) => `${name}: ${typeof target === 'string' ? target : 'element'}`);
   if (missing.length) return `[address widget] these fields were not found, so they stay empty: ${missing.join(', ')}`;
   const fills = [...fields.values()].some((el) => el !== input);
   if (fills || !input.form) return undefined;
-  return `[address widget] found no address fields to fill in this form: looked for the fields option, ${LOOKED_FOR} (with the form's shipping, billing or section-* token). Only the select event carries the address.`;
+  const lookedFor = auto ? `the fields option, ${LOOKED_FOR} (with the form's shipping, billing or section-* token)` : 'the fields option (autoFields is off)';
+  return `[address widget] found no address fields to fill in this form: looked for ${lookedFor}. Only the select event carries the address.`;
 }
 
 function countryName(code: string): string | undefined {

@@ -59,6 +59,10 @@ beforeAll(async () => {
       `<script src="/widget/v1/widget.js" data-token="${TOKEN}" data-input="#address" data-fields='{"street":"#strete"}' defer></script>`,
     ),
   );
+  server.page(
+    '/auto-fields-off',
+    formPage(block('shipping', 'ship'), `<script src="/widget/v1/widget.js" data-token="${TOKEN}" data-input="#address" data-auto-fields="false" defer></script>`),
+  );
   server.page('/checkout', checkoutPage({ scriptSrc: server.url('/widget/v1/widget.js'), token: TOKEN }));
   browser = await launchBrowser();
 });
@@ -124,6 +128,13 @@ describe('a form the widget cannot map', () => {
     await chooseDamrak1();
     expect(widgetWarnings()).toEqual([expect.stringContaining('street: #strete')]);
     expect(await values(['plain-line1', 'plain-postcode'])).toEqual(['Damrak 1', '1012 LG']);
+  });
+
+  it('says that only the fields option was looked at when autoFields is off', async () => {
+    await open('/auto-fields-off');
+    await chooseDamrak1();
+    expect(widgetWarnings()).toEqual([expect.stringContaining('looked for the fields option (autoFields is off)')]);
+    expect(await values(['ship-line1', 'ship-postcode'])).toEqual(['', '']);
   });
 
   it('says nothing on a form it maps', async () => {
