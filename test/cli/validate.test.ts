@@ -334,6 +334,8 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
     const before = csv(readFileSync(out, 'utf8'));
     const verified = before[0]!.indexOf('verified');
     expect(before.slice(1).map((r) => r[verified])).toEqual(['yes', 'no', 'yes']);
+    // The row nothing checked asks the customer to confirm it, never to fix it (issue 34 item 8).
+    expect(before[2]![before[0]!.indexOf('action')]).toBe('confirm');
 
     // A fresh run of the same file is not refused: it replaces the finished run.
     const fresh = await cli(env, ['validate', input, '--account', accountId, '--json']);
