@@ -51,7 +51,7 @@ export function formatCompleteness(counts: Map<string, Completeness>, what: stri
 export interface StreetNumberOutcome {
   address: CorpusAddress;
   query: string;
-  /** `valid` and the address itself (street and number, formatting aside). */
+  /** The address itself (street and number, formatting aside), `valid` or `correctable` (completed: `missing` town or postcode). */
   found: boolean;
   verdict: ValidateResponse['verdict'];
   lines: LinesCarry;
@@ -73,7 +73,7 @@ export async function streetNumberRun(
     const r = await validate(query, a.country);
     const got = r.address;
     const found =
-      r.verdict === 'valid' &&
+      r.verdict !== 'invalid' &&
       Boolean(got?.street && got.houseNumber) &&
       normalizeStreet(got!.street!, a.country) === normalizeStreet(a.street, a.country) &&
       normalizeHouseNumber(got!.houseNumber!) === normalizeHouseNumber(a.houseNumber);
@@ -82,12 +82,12 @@ export async function streetNumberRun(
   return out;
 }
 
-/** Markdown table of a street-number run: per country, n, found valid, and the lines' town, postcode and both over every answer. */
+/** Markdown table of a street-number run: per country, n, found (valid or completed), and the lines' town, postcode and both over every answer. */
 export function formatStreetNumberRun(outcomes: readonly StreetNumberOutcome[]): string {
   const counts = countCompleteness(outcomes.map((o) => ({ country: o.address.country, lines: o.lines })));
   const found = new Map<string, number>();
   for (const o of outcomes) for (const k of [o.address.country, '*']) found.set(k, (found.get(k) ?? 0) + (o.found ? 1 : 0));
-  const head = ['country', 'answers', 'valid, the address %', 'town %', 'postcode %', 'both %'];
+  const head = ['country', 'answers', 'found %', 'town %', 'postcode %', 'both %'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const key of [...[...counts.keys()].filter((k) => k !== '*').sort(), '*']) {
     const c = counts.get(key)!;

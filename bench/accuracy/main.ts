@@ -61,7 +61,7 @@ try {
     const sample = Number(opt('pbf-street-sample') ?? harness.extract.length);
     const typed = harness.extract.filter((a) => !onlyCountry || a.country === onlyCountry).slice(0, sample);
     const run = await streetNumberRun(typed, (query, country) => harness.validate(query, country));
-    console.log(`\nThe extract's ${typed.length} addresses typed as \`street number\` with the country alone: % found valid, and % of every answer whose address.lines carry a town, a postcode, both:\n`);
+    console.log(`\nThe extract's ${typed.length} addresses typed as \`street number\` with the country alone: % found (the address, valid or completed), and % of every answer whose address.lines carry a town, a postcode, both:\n`);
     console.log(formatStreetNumberRun(run));
     const short = run.filter((o) => !(o.lines.town && o.lines.postcode));
     if (failures > 0 && short.length > 0) {
