@@ -20,8 +20,15 @@ describe('currentLayout', () => {
     expect(at(row, 'action')).toBe('');
   });
 
+  it('leaves issue 34\'s `inferred` empty for rows journaled before it', () => {
+    const before34 = [...before27, 'Apt 2', 'Damrak 1 Apt 2, 1012 LG Amsterdam', 'accept', 'house'];
+    const row = currentLayout(before34);
+    expect(row.slice(0, before34.length)).toEqual(before34);
+    expect(at(row, 'inferred')).toBe('');
+  });
+
   it('keeps a row of today\'s layout as it is', () => {
-    const today = [...before27, 'Apt 2', 'Damrak 1 Apt 2, 1012 LG Amsterdam', 'accept', 'house'];
+    const today = [...before27, 'Apt 2', 'Damrak 1 Apt 2, 1012 LG Amsterdam', 'accept', 'house', 'postcode'];
     expect(currentLayout(today)).toBe(today);
   });
 });
