@@ -8,6 +8,7 @@ import { AnswerMemo, type MemoEntry } from './answer-memo.js';
 import { cacheKey, withDataGenerations } from './cache-key.js';
 import { shapeAnswer } from './answer-shape.js';
 import { buildConsensus } from './consensus.js';
+import { shareNumberedStreets } from './numbered-streets.js';
 import { hasCoordinates } from './resolved-address.js';
 import { scoreCandidate } from './score.js';
 import type { ScoredCandidate, Thresholds } from './types.js';
@@ -196,7 +197,8 @@ export class ValidateEngine {
     thresholds: Thresholds,
     debug: boolean,
   ): ValidateResult {
-    const scored: ScoredCandidate[] = attempts.flatMap((attempt) =>
+    // A street the local index numbers is numbered in every provider's answer (numbered-streets.ts).
+    const scored: ScoredCandidate[] = shareNumberedStreets(attempts, read.input, read.country).flatMap((attempt) =>
       attempt.candidates.map((candidate) =>
         scoreCandidate(read.readFor(candidate), { ...candidate, provider: attempt.provider as ScoredCandidate['provider'] }, {
           ...(read.country ? { country: read.country } : {}),

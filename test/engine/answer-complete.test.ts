@@ -103,6 +103,18 @@ describe('incomplete input is never accepted (item 6)', () => {
     expect(answer.components.houseNumber).toBeUndefined();
   });
 
+  it('another provider\'s answer for the street the index numbers cannot make it valid', async () => {
+    const ask = answeringEngine({ local: [{ ...STÄDTLE, houseNumbersKnown: true }], photon: [{ ...STÄDTLE, location: { lat: 47.1399, lng: 9.5231 } }] });
+    const answer = await ask({ query: 'Städtle, 9490 Vaduz', country: 'LI' });
+    expect(answer.verdict).not.toBe('valid');
+    expect(answer).toMatchObject({ components: { houseNumber: 'missing' }, action: 'fix' });
+    // Another street of that name far away is another street: its answer stays its own.
+    const far = answeringEngine({ local: [{ ...STÄDTLE, houseNumbersKnown: true, providerConfidence: 0.5 }], photon: [{ ...STÄDTLE, location: { lat: 47.3, lng: 9.6 } }] });
+    const elsewhere = await far({ query: 'Städtle, 9490 Vaduz', country: 'LI' });
+    expect(elsewhere.provider).toBe('photon');
+    expect(elsewhere.components.houseNumber).toBeUndefined();
+  });
+
   it('a result that picks a house the input never named is fixed, not confirmed', async () => {
     const ask = answeringEngine({ photon: [{ ...STÄDTLE, components: { ...STÄDTLE.components, houseNumber: '1' }, precision: 'address' }] });
     const answer = await ask({ query: 'Städtle, 9490 Vaduz', country: 'LI' });
