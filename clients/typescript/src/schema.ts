@@ -858,7 +858,8 @@ export interface components {
          *           "Hauptstraße 5",
          *           "67433 Neustadt an der Weinstraße"
          *         ],
-         *         "formatted": "Hauptstraße 5, 67433 Neustadt an der Weinstraße"
+         *         "formatted": "Hauptstraße 5, 67433 Neustadt an der Weinstraße",
+         *         "inferred": []
          *       },
          *       "confidence": 78
          *     }
