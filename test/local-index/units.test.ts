@@ -6,6 +6,7 @@ import { openLocalIndex } from '../../src/local-index/index.js';
 import { SQLITE_INDEX_FILE } from '../../src/local-index/store/sqlite-store.js';
 import { osmUnitList, osmUnits } from '../../src/local-index/import/osm-units.js';
 import { answeringEngine } from '../engine/support/answering-engine.js';
+import { mergePackedUnits, packUnits, readUnits } from '../../src/local-index/units.js';
 import { createLocalProvider } from '../../src/providers/local/adapter.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
@@ -41,6 +42,24 @@ describe('units an OSM object lists', () => {
     [{ 'addr:door': '4', 'addr:floor': '2' }, true],
   ])('%j: partial %s', (tags, partial) => {
     expect(osmUnitList({ 'addr:housenumber': '1', ...tags }).unitsPartial === true).toBe(partial);
+  });
+});
+
+describe('stored unit lists, stated or partial', () => {
+  it('reads back what was packed, marks off', () => {
+    expect(readUnits(packUnits(['1', '2']))).toEqual({ units: ['1', '2'] });
+    expect(readUnits(packUnits(['1', '2'], undefined, true))).toEqual({ units: ['1', '2'], unitsPartial: true });
+    expect(readUnits(packUnits(['1'], true, true))).toEqual({ units: ['1'], unitsPartial: true, interpolated: true });
+    expect(readUnits(packUnits(undefined, true))).toEqual({ interpolated: true });
+  });
+
+  it('merges a partial list into a stated one as stated, each unit once; two partial lists stay partial', () => {
+    const stated = packUnits(['1', '2']);
+    const partial = packUnits(['2', 'A'], undefined, true);
+    expect(readUnits(mergePackedUnits(stated, partial))).toEqual({ units: ['1', '2', 'A'] });
+    expect(readUnits(mergePackedUnits(partial, stated))).toEqual({ units: ['2', 'A', '1'] });
+    expect(readUnits(mergePackedUnits(partial, packUnits(['B'], undefined, true)))).toEqual({ units: ['2', 'A', 'B'], unitsPartial: true });
+    expect(mergePackedUnits(partial, packUnits(['a'], undefined, true))).toBe(partial);
   });
 });
 
