@@ -18,7 +18,11 @@ export interface Harness {
   addresses: CorpusAddress[];
   /** Every address in the index (the corpus plus all of an imported extract), to know what does not exist. */
   universe: CorpusAddress[];
+  /** The extract's own addresses (all of them; empty without one). */
+  extract: CorpusAddress[];
   run(cases: readonly Case[]): Promise<Outcome[]>;
+  /** One /v1/validate call as a user makes it. */
+  validate(query: string, country?: string): Promise<ValidateResponse>;
   close(): Promise<void>;
 }
 
@@ -47,21 +51,24 @@ export async function openHarness(opts: HarnessOptions = {}): Promise<Harness> {
     const app = buildApp(services);
     const account = await services.accounts.create({ plan: 'scale', extraCredits: 1_000_000 });
     const { key } = await services.secretKeys.create(account.id, 'live');
+    const validate = async (query: string, country?: string): Promise<ValidateResponse> => {
+      const body = { query, ...(country ? { country } : {}) };
+      const res = await app.request('/v1/validate', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 200) throw new Error(`/v1/validate ${JSON.stringify(body)}: HTTP ${res.status} ${await res.text()}`);
+      return (await res.json()) as ValidateResponse;
+    };
     return {
       addresses,
       universe: [...addresses, ...extract.all],
+      extract: extract.all,
+      validate,
       async run(cases) {
         const out: Outcome[] = [];
-        for (const c of cases) {
-          const body = { query: c.query, ...(c.requestCountry ? { country: c.requestCountry } : {}) };
-          const res = await app.request('/v1/validate', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-            body: JSON.stringify(body),
-          });
-          if (res.status !== 200) throw new Error(`/v1/validate ${JSON.stringify(body)}: HTTP ${res.status} ${await res.text()}`);
-          out.push(judge(c, (await res.json()) as ValidateResponse));
-        }
+        for (const c of cases) out.push(judge(c, await validate(c.query, c.requestCountry)));
         return out;
       },
       async close() {

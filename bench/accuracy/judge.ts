@@ -9,8 +9,22 @@ export interface Outcome {
   /** The answer met the case's expectation. */
   ok: boolean;
   verdict: ValidateResponse['verdict'];
+  /** What the answer's postal lines carry (issue 34): its town and its postcode, each written in `address.lines`. */
+  lines: LinesCarry;
   /** One line for failure listings. */
   got: string;
+}
+
+export interface LinesCarry {
+  town: boolean;
+  postcode: boolean;
+}
+
+/** Whether the answer's `address.lines` write a town and a postcode (the address names them and a line holds them). */
+export function linesCarry(r: Pick<ValidateResponse, 'address'>): LinesCarry {
+  const a = r.address;
+  const written = (value: string | undefined) => Boolean(value?.trim() && a?.lines.some((line) => line.includes(value.trim())));
+  return { town: written(a?.city), postcode: written(a?.postcode) };
 }
 
 /** The answer names the corpus address itself (street and house number, formatting aside). */
@@ -55,5 +69,5 @@ export function judge(c: Case, r: ValidateResponse): Outcome {
   }
   const components = Object.entries(r.components).map(([k, v]) => `${k}:${v}`).join(' ');
   const address = r.address ? [r.address.street, r.address.houseNumber, r.address.postcode, r.address.city].filter(Boolean).join(' ') : '-';
-  return { case: c, ok, verdict: r.verdict, got: `${r.verdict} ${r.confidence} [${components}] → ${address}${extra}` };
+  return { case: c, ok, verdict: r.verdict, lines: linesCarry(r), got: `${r.verdict} ${r.confidence} [${components}] → ${address}${extra}` };
 }

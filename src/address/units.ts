@@ -3,8 +3,9 @@ import { findCountry } from './country-find.js';
 import { countryLanguages, streetTypePosition } from './languages.js';
 import { isParticle } from './particles.js';
 import { recipientSpans } from './recipients.js';
+import { numberMarks } from './number-marks.js';
 import { foldCase } from './text.js';
-import { type Span, spanText, type Token, tokenize } from './tokens.js';
+import { isNameWord, type Span, spanText, type Token, tokenize } from './tokens.js';
 import { DK_DOOR, DK_FLOOR, DK_FLOOR_DOOR, FLOOR_WORDS, SIDE_WORDS, STANDALONE, UNIT_WORDS, wordKey } from './unit-words.js';
 
 /** The text with what is not the house set aside (issue 27): the unit within it and the parts no component uses. */
@@ -31,18 +32,23 @@ export function stripUnitAndRecipient(text: string, country?: string): SetAside 
   for (const s of notes) for (let i = s.from; i <= s.to; i++) taken.add(i);
   const ctx = new UnitContext(tokens, taken, country);
   const units = ctx.find();
-  if (units.length === 0 && notes.length === 0) return { text: clean, unresolved: [] };
+  const inUnits = new Set(taken);
+  for (const u of units) for (let i = u.from; i <= u.to; i++) inUnits.add(i);
+  // `Nr. 32`, `nº 103`, `"32"`: the number without what announces it (number-marks.ts).
+  const marks = numberMarks(tokens, inUnits);
+  if (units.length === 0 && notes.length === 0 && marks.size === 0) return { text: clean, unresolved: [] };
   const parts: string[] = [];
   const removed = new Set(taken);
   for (const u of units) {
     if (u.keep !== undefined) continue;
     for (let i = u.from; i <= u.to; i++) removed.add(i);
   }
+  for (const [i, kept] of marks) if (kept === '') removed.add(i);
   let pendingOpen = false;
   tokens.forEach((t, i) => {
     pendingOpen ||= t.opens;
     if (removed.has(i)) return;
-    const kept = units.find((u) => u.keep !== undefined && u.from === i)?.keep ?? t.text;
+    const kept = units.find((u) => u.keep !== undefined && u.from === i)?.keep ?? marks.get(i) ?? t.text;
     if (parts.length > 0) parts.push(pendingOpen ? ', ' : ' ');
     parts.push(kept);
     pendingOpen = false;
@@ -198,7 +204,8 @@ class UnitContext {
     const key = wordKey(t);
     const next = this.free(i + 1) && !this.tokens[i + 1]?.opens ? this.text(i + 1) : undefined;
     const danish = this.country === undefined || this.country === 'DK';
-    if (/^#[\p{L}\p{N}-]+$/u.test(t)) return i;
+    if (/^#[\p{L}\p{N}-]+$/u.test(t)) return this.hashNumber(i) ? undefined : i;
+    if (this.bareFloor(i)) return i;
     if (danish && i > 0 && DK_FLOOR_DOOR.test(t)) return i;
     if (danish && i > 0 && DK_FLOOR.test(t) && next !== undefined && DK_DOOR.test(next)) return i + 1;
     if (GERMAN_FLOOR.test(t)) return i;
@@ -209,13 +216,42 @@ class UnitContext {
     if (next !== undefined && ORDINAL_FLOOR.test(t) && FLOOR_WORDS.has(wordKey(next)) && wordKey(next) !== 'hoog') return i + 1;
     if (next !== undefined && /^\d{1,2}$/.test(t) && wordKey(next) === 'hoog' && this.dutch()) return i + 1;
     if (next !== undefined && IBERIAN_FLOOR.test(t) && (IBERIAN_DOOR.test(next) || SIDE_WORDS.has(wordKey(next)))) return i + 1;
-    if ((UNIT_WORDS.has(key) || t === '#') && next !== undefined && !this.insideName(i) && (continuing || !this.wordLike(i, key))) {
+    if ((UNIT_WORDS.has(key) || (t === '#' && !this.hashNumber(i))) && next !== undefined && !this.insideName(i) && (continuing || !this.wordLike(i, key))) {
       if (IDENTIFIER.test(next)) return i + 1;
       // `Suite # 100`: the sign between designator and identifier.
       const after = this.free(i + 2) && !this.tokens[i + 2]?.opens ? this.text(i + 2) : '';
       if (next === '#' && t !== '#' && IDENTIFIER.test(after)) return i + 2;
     }
     return undefined;
+  }
+
+  /**
+   * `#` before a number is the house number's sign (`#12 Main Street`, `Städtle #32`) where no
+   * number comes before it and a word of the street stands beside it in its section; else it is a
+   * unit (`12 Main Street #3B`, `#3B, 1932 Eastern Avenue`: issue 27's form).
+   */
+  private hashNumber(i: number): boolean {
+    for (let j = 0; j < i; j++) if (!this.taken.has(j) && /^\d{1,5}[a-z]?$/i.test(this.text(j))) return false;
+    const identifier = this.text(i) === '#' ? i + 1 : i;
+    if (!/^#?\d{1,5}[a-z]?$/i.test(this.text(identifier))) return false;
+    const next = this.tokens[identifier + 1];
+    const wordAfter = next !== undefined && !next.opens && isNameWord(next);
+    const wordBefore = i > 0 && !this.tokens[i]?.opens && isNameWord(this.tokens[i - 1]);
+    return wordAfter || wordBefore;
+  }
+
+  /**
+   * A floor written alone (issue 34): `1º` or `2.º` as a section of its own or closing the house
+   * number's section (`Rua de Santa Catarina 269 1º`), `2.` only as a section of its own
+   * (`Baaderstraße 22, 2., 80469 München`): inside a section it is a street's ordinal (`17. Juni`).
+   */
+  private bareFloor(i: number): boolean {
+    const t = this.text(i);
+    const alone = this.tokens[i]?.opens === true && (i + 1 >= this.tokens.length || this.tokens[i + 1]?.opens === true);
+    if (/^\d{1,2}\.$/.test(t)) return alone && i > 0;
+    if (!/^\d{1,2}\.?[º°]$/.test(t)) return false;
+    const closes = i + 1 >= this.tokens.length || this.tokens[i + 1]?.opens === true;
+    return (alone && i > 0) || (closes && !this.tokens[i]?.opens && /^\d{1,5}[a-z]?$/i.test(this.text(i - 1)));
   }
 
   /**

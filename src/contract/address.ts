@@ -59,8 +59,7 @@ export const ResolvedAddress = z
     formatted: z.string().openapi({ description: 'The postal lines on one line', example: '1932 Eastern Avenue Apt 3B, Baltimore, MD 21231' }),
     inferred: z
       .array(InferredComponent)
-      .optional()
-      .openapi({ description: 'Components the data did not state but the service derived (town from the surrounding area, postcode from neighbouring addresses); never a typed value the data confirms', example: ['postcode'] }),
+      .openapi({ description: 'Components the data did not state but the service derived (town from the surrounding area, postcode from neighbouring addresses); never a typed value the data confirms. Always present: empty when nothing was derived', example: ['postcode'] }),
   })
   .openapi('ResolvedAddress');
 export type ResolvedAddress = z.infer<typeof ResolvedAddress>;

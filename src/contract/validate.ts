@@ -107,7 +107,7 @@ export const Alternative = z
     example: {
       address: {
         street: 'Hauptstraße', houseNumber: '5', postcode: '67433', city: 'Neustadt an der Weinstraße', country: 'DE', lat: 49.3539, lng: 8.1375,
-        lines: ['Hauptstraße 5', '67433 Neustadt an der Weinstraße'], formatted: 'Hauptstraße 5, 67433 Neustadt an der Weinstraße',
+        lines: ['Hauptstraße 5', '67433 Neustadt an der Weinstraße'], formatted: 'Hauptstraße 5, 67433 Neustadt an der Weinstraße', inferred: [],
       },
       confidence: 78,
     },

@@ -26,7 +26,7 @@ const VALID: DemoValidateResponse = {
   address: {
     street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL',
     lat: 52.3761606, lng: 4.8958547,
-    lines: ['Damrak 1', '1012 LG Amsterdam'], formatted: 'Damrak 1, 1012 LG Amsterdam',
+    lines: ['Damrak 1', '1012 LG Amsterdam'], formatted: 'Damrak 1, 1012 LG Amsterdam', inferred: [],
   },
   components: { street: 'match', houseNumber: 'match', postcode: 'match', city: 'match', country: 'match' },
   provider: 'pdok',
@@ -48,7 +48,7 @@ const CORRECTABLE: DemoValidateResponse = {
   address: {
     street: 'Prinsengracht', houseNumber: '263', postcode: '1016 GV', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL',
     lat: 52.3752514, lng: 4.8839874,
-    lines: ['Prinsengracht 263', '1016 GV Amsterdam'], formatted: 'Prinsengracht 263, 1016 GV Amsterdam',
+    lines: ['Prinsengracht 263', '1016 GV Amsterdam'], formatted: 'Prinsengracht 263, 1016 GV Amsterdam', inferred: [],
   },
   components: { street: 'match', houseNumber: 'match', postcode: 'missing', city: 'corrected', country: 'match' },
   provider: 'pdok',
@@ -69,7 +69,7 @@ const INVALID: DemoValidateResponse = {
   confidence: 79,
   address: {
     street: 'Kalverstraat', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL', lat: 52.3699527, lng: 4.8915472,
-    lines: ['Kalverstraat', 'Amsterdam'], formatted: 'Kalverstraat, Amsterdam',
+    lines: ['Kalverstraat', 'Amsterdam'], formatted: 'Kalverstraat, Amsterdam', inferred: [],
   },
   components: { street: 'match', houseNumber: 'not-checked', city: 'match', country: 'match' },
   provider: 'pdok',

@@ -49,7 +49,7 @@ export function shapeAnswer(args: {
     address: selected && hasCoordinates(selected) ? resolvedAddress(selected, unit, country) : null,
     components,
     granularity: answerGranularity(reading, selected, components),
-    action: nextAction(verdict, { unitGiven: unit !== undefined, listsUnits: listsUnits(selected) }),
+    action: nextAction(verdict, { unitGiven: unit !== undefined, listsUnits: listsUnits(selected), houseNumberMissing: components.houseNumber === 'missing' }),
     unresolved: [...args.unresolved],
     alternatives: others.filter(hasCoordinates).map((c) => ({ address: resolvedAddress(c, unit, country), confidence: c.confidence })),
   };

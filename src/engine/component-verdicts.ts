@@ -13,7 +13,8 @@ import { cityStateNames, compareCityWithPlaces, compareComponent, requiredCompon
  * nothing in the result contradicts it. A city-state's own name (`Monaco`) is its town.
  * Where the result's data knows every value of a field for it (`known`: the local index holds the
  * street with all its house numbers), a typed value the result does not carry is absent from
- * the data: `mismatch`, not `not-checked`.
+ * the data: `mismatch`, not `not-checked`; and a street whose numbers it holds, with no number in
+ * the input, lacks its house number: `missing` (issue 34: an incomplete address is never accepted).
  */
 export function componentVerdicts(
   input: AddressComponents,
@@ -52,6 +53,8 @@ export function readVerdicts(
     } else if (given && found) verdicts[field] = compareComponent(field, given, found, country);
     else if (given) verdicts[field] = (field === 'houseNumber' || field === 'postcode') && known[field] ? 'mismatch' : 'not-checked';
     else if (found && required.includes(field)) verdicts[field] = 'missing';
+    // A street whose houses the data numbers, with no number read: incomplete, never a whole address (issue 34).
+    else if (field === 'houseNumber' && known.houseNumber) verdicts.houseNumber = 'missing';
   }
   return { verdicts, ...(namedPlace ? { namedPlace } : {}) };
 }

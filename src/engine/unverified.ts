@@ -1,3 +1,4 @@
+import type { NextAction } from '../contract/enums.js';
 import type { ProviderAttempt } from './fan-out.js';
 
 /**
@@ -24,4 +25,14 @@ export function markUnverified<T extends object>(result: T, unverified: boolean)
 
 export function isUnverified(result: object): boolean {
   return (result as Marked)[UNVERIFIED] === true;
+}
+
+/**
+ * An unverified answer's next action is `confirm` (issue 34, DESIGN §3): nothing was checked, so
+ * the customer confirms what they typed and goes on; `fix` would block a checkout that follows
+ * `action` for an outage or a country without data (docs/operating.md says to accept such
+ * addresses as typed). The verdict keeps SPEC's shape (invalid, no_results).
+ */
+export function confirmUnverified<T extends { action: NextAction }>(result: T, unverified: boolean): T {
+  return markUnverified(unverified ? { ...result, action: 'confirm' } : result, unverified);
 }

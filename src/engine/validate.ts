@@ -8,11 +8,12 @@ import { AnswerMemo, type MemoEntry } from './answer-memo.js';
 import { cacheKey, withDataGenerations } from './cache-key.js';
 import { shapeAnswer } from './answer-shape.js';
 import { buildConsensus } from './consensus.js';
+import { shareNumberedStreets } from './numbered-streets.js';
 import { hasCoordinates } from './resolved-address.js';
 import { scoreCandidate } from './score.js';
 import type { ScoredCandidate, Thresholds } from './types.js';
 import { readValidateInput, type ValidateInput } from './validate-input.js';
-import { isUnverified, markUnverified, nobodyAnswered } from './unverified.js';
+import { confirmUnverified, isUnverified, markUnverified, nobodyAnswered } from './unverified.js';
 import { decideVerdict, recognisable } from './verdict.js';
 import { type SignalSource, signalOf } from './signal.js';
 
@@ -84,8 +85,8 @@ export class ValidateEngine {
     const { response, attempts } = await biller.billed(ctx, eligible.length, async (allowed) => {
       const called = runner.likeliest(eligible, allowed, read.country);
       const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called, requestId: ctx.requestId });
-      const result = this.decide(read, attempts, ctx.thresholds, request.debug === true);
       const unverified = nobodyAnswered(attempts);
+      const result = confirmUnverified(this.decide(read, attempts, ctx.thresholds, request.debug === true), unverified);
       const responseId = this.responseId(ctx, request, result, read, unverified);
       return {
         value: { response: markUnverified({ ...result, cached: false, responseId }, unverified), attempts },
@@ -145,7 +146,7 @@ export class ValidateEngine {
     const eligible = this.deps.runner.eligible('geocode', read.country);
     const attempts = await this.deps.runner.run('geocode', read.query, signal, { only: eligible, requestId });
     await this.remember(this.dataKey(this.key(request, read), eligible, read.country), attempts, eligible);
-    return markUnverified(this.decide(read, attempts, thresholds), nobodyAnswered(attempts));
+    return confirmUnverified(this.decide(read, attempts, thresholds), nobodyAnswered(attempts));
   }
 
   private key(request: ValidateRequest, read: ValidateInput, providers = this.deps.runner.active()): string {
@@ -196,7 +197,8 @@ export class ValidateEngine {
     thresholds: Thresholds,
     debug: boolean,
   ): ValidateResult {
-    const scored: ScoredCandidate[] = attempts.flatMap((attempt) =>
+    // A street the local index numbers is numbered in every provider's answer (numbered-streets.ts).
+    const scored: ScoredCandidate[] = shareNumberedStreets(attempts, read.input, read.country).flatMap((attempt) =>
       attempt.candidates.map((candidate) =>
         scoreCandidate(read.readFor(candidate), { ...candidate, provider: attempt.provider as ScoredCandidate['provider'] }, {
           ...(read.country ? { country: read.country } : {}),

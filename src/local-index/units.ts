@@ -12,22 +12,43 @@ const UNIT_SEPARATOR = '\u001f';
  */
 const INTERPOLATED = '\u0002';
 
-/** The stored form of a unit list (with the interpolated mark); null for none. */
-export function packUnits(units: readonly string[] | undefined, interpolated?: true): string | null {
-  const all = interpolated ? [...(units ?? []), INTERPOLATED] : units;
+/**
+ * A unit gathered from a single value (OSM `addr:unit` of one shop or office), not from a list the
+ * data states as the house's (`addr:flats`, OpenAddresses `UNIT` rows, a plain CSV's units), starts
+ * with this mark (issue 34). Marked per unit, so any merge of two stored lists (JS or SQL, which
+ * only join entries) keeps what each unit came from; a list is partial when every unit is.
+ */
+const PARTIAL = '\u0003';
+
+/** The stored form of a unit list (with the interpolated and partial marks); null for none. */
+export function packUnits(units: readonly string[] | undefined, interpolated?: true, partial?: true): string | null {
+  const listed = partial ? units?.map((u) => PARTIAL + u) : units;
+  const all = interpolated ? [...(listed ?? []), INTERPOLATED] : listed;
   return all && all.length > 0 ? all.join(UNIT_SEPARATOR) : null;
 }
 
-/** A stored units column as a hit shows it: the units (absent for none) and whether the address is interpolated. */
-export function readUnits(stored: string | null | undefined): { units?: string[]; interpolated?: true } {
-  const list = unpackUnits(stored);
-  if (list?.at(-1) !== INTERPOLATED) return list ? { units: list } : {};
-  return list.length > 1 ? { units: list.slice(0, -1), interpolated: true } : { interpolated: true };
+/** What a stored units column shows: the units (absent for none), whether they are a partial list, whether the address is interpolated. */
+export interface StoredUnits {
+  units?: string[];
+  unitsPartial?: true;
+  interpolated?: true;
 }
 
-/** The unit list of a stored value; undefined for none. */
-function unpackUnits(stored: string | null | undefined): string[] | undefined {
-  return stored ? stored.split(UNIT_SEPARATOR) : undefined;
+/** A stored units column as a hit shows it (see StoredUnits); a unit both stated and gathered singly is stated. */
+export function readUnits(stored: string | null | undefined): StoredUnits {
+  const { entries, interpolated } = unpack(stored);
+  const out: StoredUnits = interpolated ? { interpolated: true } : {};
+  if (entries.length === 0) return out;
+  if (!entries.some((e) => e.startsWith(PARTIAL))) return { units: entries, ...out };
+  const units = uniqueUnits(entries.map((e) => (e.startsWith(PARTIAL) ? e.slice(1) : e)));
+  return { ...(units ? { units } : {}), ...(entries.every((e) => e.startsWith(PARTIAL)) ? { unitsPartial: true } : {}), ...out };
+}
+
+/** The entries of a stored value (marks of partial units kept) and whether it is interpolated. */
+function unpack(stored: string | null | undefined): { entries: string[]; interpolated: boolean } {
+  const list = stored ? stored.split(UNIT_SEPARATOR) : [];
+  if (list.at(-1) !== INTERPOLATED) return { entries: list, interpolated: false };
+  return { entries: list.slice(0, -1), interpolated: true };
 }
 
 /** Each unit once (compared without case), in the order first seen; undefined for none. */
@@ -45,13 +66,21 @@ export function mergeUnits(a: readonly string[] | undefined, b: readonly string[
   return uniqueUnits([...(a ?? []), ...(b ?? [])]);
 }
 
+/** Whether two houses' units, merged, are a partial list: only where each one that lists units lists them partially. */
+export function mergedPartial(a: StoredUnits, b: StoredUnits): true | undefined {
+  const lists = [a, b].filter((x) => x.units && x.units.length > 0);
+  return lists.length > 0 && lists.every((x) => x.unitsPartial) ? true : undefined;
+}
+
 /** Two stored lists as one stored list: `a` itself (the same string) when `b` adds no unit to it. */
 export function mergePackedUnits(a: string | null, b: string | null): string | null {
   if (b === null || a === b) return a;
   if (a === null) return b;
-  // Through readUnits, so the interpolated mark stays the last entry (or goes, where neither has it).
-  const x = readUnits(a);
-  const y = readUnits(b);
-  const merged = packUnits(mergeUnits(x.units, y.units), x.interpolated ?? y.interpolated);
+  // Entry by entry, marks kept, so the interpolated mark stays the last entry (or goes, where neither has it).
+  const x = unpack(a);
+  const y = unpack(b);
+  const entries = uniqueUnits([...x.entries, ...y.entries]);
+  const all = x.interpolated || y.interpolated ? [...(entries ?? []), INTERPOLATED] : (entries ?? []);
+  const merged = all.length > 0 ? all.join(UNIT_SEPARATOR) : null;
   return merged === a ? a : merged;
 }

@@ -34,7 +34,8 @@ export interface ProviderCandidate {
   inferred?: InferredComponent[];
   /**
    * The provider's data holds this street and every house number it has (the local index), so a
-   * typed number the candidate does not carry is absent from the data: a `mismatch`, not `not-checked`.
+   * typed number the candidate does not carry is absent from the data: a `mismatch`, not `not-checked`;
+   * and on a street result, input without a number lacks one the data numbers: `missing` (issue 34).
    */
   houseNumbersKnown?: true;
   /** The same for postcodes: a typed postcode the candidate does not carry is not one of the street's. */

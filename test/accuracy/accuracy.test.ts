@@ -3,6 +3,7 @@ import { openHarness, type Harness } from '../../bench/accuracy/harness.js';
 import type { Outcome } from '../../bench/accuracy/judge.js';
 import { buildCases, KIND_GROUPS, type Kind } from '../../bench/accuracy/kinds.js';
 import { cell, tally, type Tally } from '../../bench/accuracy/table.js';
+import { countCompleteness } from '../../bench/accuracy/completeness.js';
 import type { CorpusAddress } from '../../bench/accuracy/corpus.js';
 
 /**
@@ -76,5 +77,13 @@ describe('verdict accuracy on a slice of the corpus (npm run accuracy)', () => {
 
   it('clean addresses: valid in every country', () => {
     expect(share('clean')).toBe(1);
+  });
+
+  // Issue 34: a valid answer is a whole postal address, its town and postcode written in its lines.
+  it('valid answers carry a town and a postcode in address.lines in every country', () => {
+    const counts = countCompleteness(outcomes.filter((o) => o.verdict === 'valid').map((o) => ({ country: o.case.country, lines: o.lines })));
+    const short = [...counts].filter(([, c]) => c.both < c.n).map(([country]) => country);
+    expect(counts.get('*')?.n ?? 0).toBeGreaterThan(0);
+    expect(short).toEqual([]);
   });
 });

@@ -84,7 +84,7 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
     const out = readFileSync(path.join(sandbox.dataDir, 'customers.validated.csv'), 'utf8');
     const [header, ...rows] = csv(out);
     expect(header).toEqual(['id', 'Full address', 'note', 'verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error', 'verified',
-      'unit', 'formatted', 'action', 'granularity']);
+      'unit', 'formatted', 'action', 'granularity', 'inferred']);
     expect(rows.map((r) => [r[0], r[3], r[6], r[7], r[8], r[14], r[16], r[18], r[19], r[20]])).toEqual([
       ['1', 'valid', 'Damrak', '1', '1012 LG', 'local', 'yes', 'Damrak 1, 1012 LG Amsterdam', 'accept', 'house'],
       ['2', 'correctable', 'Keizersgracht', '123', '1015 CW', 'local', 'yes', 'Keizersgracht 123, 1015 CW Amsterdam', 'confirm', 'house'],
@@ -92,6 +92,8 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
       ['4', 'correctable', 'Damrak', '2', '1012 LG', 'local', 'yes', 'Damrak 2, 1012 LG Amsterdam', 'confirm', 'house'],
       ['5', 'invalid', '', '', '', '', 'yes', '', 'fix', 'none'],
     ]);
+    // What the data derived (issue 34): nothing in a file that states every town and postcode.
+    expect(rows.map((r) => r[21])).toEqual(['', '', '', '', '']);
     expect(out).toContain('"b; c"');
     expect(rows[2]?.[15]).toBe('no address in this row');
     expect(rows[3]?.[5]).toContain('components_corrected');
@@ -334,6 +336,8 @@ describe.each(STORAGE_BACKENDS)('addressd validate on %s', (backend) => {
     const before = csv(readFileSync(out, 'utf8'));
     const verified = before[0]!.indexOf('verified');
     expect(before.slice(1).map((r) => r[verified])).toEqual(['yes', 'no', 'yes']);
+    // The row nothing checked asks the customer to confirm it, never to fix it (issue 34 item 8).
+    expect(before[2]![before[0]!.indexOf('action')]).toBe('confirm');
 
     // A fresh run of the same file is not refused: it replaces the finished run.
     const fresh = await cli(env, ['validate', input, '--account', accountId, '--json']);

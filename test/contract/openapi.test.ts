@@ -71,7 +71,8 @@ describe('/openapi.json', () => {
     expect(required('DemoRateLimitError')).toEqual(['freeMonthlyCredits', 'limits', 'message', 'retryAfterSeconds']);
     expect(required('ValidationError')).toEqual(['issues', 'message']);
     expect(required('AutocompleteRequest')).toEqual(['query']);
-    expect(required('ResolvedAddress')).toEqual(['formatted', 'lat', 'lines', 'lng']);
+    // Issue 34: `inferred` always present (empty when nothing was derived), so integrators see one shape.
+    expect(required('ResolvedAddress')).toEqual(['formatted', 'inferred', 'lat', 'lines', 'lng']);
     // ValidateRequest: at least one of query or components.
     expect(schemas.ValidateRequest.anyOf).toEqual([{ required: ['query'] }, { required: ['components'] }]);
     expect(schemas.ValidateRequest.properties.query).toMatchObject({ minLength: 1, maxLength: 500 });

@@ -12,7 +12,7 @@ const FOUND: ValidateResult = {
   confidence: 97,
   address: {
     street: 'Domplein', houseNumber: '29', postcode: '3512 JE', city: 'Utrecht', country: 'NL', lat: 52.09086, lng: 5.12234,
-    lines: ['Domplein 29', '3512 JE Utrecht'], formatted: 'Domplein 29, 3512 JE Utrecht',
+    lines: ['Domplein 29', '3512 JE Utrecht'], formatted: 'Domplein 29, 3512 JE Utrecht', inferred: [],
   },
   components: { street: 'match', houseNumber: 'match' },
   provider: 'pdok',

@@ -30,6 +30,7 @@ describe('alternatives in the validate answer', () => {
           ...COBURG.location,
           lines: ['Hauptstraße 5', '96465 Neustadt bei Coburg'],
           formatted: 'Hauptstraße 5, 96465 Neustadt bei Coburg',
+          inferred: [],
         },
         confidence: answer.consensus.baseConfidence,
       },

@@ -69,4 +69,16 @@ describe('the unit in the validate answer', () => {
     const answer = await ask({ components: { ...HOUSE, unit: 'Flat 3' } });
     expect(answer).toMatchObject({ verdict: 'invalid', action: 'fix', components: { houseNumber: 'mismatch', unit: 'not-checked' } });
   });
+
+  // Issue 34 item 7: a list gathered from single `addr:unit` values of a building's shops is not the house's list.
+  it.each([
+    ['a unit absent from a partial list is not-checked, the house valid', ['1'], '2º Esq.', { unit: 'not-checked', verdict: 'valid', action: 'accept', validated: 'house' }],
+    ['a unit in a partial list is a match (1º is the house\'s 1)', ['1', 'A'], '1º', { unit: 'match', verdict: 'valid', action: 'accept', validated: 'unit' }],
+    ['two shops\' units ask for no flat', ['1', 'A'], undefined, { verdict: 'valid', action: 'accept', validated: 'house' }],
+  ] as Row[])('%s', async (_rule, units, typed, expected) => {
+    const ask = answeringEngine({ local: [{ ...house(units), unitsPartial: true }] });
+    const answer = await ask({ components: { ...HOUSE, ...(typed ? { unit: typed } : {}) } });
+    expect(answer.components.unit).toBe(expected.unit);
+    expect(answer).toMatchObject({ verdict: expected.verdict, action: expected.action, granularity: { validated: expected.validated } });
+  });
 });

@@ -88,7 +88,8 @@ describe.each(STORAGE_BACKENDS)('short credits and nothing to check (%s)', (back
         const res = await ask();
         expect(res.status).toBe(200);
         expect(res.headers.get(HEADER)).toBe('providers-unavailable');
-        expect((await res.json()) as ValidateResponse).toMatchObject({ verdict: 'invalid', reasons: expect.arrayContaining(['no_results']), cached: false });
+        // Nothing was checked: the customer confirms what they typed (issue 34 item 8), never `fix`.
+        expect((await res.json()) as ValidateResponse).toMatchObject({ verdict: 'invalid', reasons: expect.arrayContaining(['no_results']), cached: false, action: 'confirm' });
       }
       expect((await only.services.ledger.balance(accountId)).usedThisMonth).toBe(0);
 
@@ -100,6 +101,8 @@ describe.each(STORAGE_BACKENDS)('short credits and nothing to check (%s)', (back
       );
       expect(batch.status).toBe(200);
       expect(batch.headers.get('x-addressd-unverified-items')).toBe('1');
+      const { results } = (await batch.json()) as { results: ValidateResponse[] };
+      expect(results.map((r) => r.action)).toEqual(['accept', 'confirm']);
     } finally {
       await only.close();
     }

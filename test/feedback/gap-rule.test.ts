@@ -3,7 +3,7 @@ import type { AnswerForGap } from '../../src/feedback/gap-rule.js';
 import { gapOf } from '../../src/feedback/gap-rule.js';
 
 const INPUT = { street: 'Damrak', houseNumber: '999', postcode: '1012 LG', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL' };
-const FOUND = { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL', lat: 52.37, lng: 4.89, lines: ['Damrak 1', '1012 LG Amsterdam'], formatted: 'Damrak 1, 1012 LG Amsterdam' };
+const FOUND = { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL', lat: 52.37, lng: 4.89, lines: ['Damrak 1', '1012 LG Amsterdam'], formatted: 'Damrak 1, 1012 LG Amsterdam', inferred: [] };
 const answer = (over: Partial<AnswerForGap>): AnswerForGap => ({
   verdict: 'invalid',
   reasons: ['low_confidence', 'no_house_number_match'],

@@ -255,7 +255,7 @@ describe('coverage', () => {
     // Nothing was checked: said as when no provider answered (issue 20 §1.2).
     expect(res.headers.get('x-addressd-unverified')).toBe('providers-unavailable');
     const body = (await res.json()) as ValidateResponse;
-    expect(body).toMatchObject({ verdict: 'invalid', confidence: 0, address: null, provider: null, reasons: ['no_results', 'low_confidence'] });
+    expect(body).toMatchObject({ verdict: 'invalid', confidence: 0, address: null, provider: null, reasons: ['no_results', 'low_confidence'], action: 'confirm' });
     expect(body.consensus.status).toBe('unavailable');
     expect(body.trace?.map((t) => t.status)).toEqual(['no-coverage', 'no-coverage', 'no-coverage']);
     expect(Object.values(server.emulators).reduce((n, e) => n + e.requests.length, 0)).toBe(calls);

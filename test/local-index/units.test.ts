@@ -4,7 +4,9 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLocalIndex } from '../../src/local-index/index.js';
 import { SQLITE_INDEX_FILE } from '../../src/local-index/store/sqlite-store.js';
-import { osmUnits } from '../../src/local-index/import/osm-units.js';
+import { osmUnitList, osmUnits } from '../../src/local-index/import/osm-units.js';
+import { answeringEngine } from '../engine/support/answering-engine.js';
+import { mergePackedUnits, packUnits, readUnits } from '../../src/local-index/units.js';
 import { createLocalProvider } from '../../src/providers/local/adapter.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { openIndexSandbox, type IndexSandbox } from './support/local-sandbox.js';
@@ -29,6 +31,35 @@ describe('units an OSM object lists', () => {
     [{}, undefined],
   ])('%j → %j', (tags, units) => {
     expect(osmUnits({ 'addr:housenumber': '1', ...tags })).toEqual(units);
+  });
+
+  // Issue 34 item 7: only `addr:flats` states the house's list; single units of shops, offices and doors are partial.
+  it.each([
+    [{ 'addr:flats': '1-4' }, false],
+    [{ 'addr:unit': '3', 'addr:flats': '2-3' }, false],
+    [{ 'addr:unit': '1' }, true],
+    [{ 'addr:unit': '1;2A' }, true],
+    [{ 'addr:door': '4', 'addr:floor': '2' }, true],
+  ])('%j: partial %s', (tags, partial) => {
+    expect(osmUnitList({ 'addr:housenumber': '1', ...tags }).unitsPartial === true).toBe(partial);
+  });
+});
+
+describe('stored unit lists, stated or partial', () => {
+  it('reads back what was packed, marks off', () => {
+    expect(readUnits(packUnits(['1', '2']))).toEqual({ units: ['1', '2'] });
+    expect(readUnits(packUnits(['1', '2'], undefined, true))).toEqual({ units: ['1', '2'], unitsPartial: true });
+    expect(readUnits(packUnits(['1'], true, true))).toEqual({ units: ['1'], unitsPartial: true, interpolated: true });
+    expect(readUnits(packUnits(undefined, true))).toEqual({ interpolated: true });
+  });
+
+  it('merges a partial list into a stated one as stated, each unit once; two partial lists stay partial', () => {
+    const stated = packUnits(['1', '2']);
+    const partial = packUnits(['2', 'A'], undefined, true);
+    expect(readUnits(mergePackedUnits(stated, partial))).toEqual({ units: ['1', '2', 'A'] });
+    expect(readUnits(mergePackedUnits(partial, stated))).toEqual({ units: ['2', 'A', '1'] });
+    expect(readUnits(mergePackedUnits(partial, packUnits(['B'], undefined, true)))).toEqual({ units: ['2', 'A', 'B'], unitsPartial: true });
+    expect(mergePackedUnits(partial, packUnits(['a'], undefined, true))).toBe(partial);
   });
 });
 
@@ -89,6 +120,8 @@ describe.each(STORAGE_BACKENDS)('units in the local index (%s)', (backend) => {
     const summary = await box.index.importFile(path, { format: 'openaddresses', country: 'US', readInWorker: true });
     expect(summary).toMatchObject({ imported: 10_003, skipped: { duplicate: 2 } });
     expect((await candidate('Eastern Avenue', '1932', 'US'))?.units).toEqual(['Apt 3A', 'Apt 3B']);
+    // The UNIT rows of a house state its list (issue 34): a unit absent from it is a mismatch.
+    expect(await candidate('Eastern Avenue', '1932', 'US')).not.toHaveProperty('unitsPartial');
     expect(await candidate('Eastern Avenue', '1934', 'US')).not.toHaveProperty('units');
     expect((await candidate('Eastern Avenue', '1940', 'US'))?.units).toEqual(['Suite 100', 'Suite 200']);
 
@@ -104,6 +137,7 @@ describe.each(STORAGE_BACKENDS)('units in the local index (%s)', (backend) => {
     const rows = ['street,houseNumber,unit,postcode,city,country,lat,lng', 'Baaderstraße,22,Whg. 5,80469,München,DE,48.13,11.58', 'Baaderstraße,22,Whg. 6,80469,München,DE,48.13,11.58'];
     expect(await box.index.importFile(box.file('de.csv', rows.join('\n')), { format: 'csv' })).toMatchObject({ imported: 1, skipped: {} });
     expect((await candidate('Baaderstraße', '22', 'DE'))?.units).toEqual(['Whg. 5', 'Whg. 6']);
+    expect(await candidate('Baaderstraße', '22', 'DE')).not.toHaveProperty('unitsPartial');
   });
 
   it('opens an index written before addresses had units, and imports units into it', async () => {
@@ -130,5 +164,45 @@ describe.each(STORAGE_BACKENDS)('units in the local index (%s)', (backend) => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it('keeps a list stated by addr:flats apart from one gathered from shops\' addr:unit, through the index to the verdict (issue 34)', async () => {
+    const at = { 'addr:street': 'Rua de Santa Catarina', 'addr:postcode': '4000-443', 'addr:city': 'Porto', 'addr:country': 'PT' };
+    const pbf = writePbf(
+      [
+        // 108: one shop of the building tags its unit; 110: two shops; 112: the building states its flats, a shop its own unit.
+        { id: 1, lat: 41.147, lon: -8.606, tags: { ...at, 'addr:housenumber': '108', 'addr:unit': '1', shop: 'clothes' } },
+        { id: 2, lat: 41.1471, lon: -8.606, tags: { ...at, 'addr:housenumber': '110', 'addr:unit': '1', shop: 'bakery' } },
+        { id: 3, lat: 41.1471, lon: -8.606, tags: { ...at, 'addr:housenumber': '110', 'addr:unit': '2', office: 'company' } },
+        { id: 4, lat: 41.1472, lon: -8.606, tags: { ...at, 'addr:housenumber': '112', 'addr:unit': 'Loja A', shop: 'books' } },
+        { id: 11, lat: 41.1472, lon: -8.6061 },
+        { id: 12, lat: 41.1473, lon: -8.6061 },
+        { id: 13, lat: 41.1473, lon: -8.6059 },
+      ],
+      [{ id: 21, refs: [11, 12, 13, 11], tags: { ...at, building: 'apartments', 'addr:housenumber': '112', 'addr:flats': '1-3' } }],
+    );
+    await box.index.importFile(box.file('porto.osm.pbf', pbf), { format: 'osm' });
+    const c108 = await candidate('Rua de Santa Catarina', '108', 'PT');
+    const c110 = await candidate('Rua de Santa Catarina', '110', 'PT');
+    const c112 = await candidate('Rua de Santa Catarina', '112', 'PT');
+    expect(c108).toMatchObject({ units: ['1'], unitsPartial: true });
+    expect(c110).toMatchObject({ units: ['1', '2'], unitsPartial: true });
+    expect(c112?.units?.slice().sort()).toEqual(['1', '2', '3', 'Loja A']);
+    expect(c112).not.toHaveProperty('unitsPartial');
+
+    const ask = (c: typeof c108) => answeringEngine({ local: [c!] });
+    // A unit absent from a shop's unit is not checked: the house stays valid.
+    const absent = await (ask(c108))({ query: 'Rua de Santa Catarina 108, 2º Esq, 4000-443 Porto', country: 'PT' });
+    expect(absent).toMatchObject({ verdict: 'valid', action: 'accept', components: { unit: 'not-checked' }, address: { unit: '2º Esq.' } });
+    // A bare floor is read and matched against the house's `1`.
+    const floor = await (ask(c108))({ query: 'Rua de Santa Catarina 108, 1º, 4000-443 Porto', country: 'PT' });
+    expect(floor).toMatchObject({ verdict: 'valid', components: { unit: 'match' }, address: { unit: '1º' } });
+    // Two shops' units ask for no flat.
+    expect((await (ask(c110))({ query: 'Rua de Santa Catarina 110, 4000-443 Porto', country: 'PT' })).action).toBe('accept');
+    // Against the flats the building states, an absent unit is a mismatch and a missing one is asked for.
+    const stated = ask(c112);
+    expect(await stated({ query: 'Rua de Santa Catarina 112, 7º, 4000-443 Porto', country: 'PT' })).toMatchObject({ verdict: 'correctable', components: { unit: 'mismatch' } });
+    expect(await stated({ query: 'Rua de Santa Catarina 112, 2º, 4000-443 Porto', country: 'PT' })).toMatchObject({ verdict: 'valid', components: { unit: 'match' } });
+    expect((await stated({ query: 'Rua de Santa Catarina 112, 4000-443 Porto', country: 'PT' })).action).toBe('add_unit');
   });
 });

@@ -774,7 +774,16 @@ export interface components {
              * @example 1932 Eastern Avenue Apt 3B, Baltimore, MD 21231
              */
             formatted: string;
+            /**
+             * @description Components the data did not state but the service derived (town from the surrounding area, postcode from neighbouring addresses); never a typed value the data confirms. Always present: empty when nothing was derived
+             * @example [
+             *       "postcode"
+             *     ]
+             */
+            inferred: components["schemas"]["InferredComponent"][];
         } | null;
+        /** @enum {string} */
+        InferredComponent: "city" | "postcode" | "state";
         ComponentVerdicts: {
             street?: components["schemas"]["ComponentVerdict"];
             houseNumber?: components["schemas"]["ComponentVerdict"];
@@ -849,7 +858,8 @@ export interface components {
          *           "Hauptstraße 5",
          *           "67433 Neustadt an der Weinstraße"
          *         ],
-         *         "formatted": "Hauptstraße 5, 67433 Neustadt an der Weinstraße"
+         *         "formatted": "Hauptstraße 5, 67433 Neustadt an der Weinstraße",
+         *         "inferred": []
          *       },
          *       "confidence": 78
          *     }

@@ -8,11 +8,12 @@ import { neutralizeCell, neutralizeOwnNumber } from './cell-safety.js';
  * What each output row adds to the input columns (issue 13), in this order. Issue 27's columns come
  * last, so rows journaled before them keep their positions: `unit` (as the input gave it),
  * `formatted` (the postal lines on one line), `action` and `granularity` (the level the data
- * confirmed: `granularity.validated`).
+ * confirmed: `granularity.validated`); issue 34's `inferred` after them (what the data derived,
+ * `city|postcode`, as in `address.inferred`).
  */
 export const RESULT_COLUMNS = [
   'verdict', 'confidence', 'reasons', 'street', 'houseNumber', 'postcode', 'city', 'state', 'country', 'lat', 'lng', 'provider', 'error', 'verified',
-  'unit', 'formatted', 'action', 'granularity',
+  'unit', 'formatted', 'action', 'granularity', 'inferred',
 ] as const;
 
 /** Positions in ResultFields of the verdict and of `verified` (`yes`, `no`: no provider answered, or empty: not looked up). */
@@ -45,6 +46,7 @@ export function resultFields(response: ValidateResponse): ResultFields {
     a?.formatted ?? '',
     response.action,
     response.granularity.validated,
+    a?.inferred.join('|') ?? '',
   ];
 }
 

@@ -2,7 +2,7 @@ import type { ReaderItem } from '../types.js';
 import { addressForms } from './osm-address-forms.js';
 import { interpolate } from './osm-interpolation.js';
 import type { PlaceLocator } from './osm-places.js';
-import { osmUnits } from './osm-units.js';
+import { osmUnitList } from './osm-units.js';
 import { buildAddress } from './record.js';
 
 type Tags = Record<string, string>;
@@ -44,7 +44,7 @@ export function fields(tags: Tags, lat: number | undefined, lng: number | undefi
     state: tags['addr:state'],
     country: tagged || at.country || country,
     sourceId,
-    units: osmUnits(tags),
+    ...osmUnitList(tags),
   };
 }
 
@@ -58,7 +58,7 @@ export function osmRows(row: string, tags: Tags, lat: number, lng: number, place
   // Most objects have one form: no array of forms, no copy of the fields.
   if (!tags['addr:conscriptionnumber'] && !tags['addr:streetnumber']) return [buildAddress(row, f)];
   return addressForms(tags, f.municipality).map(({ suffix, houseNumber, street }) =>
-    buildAddress(`${row}${suffix}`, { ...f, houseNumber, street, sourceId: `osm:${row}${suffix}`, units: suffix ? undefined : f.units }),
+    buildAddress(`${row}${suffix}`, { ...f, houseNumber, street, sourceId: `osm:${row}${suffix}`, units: suffix ? undefined : f.units, unitsPartial: suffix ? undefined : f.unitsPartial }),
   );
 }
 

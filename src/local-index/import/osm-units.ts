@@ -28,8 +28,20 @@ function flats(v: string | undefined): string[] {
  * ignored. Undefined when the object lists none.
  */
 export function osmUnits(tags: Tags): string[] | undefined {
+  return osmUnitList(tags).units;
+}
+
+/**
+ * The object's units and whether they are the house's list (issue 34): `addr:flats` states the
+ * flats of the building or entrance; `addr:unit` and `addr:door` alone name the unit of one shop,
+ * office or door, so the units gathered from them are a partial list (`unitsPartial`), against
+ * which a typed unit that is absent is `not-checked`, not a `mismatch`.
+ */
+export function osmUnitList(tags: Tags): { units?: string[]; unitsPartial?: true } {
   const door = tags['addr:door']?.trim();
   const floor = tags['addr:floor']?.trim();
   const doors = door ? [floor ? `${floor}/${door}` : door] : [];
-  return uniqueUnits([...values(tags['addr:unit']), ...flats(tags['addr:flats']), ...doors]);
+  const units = uniqueUnits([...values(tags['addr:unit']), ...flats(tags['addr:flats']), ...doors]);
+  if (!units) return {};
+  return flats(tags['addr:flats']).length > 0 ? { units } : { units, unitsPartial: true };
 }

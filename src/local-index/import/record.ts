@@ -11,6 +11,8 @@ export interface RawFields {
   unit?: string;
   /** Units read already (OSM `addr:unit`, `addr:flats`, `addr:door`). */
   units?: string[];
+  /** `units` gathered from single values (OSM `addr:unit`, `addr:door` without `addr:flats`), not the house's stated list. */
+  unitsPartial?: true;
   postcode?: string;
   city?: string;
   /** The municipality the point lies in (OSM boundaries), when the reader knows it. */
@@ -82,6 +84,7 @@ export function buildAddress(row: number | string, f: RawFields): ReaderItem {
     lng,
     sourceId: f.sourceId,
     ...(units?.length ? { units } : {}),
+    ...(units?.length && units === f.units && f.unitsPartial ? { unitsPartial: true as const } : {}),
   };
   if (f.interpolated) address.interpolated = true;
   return { kind: 'address', row, address };

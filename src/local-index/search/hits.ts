@@ -33,11 +33,16 @@ export function addressToHit(a: AddressHit, score: number): LocalHit {
     label: formatLabel(components),
     ...places(a.street),
     ...(a.units ? { units: a.units } : {}),
+    ...(a.unitsPartial ? { unitsPartial: true } : {}),
     ...(a.interpolated ? { interpolated: true } : {}),
   };
 }
 
-/** A street as a result: its centre, and its postcode when all its addresses share one. */
+/**
+ * A street as a result: its centre, and its postcode when all its addresses share one. Every
+ * street of the index holds every number its data gives it (a street is indexed through its
+ * numbered addresses), so a number it lacks is absent and one not typed is missing (issue 34).
+ */
 export function streetToHit(s: StreetHit, score: number): LocalHit {
   const components = streetComponents(s);
   if (s.postcode) components.postcode = s.postcode;
@@ -48,6 +53,7 @@ export function streetToHit(s: StreetHit, score: number): LocalHit {
     score: round(score),
     label: formatLabel({ ...components, postcode: undefined }),
     ...places(s),
+    houseNumbersKnown: true,
   };
 }
 

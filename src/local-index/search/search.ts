@@ -6,7 +6,7 @@ import { scoreHit, scoreStreet } from './score.js';
 import { foldTownless } from './fold-streets.js';
 import { expectedStreetSearch, rankStreets, streetRanking, type RankedStreet } from './streets.js';
 import { postcodeKey } from '../text.js';
-import { mergeUnits } from '../units.js';
+import { mergedPartial, mergeUnits } from '../units.js';
 
 /** Hits scoring below this are not the address asked for; returning them would only mislead. */
 const MIN_SCORE = 0.35;
@@ -30,7 +30,13 @@ function dedupe(hits: LocalHit[]): LocalHit[] {
       seen.set(key, h);
       return true;
     }
-    if (h.units) first.units = mergeUnits(first.units, h.units);
+    if (h.units) {
+      // A list is partial only where every object of the house gave a partial one (issue 34).
+      const partial = mergedPartial(first, h);
+      first.units = mergeUnits(first.units, h.units);
+      if (partial) first.unitsPartial = true;
+      else delete first.unitsPartial;
+    }
     if (first.interpolated && !h.interpolated) {
       first.location = h.location;
       delete first.interpolated;

@@ -275,6 +275,8 @@ export interface NumberedAddress {
   lng: number;
   /** The house's units this address lists; absent for none. */
   units?: string[];
+  /** `units` gathered from single values (shops' `addr:unit`), not the house's stated list. */
+  unitsPartial?: true;
   /** Placed between two known house numbers (OSM interpolation), not mapped itself. */
   interpolated?: true;
 }
@@ -291,6 +293,8 @@ export interface AddressHit {
   lng: number;
   /** The house's units this address lists; absent for none. */
   units?: string[];
+  /** `units` gathered from single values (shops' `addr:unit`), not the house's stated list. */
+  unitsPartial?: true;
   /** Placed between two known house numbers (OSM interpolation), not mapped itself. */
   interpolated?: true;
 }

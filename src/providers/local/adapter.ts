@@ -11,6 +11,7 @@ function toCandidate(hit: LocalHit): ProviderCandidate {
     precision: hit.precision,
     ...(hit.placeNames ? { placeNames: hit.placeNames } : {}),
     ...(hit.units ? { units: hit.units } : {}),
+    ...(hit.units && hit.unitsPartial ? { unitsPartial: true } : {}),
     ...(hit.interpolated ? { interpolated: true } : {}),
     ...(hit.houseNumbersKnown ? { houseNumbersKnown: true } : {}),
     ...(hit.postcodesKnown ? { postcodesKnown: true } : {}),
