@@ -15,6 +15,8 @@ import { cityStateNames, compareCityWithPlaces, compareComponent, requiredCompon
  * street with all its house numbers), a typed value the result does not carry is absent from
  * the data: `mismatch`, not `not-checked`; and a street whose numbers it holds, with no number in
  * the input, lacks its house number: `missing` (issue 34: an incomplete address is never accepted).
+ * Fields the result's data derived (`derived`) are never `missing`, and never a mismatch or a
+ * correction of what the person typed: only a `match` or `not-checked`.
  */
 export function componentVerdicts(
   input: AddressComponents,
@@ -22,8 +24,9 @@ export function componentVerdicts(
   country: string | undefined,
   placeNames: readonly string[] = [],
   known: KnownFields = {},
+  derived: readonly string[] = [],
 ): ComponentVerdicts {
-  return readVerdicts(input, result, country, placeNames, known).verdicts;
+  return readVerdicts(input, result, country, placeNames, known, derived).verdicts;
 }
 
 /** Fields whose every value the result's data holds (ProviderCandidate `houseNumbersKnown`, `postcodesKnown`). */
@@ -36,6 +39,7 @@ export function readVerdicts(
   country: string | undefined,
   placeNames: readonly string[] = [],
   known: KnownFields = {},
+  derived: readonly string[] = [],
 ): { verdicts: ComponentVerdicts; namedPlace?: string } {
   const required = requiredComponents(country);
   const verdicts: ComponentVerdicts = {};
@@ -52,9 +56,18 @@ export function readVerdicts(
       if (verdict !== 'mismatch' && place !== found) namedPlace = place;
     } else if (given && found) verdicts[field] = compareComponent(field, given, found, country);
     else if (given) verdicts[field] = (field === 'houseNumber' || field === 'postcode') && known[field] ? 'mismatch' : 'not-checked';
-    else if (found && required.includes(field)) verdicts[field] = 'missing';
+    // A value the data derived (ProviderCandidate `inferred`) completes the answer, named in
+    // `address.inferred`; an input without it lacked nothing the data states (issue 34).
+    else if (found && required.includes(field) && !derived.includes(field)) verdicts[field] = 'missing';
     // A street whose houses the data numbers, with no number read: incomplete, never a whole address (issue 34).
     else if (field === 'houseNumber' && known.houseNumber) verdicts.houseNumber = 'missing';
+  }
+  // A derived value is an estimate (the nearest addresses' postcode, the area around the point):
+  // it confirms a typed value it equals, and never contradicts one it does not (the typed one is kept).
+  for (const field of derived) {
+    const f = field as VerdictField;
+    const v = verdicts[f];
+    if (v && v !== 'match' && v !== 'missing' && present(input[f])) verdicts[f] = 'not-checked';
   }
   return { verdicts, ...(namedPlace ? { namedPlace } : {}) };
 }

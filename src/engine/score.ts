@@ -61,7 +61,7 @@ export function scoreCandidate(
 ): ScoredCandidate {
   const country = ctx.country ?? input.country ?? candidate.components.country;
   const known = { houseNumber: candidate.houseNumbersKnown, postcode: candidate.postcodesKnown };
-  const { verdicts, namedPlace } = readVerdicts(input, candidate.components, country, candidate.placeNames, known);
+  const { verdicts, namedPlace } = readVerdicts(input, candidate.components, country, candidate.placeNames, known, candidate.inferred);
   // The person wrote another of the result's places (its municipality, not its village): keep theirs.
   const components = namedPlace ? { ...candidate.components, city: namedPlace } : candidate.components;
   let weighted = 0;
