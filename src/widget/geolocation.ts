@@ -28,18 +28,21 @@ let asked: Promise<GeoPoint | undefined> | undefined;
  * no geolocation or it times out: a refusal changes nothing and is not an error worth logging.
  */
 export function browserPosition(timeoutMs = 10_000): Promise<GeoPoint | undefined> {
-  asked ??= new Promise((resolve) => {
-    const geo = typeof navigator === 'undefined' ? undefined : navigator.geolocation;
-    if (!geo) return resolve(undefined);
-    geo.getCurrentPosition(
-      (pos) => resolve({ lat: pos.coords.latitude, lng: pos.coords.longitude }),
-      () => resolve(undefined),
-      { enableHighAccuracy: false, maximumAge: 600_000, timeout: timeoutMs },
-    );
-  }).then((point) => {
-    // A declined or failed request may be granted later (the customer changes the site setting): ask again then.
-    if (!point) asked = undefined;
-    return point;
-  });
-  return asked;
+  const pending =
+    asked ??
+    new Promise<GeoPoint | undefined>((resolve) => {
+      const geo = typeof navigator === 'undefined' ? undefined : navigator.geolocation;
+      if (!geo) return resolve(undefined);
+      geo.getCurrentPosition(
+        (pos) => resolve({ lat: pos.coords.latitude, lng: pos.coords.longitude }),
+        () => resolve(undefined),
+        { enableHighAccuracy: false, maximumAge: 600_000, timeout: timeoutMs },
+      );
+    }).then((point) => {
+      // A declined or failed request may be granted later (the customer changes the site setting): ask again then.
+      if (!point) asked = undefined;
+      return point;
+    });
+  asked = pending;
+  return pending;
 }
