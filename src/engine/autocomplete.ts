@@ -1,6 +1,6 @@
 import { type AutocompleteRequest, type Suggestion, SuggestionType } from '../contract/autocomplete.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
-import type { Biller, CallContext } from './billing.js';
+import type { BillStep, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
 import { AnswerMemo } from './answer-memo.js';
 import { cacheKey, withDataGenerations } from './cache-key.js';
@@ -14,7 +14,7 @@ import { markUnverified, nobodyAnswered } from './unverified.js';
 export interface AutocompleteEngineDeps {
   runner: ProviderRunner;
   cache: ResponseCache;
-  biller: Biller;
+  biller: BillStep;
   cacheTtlMs: number;
 }
 
