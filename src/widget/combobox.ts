@@ -1,6 +1,7 @@
 import { checkAccess, fetchSuggestions } from './api-client.js';
 import { discoverFields, fieldValues, fillFields, type FieldMap } from './field-fill.js';
 import { ListboxView } from './listbox-view.js';
+import { NearSource, parseTypes } from './near-source.js';
 import { newSessionToken } from './session-token.js';
 import { keepTyping } from './typed-extras.js';
 import type { SelectDetail, StreetDetail, WidgetMessages, WidgetOptions, WidgetSuggestion } from './types.js';
@@ -19,6 +20,7 @@ const RATE_LIMIT_PAUSE_MS = 5000;
 export class AddressCombobox extends EventTarget {
   private readonly view: ListboxView;
   private readonly fields: FieldMap;
+  private readonly near: NearSource;
   private items: WidgetSuggestion[] = [];
   private active = -1;
   private session: string | null = null;
@@ -36,6 +38,7 @@ export class AddressCombobox extends EventTarget {
     super();
     this.view = new ListboxView(input, opts.messages.listLabel, opts.theme ?? 'auto');
     this.fields = discoverFields(input, opts.fields, opts.autoFields !== false);
+    this.near = new NearSource(input, opts.near, opts.geolocate === true);
     const attrs: Record<string, string> = {
       role: 'combobox',
       'aria-autocomplete': 'list',
@@ -77,6 +80,7 @@ export class AddressCombobox extends EventTarget {
 
   private onFocus(): void {
     this.session = newSessionToken();
+    this.near.prepare();
     this.access ??= checkAccess(this.opts.apiBase, this.opts.token).then((verdict) => {
       // Ask again on the next focus: the allowlist may change, the service may be back.
       if (verdict !== true) this.access = null;
@@ -109,7 +113,10 @@ export class AddressCombobox extends EventTarget {
     const ctrl = (this.inflight = new AbortController());
     this.session ??= newSessionToken();
     const { country = this.countryHint(), language, limit } = this.opts;
-    const result = await fetchSuggestions(this.opts.apiBase, this.opts.token, { query, country, language, limit, sessionToken: this.session }, ctrl.signal);
+    const near = this.near.current();
+    const types = parseTypes(this.input.dataset.addressdTypes) ?? this.opts.types;
+    const body = { query, country, language, limit, sessionToken: this.session, ...(near ? { near } : {}), ...(types ? { types } : {}) };
+    const result = await fetchSuggestions(this.opts.apiBase, this.opts.token, body, ctrl.signal);
     // A newer keystroke owns the list now; also ignore answers that arrive after blur.
     if (ctrl !== this.inflight || !this.focused()) return;
     this.inflight = null;
@@ -117,7 +124,7 @@ export class AddressCombobox extends EventTarget {
     if (result.kind !== 'ok') return this.close();
     this.items = result.suggestions;
     this.active = -1;
-    this.view.render(this.items, query);
+    this.view.render(this.items);
     this.view.announce(this.items.length ? this.opts.messages.found(this.items.length) : this.opts.messages.none);
     if (this.items.length) this.open();
     else this.close();
