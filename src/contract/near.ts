@@ -17,7 +17,7 @@ export const Near = z
   })
   .openapi('Near', {
     description:
-      "The customer's position (WGS84). Ranks results near it higher (strong within a few km, no effect beyond about 100 km) and is passed on to providers that take one; it never changes a verdict.",
+      "The customer's position (WGS84 degrees), passed on to providers that take one. Autocomplete blends it with how well the text matches (strong within a few km, no effect beyond about 100 km); validate picks the nearer of candidates that fit equally well and lists the alternatives nearest first. It never changes a verdict or a confidence.",
     example: { lat: 52.37, lng: 4.89 },
   });
 export type Near = z.infer<typeof Near>;

@@ -16,10 +16,7 @@ export const ValidateRequest = z
     language: Language.optional(),
     source: SourceTag.optional(),
     debug: z.boolean().optional(),
-    near: Near.optional().openapi({
-      description:
-        "The customer's position (WGS84): among candidates that fit equally well the nearer is chosen, and the alternatives are listed nearest first; it never changes a verdict or a confidence.",
-    }),
+    near: Near.optional(),
     previousResponseId: ResponseId.optional().openapi({
       description:
         'Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), ' +
