@@ -157,6 +157,18 @@ describe('the browser position, only where the page opts in', () => {
     expect(consoleLog.warnings).toEqual([]);
   });
 
+  it('opts in on the input too (data-addressd-geolocate), for pages that attach the widget themselves', async () => {
+    const origin = new URL(server.url('/')).origin;
+    await browser.context.grantPermissions(['geolocation'], { origin });
+    await browser.context.setGeolocation({ latitude: 48.137_154, longitude: 11.576_124 });
+    await page.goto(server.url('/checkout'));
+    await page.locator('#address').evaluate((el) => el.setAttribute('data-addressd-geolocate', ''));
+    await page.locator('#address').focus();
+    expect(await positionSettled()).toBe('granted');
+    await typeAndWaitForList('Damrak');
+    expect(lastRequest()?.near).toEqual({ lat: 48.14, lng: 11.58 });
+  });
+
   it('a page that did not opt in never uses the position, even where the browser would give it', async () => {
     const origin = new URL(server.url('/')).origin;
     await browser.context.grantPermissions(['geolocation'], { origin });
