@@ -114,7 +114,7 @@ export class AddressCombobox extends EventTarget {
     this.session ??= newSessionToken();
     const { country = this.countryHint(), language, limit } = this.opts;
     const near = this.near.current();
-    const types = parseTypes(this.input.dataset.addressdTypes) ?? this.opts.types;
+    const types = this.types();
     const body = { query, country, language, limit, sessionToken: this.session, ...(near ? { near } : {}), ...(types ? { types } : {}) };
     const result = await fetchSuggestions(this.opts.apiBase, this.opts.token, body, ctrl.signal);
     // A newer keystroke owns the list now; also ignore answers that arrive after blur.
@@ -128,6 +128,15 @@ export class AddressCombobox extends EventTarget {
     this.view.announce(this.items.length ? this.opts.messages.found(this.items.length) : this.opts.messages.none);
     if (this.items.length) this.open();
     else this.close();
+  }
+
+  /** The kinds asked for: the input's `data-addressd-types`, else the option; undefined for all. */
+  private types(): WidgetOptions['types'] {
+    return parseTypes(this.input.dataset.addressdTypes) ?? this.opts.types;
+  }
+
+  private wants(type: NonNullable<WidgetOptions['types']>[number]): boolean {
+    return this.types()?.includes(type) ?? true;
   }
 
   private focused(): boolean {
@@ -220,7 +229,8 @@ export class AddressCombobox extends EventTarget {
     const s = this.items[i];
     if (!s) return;
     const kept = keepTyping(this.input.value, s.label, s.address);
-    if (s.address.street && !s.address.houseNumber && !kept.houseNumber) return this.pickStreet(s);
+    // A form that asks for no houses (`types` without `address`: a delivery-area check) takes a street as it is.
+    if (s.address.street && !s.address.houseNumber && !kept.houseNumber && this.wants('address')) return this.pickStreet(s);
     delete this.input.dataset.addressdNeeds;
     this.view.hint();
     const values = fieldValues(s, kept, this.fields);

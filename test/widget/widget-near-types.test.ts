@@ -121,6 +121,21 @@ describe('near and types from the page', () => {
     expect(lastRequest()).toMatchObject({ near: { lat: 48.14, lng: 11.58 }, types: ['locality'] });
   });
 
+  it('a form that asks for streets only takes the chosen street as it is: fields filled, select fired', async () => {
+    await page.goto(server.url('/checkout'));
+    await page.locator('#address').evaluate((el) => el.setAttribute('data-addressd-types', 'street'));
+    api.suggestions = [SUGGESTIONS[2]!];
+    await typeAndWaitForList('Damrakp');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#street').inputValue()).toBe('Damrakpassage');
+    expect(await page.locator('#city').inputValue()).toBe('Amsterdam');
+    expect(await page.locator('#address').getAttribute('data-addressd-needs')).toBeNull();
+    expect(await page.evaluate(() => (window as unknown as { selected: unknown[] }).selected)).toEqual([
+      expect.objectContaining({ id: 'svc_s_3', address: SUGGESTIONS[2]?.address }),
+    ]);
+  });
+
   it('ignores a malformed data-addressd-near instead of sending it', async () => {
     await page.goto(server.url('/checkout'));
     await page.locator('#address').evaluate((el) => el.setAttribute('data-addressd-near', '4.89;52.37'));
