@@ -67,7 +67,14 @@ export function labelMatches(query: string, label: string, country?: string): Te
       }
     }
   }
-  return out.sort((a, b) => a.offset - b.offset);
+  // A typed word continuing inside a folded letter (`gros` + `se` of `Große`) shares that letter: one range.
+  const merged: TextMatch[] = [];
+  for (const m of out.sort((a, b) => a.offset - b.offset)) {
+    const last = merged.at(-1);
+    if (last && m.offset < last.offset + last.length) last.length = Math.max(last.length, m.offset + m.length - last.offset);
+    else merged.push({ ...m });
+  }
+  return merged;
 }
 
 type Spent = [word: number, from: number, to: number];

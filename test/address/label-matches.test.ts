@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { labelMatches } from '../../src/address/label-matches.js';
 
@@ -39,12 +40,32 @@ describe('labelMatches', () => {
     expect(labelMatches('haupt', astral, 'DE')).toEqual([{ offset: 3, length: 5 }]);
   });
 
-  it('covers the whole ß when a typed s stops inside it', () => {
+  it('covers the whole ß when a typed s stops inside it, and never marks it twice', () => {
     expect(marked('gros', 'Große Straße 1', 'DE')).toEqual(['Groß']);
+    expect(labelMatches('gros se', 'Große Straße 1', 'DE')).toEqual([{ offset: 0, length: 5 }]);
   });
 
   it('marks nothing for words the label does not have, and each label word at most once', () => {
     expect(labelMatches('Kerkstraat', 'Damrak 1, 1012 LG Amsterdam', 'NL')).toEqual([]);
     expect(marked('1 1', 'Damrak 1, 1012 LG Amsterdam', 'NL')).toEqual(['1', '1']);
+  });
+});
+
+describe('labelMatches on any text', () => {
+  it('gives sorted, non-overlapping ranges inside the label, whatever is typed', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'e', 'g', 'ü', 'u\u0308', 'ß', 's', 'S', '1', ' ', ',', '.', '-', '𝔸', 'Ø', 'İ', 'ǆ'), maxLength: 24 });
+    fc.assert(
+      fc.property(text, text, fc.constantFrom(undefined, 'DE', 'NL', 'GB', 'DK'), (query, label, country) => {
+        const matches = labelMatches(query, label, country);
+        let end = 0;
+        for (const m of matches) {
+          expect(m.length).toBeGreaterThanOrEqual(1);
+          expect(m.offset).toBeGreaterThanOrEqual(end);
+          end = m.offset + m.length;
+          expect(end).toBeLessThanOrEqual(label.length);
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
