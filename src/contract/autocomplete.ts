@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { text } from './text.js';
 import { AddressComponents, CountryCode, GeoPoint } from './address.js';
 import { Language, SourceTag } from './validate.js';
+import { Near } from './near.js';
 
 /** The kind of place a suggestion is (issue 35): a house, a whole street, a postcode area or a town. */
 export const SuggestionType = z.enum(['address', 'street', 'postcode', 'locality']).openapi('SuggestionType');
@@ -13,6 +14,23 @@ export const TextMatch = z
   .openapi('TextMatch', { example: { offset: 0, length: 9 } });
 export type TextMatch = z.infer<typeof TextMatch>;
 
+/** Any non-empty subset of the kinds, each at most once; absent means all. */
+export const SuggestionTypes = z
+  .array(SuggestionType)
+  .min(1, { error: 'Name at least one type, or leave `types` out for all' })
+  .max(SuggestionType.options.length)
+  .refine((list) => new Set(list).size === list.length, { error: 'Each type at most once' })
+  .openapi({ description: 'Kinds of result wanted (any non-empty subset); all when absent', example: ['street', 'postcode'] });
+
+const suggestionType = SuggestionType.openapi({
+  description: '`address` a house, `street` a whole street, `postcode` a postcode area, `locality` a town or village',
+});
+const suggestionMatches = z.array(TextMatch).openapi({
+  description:
+    "The parts of `label` the typed text matched, in UTF-16 code units (as Google's `matchedSubstrings`), in label order; typed words match label words by prefix after folding case, diacritics and abbreviations",
+  example: [{ offset: 0, length: 6 }],
+});
+
 export const AutocompleteRequest = z
   .object({
     query: text(1, 200, { storable: true, notBlank: true }),
@@ -21,8 +39,10 @@ export const AutocompleteRequest = z
     limit: z.number().int().min(1).max(10).default(5),
     sessionToken: text(0, 64).optional(),
     source: SourceTag.optional(),
+    near: Near.optional(),
+    types: SuggestionTypes.optional(),
   })
-  .openapi('AutocompleteRequest', { example: { query: 'Damrak 1', country: 'NL', limit: 5 } });
+  .openapi('AutocompleteRequest', { example: { query: 'Damrak 1', country: 'NL', limit: 5, near: { lat: 52.37, lng: 4.89 } } });
 export type AutocompleteRequest = z.infer<typeof AutocompleteRequest>;
 
 /**
@@ -44,6 +64,8 @@ export const Suggestion = z
     components: AddressComponents,
     location: GeoPoint.optional(),
     provider: z.string(),
+    type: suggestionType,
+    matches: suggestionMatches,
     action: SuggestionAction.optional(),
   })
   .openapi('Suggestion', {
@@ -52,6 +74,8 @@ export const Suggestion = z
       components: { street: 'Eastern Avenue', houseNumber: '1932', unit: 'Apt 3B', postcode: '21231', city: 'Baltimore', state: 'Maryland', country: 'US' },
       location: { lat: 39.2857, lng: -76.5905 },
       provider: 'local',
+      type: 'address',
+      matches: [{ offset: 0, length: 4 }, { offset: 5, length: 7 }],
     },
   });
 export type Suggestion = z.infer<typeof Suggestion>;
@@ -71,6 +95,8 @@ export const WidgetSuggestion = z
     label: z.string(),
     provider: z.string(),
     address: AddressComponents,
+    type: suggestionType,
+    matches: suggestionMatches,
     action: SuggestionAction.optional(),
   })
   .openapi('WidgetSuggestion', {
@@ -79,6 +105,8 @@ export const WidgetSuggestion = z
       label: 'Baaderstraße 22, 80469 München',
       provider: 'local',
       address: { street: 'Baaderstraße', houseNumber: '22', postcode: '80469', city: 'München', country: 'DE' },
+      type: 'address',
+      matches: [{ offset: 0, length: 6 }],
       action: 'add_unit',
     },
   });

@@ -3,6 +3,7 @@ import { text } from './text.js';
 import { AddressComponents, ComponentVerdicts, CountryCode, GeoPoint, ResolvedAddress } from './address.js';
 import { ConsensusStatus, DifferenceField, Granularity, NextAction, Reason, TraceStatus, Verdict } from './enums.js';
 import { ResponseId } from './feedback.js';
+import { Near } from './near.js';
 
 export const Language = text(2, 8).openapi({ example: 'nl-NL' });
 export const SourceTag = text(1, 64, { storable: true }).openapi({ description: 'Free-form usage tag' });
@@ -15,6 +16,7 @@ export const ValidateRequest = z
     language: Language.optional(),
     source: SourceTag.optional(),
     debug: z.boolean().optional(),
+    near: Near.optional(),
     previousResponseId: ResponseId.optional().openapi({
       description:
         'Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), ' +

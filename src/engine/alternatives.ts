@@ -1,4 +1,4 @@
-import type { VerdictField } from '../contract/address.js';
+import type { GeoPoint, VerdictField } from '../contract/address.js';
 import { compareComponent } from '../address/compare.js';
 import { distanceMeters } from './geo-distance.js';
 import type { ScoredCandidate, Thresholds } from './types.js';
@@ -17,7 +17,9 @@ import type { ScoredCandidate, Thresholds } from './types.js';
  * - Only for an input that names a house number, and only candidates whose house number verdict is
  *   the chosen one's: a street typed without a number fits every house of it, which is an incomplete
  *   address (`missing`), not an ambiguous one.
- * At most MAX_ALTERNATIVES, best first. An answer with alternatives is never `valid` (validate.ts).
+ * At most MAX_ALTERNATIVES, best first; given the customer's position (`near`, issue 35), nearest
+ * first instead: every one of them fits nearly as well, and the one nearby is the likelier meant.
+ * An answer with alternatives is never `valid` (validate.ts).
  */
 export const ALTERNATIVE_MARGIN = 10;
 export const ALTERNATIVE_MIN_DISTANCE_M = 150;
@@ -29,11 +31,13 @@ export function findAlternatives(
   selected: ScoredCandidate | null,
   usable: readonly ScoredCandidate[],
   thresholds: Thresholds,
+  near?: GeoPoint,
 ): ScoredCandidate[] {
   if (!selected || !selected.reading.houseNumber?.trim()) return [];
   const floor = Math.max(thresholds.correctable, selected.confidence - ALTERNATIVE_MARGIN);
   const listed: ScoredCandidate[] = [];
-  const ranked = [...usable].sort((a, b) => b.confidence - a.confidence);
+  const away = (c: ScoredCandidate) => (near && c.location ? distanceMeters(near, c.location) : Infinity);
+  const ranked = [...usable].sort((a, b) => (near ? away(a) - away(b) : 0) || b.confidence - a.confidence);
   for (const candidate of ranked) {
     if (listed.length === MAX_ALTERNATIVES) break;
     if (candidate === selected || candidate.confidence < floor) continue;

@@ -1,4 +1,4 @@
-import type { AddressComponents, ComponentVerdicts, ResolvedAddress } from '../contract/address.js';
+import type { AddressComponents, ComponentVerdicts, GeoPoint, ResolvedAddress } from '../contract/address.js';
 import type { NextAction, Verdict } from '../contract/enums.js';
 import type { Alternative, AnswerGranularity } from '../contract/validate.js';
 import { findAlternatives } from './alternatives.js';
@@ -35,13 +35,15 @@ export function shapeAnswer(args: {
   usable: readonly ScoredCandidate[];
   verdict: Verdict;
   thresholds: Thresholds;
+  /** The customer's position: the alternatives nearest first (issue 35). */
+  near?: GeoPoint;
 }): ShapedAnswer {
   const { selected, country } = args;
   const reading = selected?.reading ?? args.input;
   const unit = reading.unit?.trim() || undefined;
   const unitChecked = selected ? unitVerdict(unit, selected) : undefined;
   const components: ComponentVerdicts = selected ? { ...selected.componentVerdicts, ...(unitChecked ? { unit: unitChecked } : {}) } : {};
-  const others = findAlternatives(selected, args.usable, args.thresholds);
+  const others = findAlternatives(selected, args.usable, args.thresholds, args.near);
   const ambiguous = unitChecked === 'mismatch' || others.length > 0;
   const verdict: Verdict = args.verdict === 'valid' && ambiguous ? 'correctable' : args.verdict;
   return {

@@ -1,11 +1,12 @@
-import type { AutocompleteRequest, Suggestion } from '../contract/autocomplete.js';
+import { type AutocompleteRequest, type Suggestion, SuggestionType } from '../contract/autocomplete.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
-import type { Biller, CallContext } from './billing.js';
+import type { BillStep, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
 import { AnswerMemo } from './answer-memo.js';
 import { cacheKey, withDataGenerations } from './cache-key.js';
 import type { ProviderRunner } from './fan-out.js';
 import { mergeSuggestions } from './merge-suggestions.js';
+import { nearCell } from './near.js';
 import { autocompleteText } from './autocomplete-query.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
@@ -13,7 +14,7 @@ import { markUnverified, nobodyAnswered } from './unverified.js';
 export interface AutocompleteEngineDeps {
   runner: ProviderRunner;
   cache: ResponseCache;
-  biller: Biller;
+  biller: BillStep;
   cacheTtlMs: number;
 }
 
@@ -25,7 +26,8 @@ export interface AutocompleteResult {
 /**
  * Autocomplete for servers and the widget alike: quota gate → cache (24 h) → reserve →
  * fan-out to providers that autocomplete (asked without the unit and recipient the user typed:
- * no provider matches them) → merge and deduplicate, the unit carried back → settle.
+ * no provider matches them; with the customer's position as its ~1 km cell and the kinds wanted)
+ * → merge and deduplicate, the unit carried back, each suggestion typed and its matches marked → settle.
  */
 export class AutocompleteEngine {
   /** Cache hits reuse the cache key and the parsed suggestions of the same request (answer-memo.ts). */
@@ -38,12 +40,18 @@ export class AutocompleteEngine {
     await biller.ensureCredits(ctx.accountId);
     const country = request.country?.toUpperCase();
     const providers = runner.active();
-    const memo = this.memo.entry(JSON.stringify([request.query, country ?? null, request.language ?? null, request.limit, providers]), () => ({
+    // Issue 35: the position as its ~1 km cell (what providers are asked and the cache keys), the kinds wanted.
+    const near = request.near ? nearCell(request.near) : undefined;
+    const types = wantedTypes(request.types);
+    const options = { ...(near ? { near } : {}), ...(types ? { types } : {}) };
+    const identity = JSON.stringify([request.query, country ?? null, request.language ?? null, request.limit, providers, near ?? null, types ?? null]);
+    const memo = this.memo.entry(identity, () => ({
       key: cacheKey('autocomplete', {
         query: request.query,
         ...(country ? { country } : {}),
         ...(request.language ? { language: request.language } : {}),
         limit: request.limit,
+        ...options,
         providers,
       }),
       read: undefined,
@@ -74,11 +82,18 @@ export class AutocompleteEngine {
           ...(country ? { country } : {}),
           ...(request.language ? { language: request.language } : {}),
           limit: request.limit,
+          ...options,
         },
         signalOf(signal),
         { only: called, requestId: ctx.requestId },
       );
-      const suggestions = mergeSuggestions(attempts, request.limit, { ...(country ? { country } : {}), ...(unit ? { unit } : {}) });
+      const suggestions = mergeSuggestions(attempts, request.limit, {
+        ...(country ? { country } : {}),
+        ...(unit ? { unit } : {}),
+        ...options,
+        query: request.query,
+        ranksByNear: (id) => runner.ranksByNear(id),
+      });
       return {
         value: { result: markUnverified({ suggestions, cached: false }, nobodyAnswered(attempts)), complete: everyoneAnswered(attempts, eligible) },
         answered: attempts.filter((a) => a.answered).length,
@@ -89,4 +104,11 @@ export class AutocompleteEngine {
     if (complete) await cache.set(key, result.suggestions, this.deps.cacheTtlMs);
     return result;
   }
+}
+
+/** The kinds asked for, in the contract's order; undefined for all of them (the same answer as none named). */
+export function wantedTypes(types: readonly SuggestionType[] | undefined): SuggestionType[] | undefined {
+  if (!types) return undefined;
+  const wanted = SuggestionType.options.filter((t) => types.includes(t));
+  return wanted.length === SuggestionType.options.length ? undefined : wanted;
 }

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
-import type { AddressComponents } from '../contract/address.js';
+import type { AddressComponents, GeoPoint } from '../contract/address.js';
+import type { SuggestionType } from '../contract/autocomplete.js';
 import { normalizeText } from '../address/normalize.js';
 
 /**
@@ -9,9 +10,10 @@ import { normalizeText } from '../address/normalize.js';
 /**
  * The shape of what each kind caches. Validate caches provider answers and shapes them on every read,
  * so its keys never change with the answer; autocomplete caches finished suggestions, so a change of
- * their shape (issue 27: formatted labels, units, `action`) must not serve entries of the old shape.
+ * their shape (issue 27: formatted labels, units, `action`; issue 35: `type`, `matches`) must not serve
+ * entries of the old shape.
  */
-const CACHED_SHAPE = { validate: 1, autocomplete: 2 } as const;
+const CACHED_SHAPE = { validate: 1, autocomplete: 3 } as const;
 
 export function cacheKey(
   kind: 'validate' | 'autocomplete',
@@ -21,6 +23,9 @@ export function cacheKey(
     country?: string;
     language?: string;
     limit?: number;
+    /** The customer's position, already rounded to its cell (near.ts `nearCell`), so neighbours share the entry. */
+    near?: GeoPoint;
+    types?: readonly SuggestionType[];
     providers: readonly string[];
   },
 ): string {
@@ -41,6 +46,9 @@ export function cacheKey(
     parts.language?.toLowerCase() ?? null,
     parts.limit ?? null,
     [...parts.providers].sort(),
+    // Issue 35, only when given: a request without them keeps the key it had.
+    ...(parts.near ? [{ near: [parts.near.lat, parts.near.lng] }] : []),
+    ...(parts.types ? [{ types: [...new Set(parts.types)].sort() }] : []),
   ]);
   return `${kind}:${hash('sha256', material, 'base64url')}`;
 }

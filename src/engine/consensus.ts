@@ -1,4 +1,4 @@
-import { COMPONENT_FIELDS } from '../contract/address.js';
+import { COMPONENT_FIELDS, type GeoPoint } from '../contract/address.js';
 import type { ConsensusStatus } from '../contract/enums.js';
 import type { ConsensusDifference, ConsensusReport, ProviderDisagreement } from '../contract/validate.js';
 import { compareComponent } from '../address/compare.js';
@@ -12,8 +12,9 @@ import type { ScoredCandidate } from './types.js';
  * - Two candidates agree when every component both carry matches after normalization (compareComponent
  *   gives `match`; `corrected` is a difference) and, when both have a location, they lie within
  *   AGREEMENT_RADIUS_M (25 m, haversine). A missing location is not compared.
- * - Selection: highest base confidence; ties go to more support (other providers agreeing), then to
- *   provider order.
+ * - Selection: highest base confidence; ties go to more support (other providers agreeing), then,
+ *   given the customer's position (`near`, issue 35), to the nearer candidate, then to provider order.
+ *   Within a provider too, `near` picks between candidates of equal confidence. It never moves a confidence.
  * - supporting = providers whose best candidate agrees with the selected one, the selected provider
  *   included; conflicting = the other participating providers (those with at least one candidate).
  *   score = round(100 × supporting / participating), null when fewer than two participate.
@@ -35,19 +36,21 @@ export const AGREEMENT_RADIUS_M = 25;
 export const MAX_REWARD = 10;
 export const MAX_PENALTY = 20;
 
-export function buildConsensus(candidates: ScoredCandidate[]): {
+export function buildConsensus(candidates: ScoredCandidate[], near?: GeoPoint): {
   selected: ScoredCandidate | null;
   consensus: ConsensusReport;
   confidence: number;
 } {
-  const bests = bestPerProvider(candidates);
+  const away = (c: ScoredCandidate | undefined) => (near && c?.location ? distanceMeters(near, c.location) : Infinity);
+  const bests = bestPerProvider(candidates, near ? (a, b) => away(a) < away(b) : () => false);
   if (bests.length === 0) return { selected: null, consensus: emptyReport(), confidence: 0 };
 
   const support = bests.map((c, i) => bests.filter((o, j) => j !== i && agree(c, o)).length);
   let pick = 0;
   for (let i = 1; i < bests.length; i++) {
     const better = (bests[i]?.confidence ?? 0) - (bests[pick]?.confidence ?? 0);
-    if (better > 0 || (better === 0 && (support[i] ?? 0) > (support[pick] ?? 0))) pick = i;
+    const backed = (support[i] ?? 0) - (support[pick] ?? 0);
+    if (better > 0 || (better === 0 && (backed > 0 || (backed === 0 && away(bests[i]) < away(bests[pick]))))) pick = i;
   }
   const selected = bests[pick] as ScoredCandidate;
   const others = bests.filter((_, i) => i !== pick);
@@ -68,11 +71,11 @@ export function buildConsensus(candidates: ScoredCandidate[]): {
   return { selected, consensus, confidence: clamp(selected.confidence + delta, 0, 100) };
 }
 
-function bestPerProvider(candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
+function bestPerProvider(candidates: readonly ScoredCandidate[], nearer: (a: ScoredCandidate, b: ScoredCandidate) => boolean): ScoredCandidate[] {
   const best = new Map<string, ScoredCandidate>();
   for (const c of candidates) {
     const current = best.get(c.provider);
-    if (!current || c.confidence > current.confidence) best.set(c.provider, c);
+    if (!current || c.confidence > current.confidence || (c.confidence === current.confidence && nearer(c, current))) best.set(c.provider, c);
   }
   return [...best.values()];
 }

@@ -53,6 +53,11 @@ export class ProviderRunner {
     private readonly opts: RunnerOptions,
   ) {}
 
+  /** Whether the provider's own autocomplete order already uses the customer's position (Provider.ranksByNear). */
+  ranksByNear(id: string): boolean {
+    return this.providers.get(id)?.ranksByNear === true;
+  }
+
   /** Enabled providers that exist and can answer now: what /healthz reports and cache keys include. */
   active(): string[] {
     return this.providers.active.filter((id) => this.providers.get(id)?.available?.() ?? true);

@@ -1,8 +1,9 @@
-import type { AddressComponents } from '../contract/address.js';
+import type { AddressComponents, GeoPoint } from '../contract/address.js';
 import type { ValidateRequest } from '../contract/validate.js';
 import { type AddressReader, addressReader } from '../address/parse.js';
 import { slashDoorReading } from '../address/units.js';
 import type { GeocodeQuery, ProviderCandidate } from '../providers/provider.js';
+import { nearCell } from './near.js';
 
 export interface ValidateInput {
   /**
@@ -11,6 +12,8 @@ export interface ValidateInput {
    */
   input: AddressComponents;
   country?: string;
+  /** The customer's position as sent: picks between equal candidates and orders the alternatives (issue 35). */
+  near?: GeoPoint;
   /** What providers are asked: text and components without the unit and recipient parts (a unit never changes the house found). */
   query: GeocodeQuery;
   /** The parts of the text no component used (recipient lines, delivery notes), in input order. */
@@ -62,11 +65,14 @@ export function readValidateInput(request: ValidateRequest): ValidateInput {
   return {
     input,
     ...(country ? { country } : {}),
+    ...(request.near ? { near: request.near } : {}),
     query: {
       ...(aside?.text ? { query: aside.text } : {}),
       components: house,
       ...(country ? { country } : {}),
       ...(request.language ? { language: request.language } : {}),
+      // Its ~1 km cell, as the cache key holds it: a cached lookup is what any request of the cell gets.
+      ...(request.near ? { near: nearCell(request.near) } : {}),
     },
     unresolved: aside?.unresolved ?? [],
     summary: summary.slice(0, 500),

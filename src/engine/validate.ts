@@ -122,6 +122,7 @@ export class ValidateEngine {
       request.components ?? null,
       request.country ?? null,
       request.language ?? null,
+      request.near ?? null,
       thresholds.valid,
       thresholds.correctable,
       providers,
@@ -155,6 +156,7 @@ export class ValidateEngine {
       ...(request.components ? { components: request.components } : {}),
       ...(read.country ? { country: read.country } : {}),
       ...(request.language ? { language: request.language } : {}),
+      ...(read.query.near ? { near: read.query.near } : {}),
       providers,
     });
   }
@@ -208,7 +210,7 @@ export class ValidateEngine {
     // Only results with usable coordinates can become the standardized address, and only those
     // recognisably the address asked for: never another street, never two components replaced.
     const usable = scored.filter((c) => hasCoordinates(c) && recognisable(c.componentVerdicts, c.precision));
-    const { selected, consensus, confidence } = buildConsensus(usable);
+    const { selected, consensus, confidence } = buildConsensus(usable, read.near);
     const decided = decideVerdict({ selected, confidence, thresholds });
     // What the caller stores and acts on, from the reading and the chosen candidate (answer-shape.ts).
     const { verdict, address, components, ...answer } = shapeAnswer({
@@ -219,6 +221,7 @@ export class ValidateEngine {
       usable,
       verdict: decided.verdict,
       thresholds,
+      ...(read.near ? { near: read.near } : {}),
     });
     const result: ValidateResult = {
       verdict,

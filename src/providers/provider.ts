@@ -87,6 +87,11 @@ export interface Provider {
   /** Whether the provider has data for this ISO alpha-2 country; `undefined` means "no country given". */
   covers(country: string | undefined): boolean;
   geocode(query: GeocodeQuery, signal: AbortSignal): Promise<ProviderCandidate[]>;
+  /**
+   * Its autocomplete ranks by `AutocompleteQuery.near` itself (local, Photon's location bias, PDOK):
+   * the engine keeps its order; other providers' lists are blended with distance by the engine.
+   */
+  readonly ranksByNear?: true;
   /** Absent when the provider does not autocomplete (nominatim's usage policy forbids it). */
   autocomplete?(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]>;
   /** False while the provider has nothing to answer from (local with an empty index); absent means always. */

@@ -1,3 +1,5 @@
+import type { GeoPoint } from '../contract/address.js';
+import type { SuggestionType } from '../contract/autocomplete.js';
 import { parseSuggestions } from './response-guard.js';
 import type { WidgetSuggestion } from './types.js';
 
@@ -7,6 +9,8 @@ export interface SuggestRequest {
   language?: string;
   limit?: number;
   sessionToken?: string;
+  near?: GeoPoint;
+  types?: SuggestionType[];
 }
 
 export type SuggestResult =

@@ -1,6 +1,7 @@
 import { checkAccess, fetchSuggestions } from './api-client.js';
 import { discoverFields, fieldValues, fillFields, unmappedWarning, type FieldMap } from './field-fill.js';
 import { ListboxView } from './listbox-view.js';
+import { NearSource, parseTypes } from './near-source.js';
 import { newSessionToken } from './session-token.js';
 import { keepTyping } from './typed-extras.js';
 import type { SelectDetail, StreetDetail, WidgetMessages, WidgetOptions, WidgetSuggestion } from './types.js';
@@ -19,6 +20,7 @@ const RATE_LIMIT_PAUSE_MS = 5000;
 export class AddressCombobox extends EventTarget {
   private readonly view: ListboxView;
   private readonly fields: FieldMap;
+  private readonly near: NearSource;
   private items: WidgetSuggestion[] = [];
   private active = -1;
   private session: string | null = null;
@@ -38,6 +40,7 @@ export class AddressCombobox extends EventTarget {
     this.fields = discoverFields(input, opts.fields, opts.autoFields !== false);
     const unmapped = unmappedWarning(input, opts.fields, this.fields, opts.autoFields !== false);
     if (unmapped) console.warn(unmapped);
+    this.near = new NearSource(input, opts.near, opts.geolocate === true);
     const attrs: Record<string, string> = {
       role: 'combobox',
       'aria-autocomplete': 'list',
@@ -79,6 +82,7 @@ export class AddressCombobox extends EventTarget {
 
   private onFocus(): void {
     this.session = newSessionToken();
+    this.near.prepare();
     this.access ??= checkAccess(this.opts.apiBase, this.opts.token).then((verdict) => {
       // Ask again on the next focus: the allowlist may change, the service may be back.
       if (verdict !== true) this.access = null;
@@ -111,7 +115,10 @@ export class AddressCombobox extends EventTarget {
     const ctrl = (this.inflight = new AbortController());
     this.session ??= newSessionToken();
     const { country = this.countryHint(), language, limit } = this.opts;
-    const result = await fetchSuggestions(this.opts.apiBase, this.opts.token, { query, country, language, limit, sessionToken: this.session }, ctrl.signal);
+    const near = this.near.current();
+    const types = this.types();
+    const body = { query, country, language, limit, sessionToken: this.session, ...(near ? { near } : {}), ...(types ? { types } : {}) };
+    const result = await fetchSuggestions(this.opts.apiBase, this.opts.token, body, ctrl.signal);
     // A newer keystroke owns the list now; also ignore answers that arrive after blur.
     if (ctrl !== this.inflight || !this.focused()) return;
     this.inflight = null;
@@ -119,10 +126,19 @@ export class AddressCombobox extends EventTarget {
     if (result.kind !== 'ok') return this.close();
     this.items = result.suggestions;
     this.active = -1;
-    this.view.render(this.items, query);
+    this.view.render(this.items);
     this.view.announce(this.items.length ? this.opts.messages.found(this.items.length) : this.opts.messages.none);
     if (this.items.length) this.open();
     else this.close();
+  }
+
+  /** The kinds asked for: the input's `data-addressd-types`, else the option; undefined for all. */
+  private types(): WidgetOptions['types'] {
+    return parseTypes(this.input.dataset.addressdTypes) ?? this.opts.types;
+  }
+
+  private wants(type: NonNullable<WidgetOptions['types']>[number]): boolean {
+    return this.types()?.includes(type) ?? true;
   }
 
   private focused(): boolean {
@@ -215,7 +231,8 @@ export class AddressCombobox extends EventTarget {
     const s = this.items[i];
     if (!s) return;
     const kept = keepTyping(this.input.value, s.label, s.address);
-    if (s.address.street && !s.address.houseNumber && !kept.houseNumber) return this.pickStreet(s);
+    // A form that asks for no houses (`types` without `address`: a delivery-area check) takes a street as it is.
+    if (s.address.street && !s.address.houseNumber && !kept.houseNumber && this.wants('address')) return this.pickStreet(s);
     delete this.input.dataset.addressdNeeds;
     this.view.hint();
     const values = fieldValues(s, kept, this.fields);

@@ -1,4 +1,6 @@
 import { createAttach, type Attach } from './attach.js';
+import { parseNear } from './geolocation.js';
+import { parseTypes } from './near-source.js';
 import type { FieldName, FieldTarget, WidgetOptions } from './types.js';
 
 declare global {
@@ -35,6 +37,9 @@ function fromDataset(d: DOMStringMap): WidgetOptions {
     theme: d.theme === 'light' || d.theme === 'dark' ? d.theme : 'auto',
     stylesheet: d.stylesheet === 'false' ? false : d.stylesheet || true,
     fields,
+    near: parseNear(d.near),
+    geolocate: d.geolocate !== undefined && d.geolocate !== 'false',
+    types: parseTypes(d.types),
   };
 }
 

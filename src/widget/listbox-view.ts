@@ -2,15 +2,21 @@ import type { WidgetSuggestion } from './types.js';
 
 let counter = 0;
 
-/** Adds `<mark>` around the words the user typed, built from text nodes (labels are never parsed as HTML). */
-function highlight(parent: HTMLElement, text: string, words: string[]): void {
-  const re = words.length ? new RegExp(`(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'gi') : null;
-  const parts = re ? text.split(re) : [text];
-  parts.forEach((part, i) => {
-    if (!part) return;
-    if (i % 2) parent.appendChild(document.createElement('mark')).textContent = part;
-    else parent.appendChild(document.createTextNode(part));
-  });
+/**
+ * Writes `label[from, to)` into `parent`, the parts the typed text matched (the service's `matches`,
+ * UTF-16 ranges of the label) as `<mark>` elements: DOM nodes and text only, a label is never parsed as HTML.
+ */
+function marked(parent: HTMLElement, label: string, from: number, to: number, matches: WidgetSuggestion['matches']): void {
+  let at = from;
+  for (const m of [...matches].sort((a, b) => a.offset - b.offset)) {
+    const start = Math.max(m.offset, at);
+    const end = Math.min(m.offset + m.length, to);
+    if (end <= start) continue;
+    if (start > at) parent.append(label.slice(at, start));
+    parent.appendChild(document.createElement('mark')).textContent = label.slice(start, end);
+    at = end;
+  }
+  if (at < to) parent.append(label.slice(at, to));
 }
 
 /** The popup (listbox of options) and the polite live region, placed right after the input. */
@@ -45,8 +51,7 @@ export class ListboxView {
     return `${this.id}-opt-${i}`;
   }
 
-  render(items: WidgetSuggestion[], query: string): void {
-    const words = query.split(/[\s,]+/).filter((w) => w.length > 1);
+  render(items: WidgetSuggestion[]): void {
     this.list.replaceChildren(
       ...items.map((s, i) => {
         const li = document.createElement('li');
@@ -60,12 +65,12 @@ export class ListboxView {
         const cut = s.label.indexOf(', ', Math.max(street, 0));
         const main = li.appendChild(document.createElement('span'));
         main.className = 'svc-ac-main';
-        highlight(main, cut < 0 ? s.label : s.label.slice(0, cut), words);
+        marked(main, s.label, 0, cut < 0 ? s.label.length : cut, s.matches);
         if (cut >= 0) {
           const sub = li.appendChild(document.createElement('span'));
           sub.className = 'svc-ac-sub';
           // The visual split drops the comma; keep it for screen readers' reading of the label.
-          sub.textContent = s.label.slice(cut + 2);
+          marked(sub, s.label, cut + 2, s.label.length, s.matches);
           main.appendChild(document.createElement('span')).className = 'svc-ac-sep';
           (main.lastChild as HTMLElement).textContent = ', ';
         }

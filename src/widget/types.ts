@@ -1,5 +1,5 @@
-import type { AddressComponents } from '../contract/address.js';
-import type { WidgetSuggestion } from '../contract/autocomplete.js';
+import type { AddressComponents, GeoPoint } from '../contract/address.js';
+import type { SuggestionType, WidgetSuggestion } from '../contract/autocomplete.js';
 
 /** One suggestion as the widget endpoint returns it (SPEC "WidgetSuggestion"; type only, no Zod in the bundle). */
 export type { WidgetSuggestion };
@@ -52,6 +52,12 @@ export interface WidgetOptions {
   /** true (default): load the hosted stylesheet; false: the page styles the widget itself; string: stylesheet URL. */
   stylesheet?: boolean | string;
   messages?: Partial<WidgetMessages>;
+  /** The customer's position, to rank nearby addresses first; the input's `data-addressd-near="lat,lng"` wins. */
+  near?: GeoPoint;
+  /** Ask the browser for the customer's position (it asks the customer first) when nothing else gives one. Default false. */
+  geolocate?: boolean;
+  /** Kinds of suggestion wanted (`address`, `street`, `postcode`, `locality`); all by default. */
+  types?: SuggestionType[];
 }
 
 /** `detail` of the `select` event. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { countryName } from './countries.js';
 import { type EmulatorAddress, readFixture } from './dataset.js';
-import { type Entity, freeTextSearch, type Match, structuredSearch } from './search.js';
+import { type Entity, freeTextSearch, type Match, preferNear, structuredSearch } from './search.js';
 import { type Behaviour, type Emulator, json, type Reply, startEmulator, template } from './server.js';
 
 /**
@@ -98,6 +98,16 @@ export const nominatimBehaviour: Behaviour = {
     if (q && Object.keys(structured).length > 0) {
       return error(400, "Structured query parameters (amenity, street, city, county, state, postalcode, country) cannot be used together with 'q' parameter.");
     }
+    // `viewbox=<x1>,<y1>,<x2>,<y2>` (two corners, lon/lat): places inside are preferred; with `bounded=1` only they are found.
+    const viewbox = params.get('viewbox');
+    const box = viewbox?.split(',').map(Number);
+    if (viewbox !== null && (box?.length !== 4 || box.some((v) => !Number.isFinite(v)))) {
+      return error(400, "Bad parameter 'viewbox'. Expected 4 coordinates.");
+    }
+    const inside = (e: Entity) => {
+      const [x1, y1, x2, y2] = box as [number, number, number, number];
+      return e.lng >= Math.min(x1, x2) && e.lng <= Math.max(x1, x2) && e.lat >= Math.min(y1, y2) && e.lat <= Math.max(y1, y2);
+    };
     const limit = Math.min(40, Math.max(1, Number(params.get('limit') ?? '10') || 10));
     const codes = (params.get('countrycodes') ?? '').split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
     const scoped = codes.length ? dataset.filter((a) => codes.includes(a.country)) : dataset;
@@ -106,8 +116,9 @@ export const nominatimBehaviour: Behaviour = {
       : Object.keys(structured).length
         ? structuredSearch(scoped, structured)
         : [];
+    if (box) matches = params.get('bounded') === '1' ? matches.filter((m) => inside(m.entity)) : preferNear(matches, (e) => (inside(e) ? 0.5 : 0));
     // Nominatim ranks by relevance and drops what explains the query much worse than the best hit.
-    const best = matches[0]?.score ?? 0;
+    const best = Math.max(0, ...matches.map((m) => m.score));
     const seenPostcodes = new Set<string>();
     matches = matches.filter((m) => {
       if (m.score < best - 0.15) return false;

@@ -1,6 +1,6 @@
 import type { EmulatorAddress } from './dataset.js';
 import { type PdokDoc, pdokDoc } from './pdok-docs.js';
-import { entitiesOf, freeTextSearch, type Match } from './search.js';
+import { distanceBonus, entitiesOf, freeTextSearch, type Match, preferNear } from './search.js';
 import { type Behaviour, type Emulator, json, type Reply, startEmulator, template } from './server.js';
 import { normalizeText, tokenize } from './text.js';
 
@@ -58,14 +58,22 @@ function search(path: string, params: URLSearchParams, dataset: EmulatorAddress[
   const q = params.get('q');
   if (path === '/suggest' && !q) return problem(400, "query parameter 'q' is required");
   const nl = dataset.filter((a) => a.country === 'NL');
-  const matches: Match[] =
+  // `lat`/`lon` (WGS84): objects near the point score higher, as Locatieserver boosts them.
+  const [lat, lon] = [params.get('lat'), params.get('lon')];
+  const point = lat !== null && lon !== null ? { lat: Number(lat), lng: Number(lon) } : undefined;
+  if ((lat === null) !== (lon === null) || (point && !(Math.abs(point.lat) <= 90 && Math.abs(point.lng) <= 180))) {
+    return problem(400, 'lat and lon must be given together, as WGS84 degrees');
+  }
+  const found: Match[] =
     q && q.trim() !== '*:*'
       ? freeTextSearch(nl, q, { kinds: ['address', 'street', 'postcode', 'city'], prefixLast: path === '/suggest' })
       : entitiesOf(nl).map((entity) => ({ entity, score: 1, matched: new Set() }));
+  const matches = point ? preferNear(found, distanceBonus(point, 0.5)) : found;
   const keep = filter(params.getAll('fq'));
   const typeBoost = { address: 0.4, street: 0.3, postcode: 0.2, city: 0.1 };
+  const bias = point ? distanceBonus(point, 0.5) : () => 0;
   const hits = matches
-    .map((m) => ({ doc: pdokDoc(m.entity), score: Math.round((m.score * 9 + typeBoost[m.entity.kind]) * 1e6) / 1e6 }))
+    .map((m) => ({ doc: pdokDoc(m.entity), score: Math.round(((m.score + bias(m.entity)) * 9 + typeBoost[m.entity.kind]) * 1e6) / 1e6 }))
     .filter((h) => keep(h.doc))
     .sort((a, b) => b.score - a.score);
   const fl = (path === '/suggest' && ignoreSuggestFl ? undefined : params.get('fl')) ?? DEFAULT_FL[path]!;

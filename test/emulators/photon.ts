@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { countryName } from './countries.js';
 import type { EmulatorAddress } from './dataset.js';
-import { type Entity, freeTextSearch } from './search.js';
+import { distanceBonus, type Entity, freeTextSearch, preferNear } from './search.js';
 import { type Behaviour, type Emulator, json, type Reply, startEmulator, template } from './server.js';
 
 /**
@@ -11,6 +11,10 @@ import { type Behaviour, type Emulator, json, type Reply, startEmulator, templat
  */
 const LANGUAGES = ['default', 'en', 'de', 'fr', 'it'];
 const DEFAULT_LIMIT = 15;
+/** Photon's layers (`layer=`, repeatable) and the kinds of the dataset each one holds. */
+const LAYERS: Record<string, Entity['kind'] | undefined> = {
+  house: 'address', street: 'street', city: 'city', locality: undefined, district: undefined, county: undefined, state: undefined, country: undefined, other: undefined,
+};
 
 function error(status: number, message: string): Reply {
   return { status, contentType: 'application/json; charset=utf-8', body: template('photon-error.json', { detail: message }) };
@@ -63,7 +67,17 @@ export const photonBehaviour: Behaviour = {
     const limitParam = params.get('limit');
     const limit = limitParam === null ? DEFAULT_LIMIT : Number(limitParam);
     if (!Number.isInteger(limit) || limit < 1) return error(400, `invalid parameter 'limit': ${limitParam}`);
-    const matches = freeTextSearch(dataset, q, { kinds: ['address', 'street', 'city'], prefixLast: true, requireHouseNumber: true });
+    // Location bias: `lat` and `lon` together, each a number in range, as photon.komoot.io checks them.
+    const [lat, lon] = [params.get('lat'), params.get('lon')];
+    if ((lat === null) !== (lon === null)) return error(400, "missing parameter 'lat' or 'lon': both or neither");
+    const point = lat !== null && lon !== null ? { lat: Number(lat), lng: Number(lon) } : undefined;
+    if (point && !(Math.abs(point.lat) <= 90 && Math.abs(point.lng) <= 180)) return error(400, 'invalid search term: lat/lon out of range');
+    const layers = params.getAll('layer');
+    const unknown = layers.find((l) => !(l in LAYERS));
+    if (unknown) return error(400, `invalid layer '${unknown}': expected one of ${Object.keys(LAYERS).join(', ')}`);
+    const kinds = layers.length ? layers.map((l) => LAYERS[l]).filter((k): k is Entity['kind'] => k !== undefined) : (['address', 'street', 'city'] as const);
+    const found = freeTextSearch(dataset, q, { kinds: [...kinds], prefixLast: true, requireHouseNumber: true });
+    const matches = point ? preferNear(found, distanceBonus(point, 0.5)) : found;
     const features = matches.slice(0, limit).map((m) => photonFeature(m.entity, lang === 'default' ? undefined : lang));
     return json(200, { features, type: 'FeatureCollection' });
   },

@@ -210,3 +210,30 @@ export function structuredSearch(dataset: EmulatorAddress[], query: StructuredQu
   }
   return rank(out);
 }
+
+/** Great-circle distance in km (the emulators' own, independent of the service's). */
+function km(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+  const rad = Math.PI / 180;
+  const h = Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lng - a.lng) * rad) / 2) ** 2;
+  return 12_742 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * A location bias as the real services apply one (Photon `lat`/`lon`, PDOK `lat`/`lon`, Nominatim
+ * `viewbox`): how well the text matches still comes first, and among matches nearly as good the one
+ * near the point (or inside the box) ranks higher. Stable: equal scores keep their order.
+ */
+export function preferNear(matches: Match[], bonus: (entity: Entity) => number): Match[] {
+  return matches
+    .map((m, i) => ({ m, i, s: m.score + bonus(m.entity) }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map(({ m }) => m);
+}
+
+/** Up to `weight` for a match at the point, half of it 10 km away, nothing beyond 100 km. */
+export function distanceBonus(point: { lat: number; lng: number }, weight: number): (entity: Entity) => number {
+  return (e) => {
+    const d = km(point, e);
+    return d >= 100 ? 0 : weight * 0.5 ** (d / 10);
+  };
+}

@@ -56,6 +56,18 @@ const components = fc.oneof(
   oddValue,
 );
 
+/** The customer's position (issue 35): in range, at the edges, out of range, or not a number. */
+const near = field(
+  fc.record(
+    {
+      lat: fc.oneof(fc.double({ min: -90, max: 90, noNaN: true }), fc.constantFrom(-90, 90, 90.5, -91)),
+      lng: fc.oneof(fc.double({ min: -180, max: 180, noNaN: true }), fc.constantFrom(-180, 180, 180.01, '4.89')),
+    },
+    { requiredKeys: [] },
+  ),
+);
+const types = field(fc.oneof(fc.subarray(['address', 'street', 'postcode', 'locality']), fc.constantFrom(['house'], ['street', 'street'])));
+
 export const validateBody: fc.Arbitrary<unknown> = fc.oneof(
   fc.record(
     {
@@ -65,6 +77,7 @@ export const validateBody: fc.Arbitrary<unknown> = fc.oneof(
       language: field(fc.constantFrom('nl', 'en', 'nl-NL')),
       source: field(fc.constantFrom('crm', 'checkout')),
       debug: field(fc.boolean()),
+      near,
     },
     { requiredKeys: [] },
   ),
@@ -80,6 +93,8 @@ export const autocompleteBody: fc.Arbitrary<unknown> = fc.oneof(
       limit: field(fc.integer({ min: -2, max: 12 })),
       sessionToken: field(fc.constantFrom('', 'focus-1')),
       source: field(fc.constant('widget')),
+      near,
+      types,
     },
     { requiredKeys: [] },
   ),

@@ -37,8 +37,10 @@ describe('widget endpoint and preflight', () => {
       label: 'Keizersgracht 174A, 1016 DW Amsterdam',
       provider: 'pdok',
       address: { street: 'Keizersgracht', houseNumber: '174A', postcode: '1016 DW', city: 'Amsterdam', state: 'Noord-Holland', country: 'NL' },
+      type: 'address',
+      matches: [{ offset: 0, length: 9 }],
     });
-    for (const s of body.suggestions) expect(Object.keys(s).sort()).toEqual(['address', 'id', 'label', 'provider']);
+    for (const s of body.suggestions) expect(Object.keys(s).sort()).toEqual(['address', 'id', 'label', 'matches', 'provider', 'type']);
     const text = JSON.stringify(body);
     expect(text).not.toMatch(/adr-|osm_id|place_id|weergavenaam|raw/);
   });

@@ -1,13 +1,26 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WidgetSuggestion } from '../../src/contract/autocomplete.js';
+import { labelMatches } from '../../src/address/label-matches.js';
+import type { GeoPoint } from '../../src/contract/address.js';
+import type { SuggestionType, WidgetSuggestion } from '../../src/contract/autocomplete.js';
 import type { HttpsPageServer } from '../support/https-page-server.js';
 
 export interface RecordedRequest {
   query: string;
   sessionToken?: string;
   country?: string;
+  near?: GeoPoint;
+  types?: SuggestionType[];
   authorization?: string;
+}
+
+/** A scripted suggestion; its `type` (unless given) follows from its address, its `matches` from each query, as the service's do. */
+export type FakeSuggestion = Omit<WidgetSuggestion, 'type' | 'matches'> & Partial<Pick<WidgetSuggestion, 'type' | 'matches'>>;
+
+function answered(s: FakeSuggestion, query: string): WidgetSuggestion {
+  const a = s.address;
+  const type = s.type ?? (a.houseNumber ? 'address' : a.street ? 'street' : a.postcode ? 'postcode' : 'locality');
+  return { ...s, type, matches: s.matches ?? labelMatches(query, s.label, a.country) };
 }
 
 export interface FakeWidgetApi {
@@ -22,11 +35,11 @@ export interface FakeWidgetApi {
   /** Hold the answer to queries containing this text until release() (to make a request stale). */
   holdQueriesContaining: string | null;
   /** What an `ok` answer suggests (default SUGGESTIONS). */
-  suggestions: WidgetSuggestion[];
+  suggestions: FakeSuggestion[];
   release(): void;
 }
 
-export const SUGGESTIONS: WidgetSuggestion[] = [
+export const SUGGESTIONS: FakeSuggestion[] = [
   { id: 'svc_s_1', label: 'Damrak 1, 1012 LG Amsterdam', provider: 'pdok', address: { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' } },
   { id: 'svc_s_2', label: 'Damrak 10, 1012 LK Amsterdam', provider: 'pdok', address: { street: 'Damrak', houseNumber: '10', postcode: '1012 LK', city: 'Amsterdam', country: 'NL' } },
   { id: 'svc_s_3', label: 'Damrakpassage, Amsterdam', provider: 'photon', address: { street: 'Damrakpassage', city: 'Amsterdam', country: 'NL' } },
@@ -76,7 +89,7 @@ export function installFakeWidgetApi(server: HttpsPageServer, widgetDir: string)
     if (api.mode === 'rate-limited') return void res.writeHead(429, json).end(JSON.stringify({ message: 'Widget autocomplete rate limit reached' }));
     if (api.mode === 'error') return void res.writeHead(500, json).end(JSON.stringify({ message: 'Internal error' }));
     if (api.mode === 'garbage') return void res.writeHead(200, json).end('<html>proxy error</html>');
-    res.writeHead(200, json).end(JSON.stringify({ suggestions: api.suggestions, sessionToken: body.sessionToken ?? null, cached: false }));
+    res.writeHead(200, json).end(JSON.stringify({ suggestions: api.suggestions.map((s) => answered(s, body.query)), sessionToken: body.sessionToken ?? null, cached: false }));
   });
   return api;
 }

@@ -7,6 +7,8 @@ const good = {
   label: 'Damrak 1, 1012 LG Amsterdam',
   provider: 'pdok',
   address: { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' },
+  type: 'address',
+  matches: [{ offset: 0, length: 6 }],
 };
 
 describe('the widget reads responses exactly as the contract defines them', () => {
@@ -31,6 +33,12 @@ describe('the widget reads responses exactly as the contract defines them', () =
     ['address not an object', { ...good, address: 'Damrak 1' }],
     ['empty component', { ...good, address: { street: '' } }],
     ['non-string component', { ...good, address: { houseNumber: 1 } }],
+    // Issue 35: the kind and the matched parts of the label.
+    ['unknown type', { ...good, type: 'house' }],
+    ['missing matches', { ...good, matches: undefined }],
+    ['negative offset', { ...good, matches: [{ offset: -1, length: 2 }] }],
+    ['empty match', { ...good, matches: [{ offset: 0, length: 0 }] }],
+    ['fractional offset', { ...good, matches: [{ offset: 0.5, length: 2 }] }],
   ])('drops a suggestion the contract rejects: %s', (_name, item) => {
     expect(WidgetSuggestion.safeParse(item).success).toBe(false);
     expect(parseSuggestions({ suggestions: [item, good], sessionToken: null, cached: false })).toEqual([good]);
@@ -44,7 +52,7 @@ describe('the widget reads responses exactly as the contract defines them', () =
   });
 
   it('never passes on fields the contract does not define (provider payloads stay out)', () => {
-    const [s] = parseSuggestions({ suggestions: [{ ...good, raw: { osm_id: 1 }, address: { ...good.address, lat: 52 } }] }) ?? [];
+    const [s] = parseSuggestions({ suggestions: [{ ...good, raw: { osm_id: 1 }, address: { ...good.address, lat: 52 }, matches: [{ offset: 0, length: 6, text: 'Damrak' }] }] }) ?? [];
     expect(s).toEqual(good);
   });
 });

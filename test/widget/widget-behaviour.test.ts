@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildWidget } from '../../scripts/build-widget.js';
-import type { WidgetSuggestion } from '../../src/contract/autocomplete.js';
 import { describeViolations, launchBrowser, recordConsole, runAxe, type ConsoleLog, type TestBrowser } from '../support/browser.js';
 import { startHttpsPageServer, type HttpsPageServer } from '../support/https-page-server.js';
 import { checkoutPage } from './checkout-page.js';
-import { installFakeWidgetApi, SUGGESTIONS, type FakeWidgetApi } from './fake-widget-api.js';
+import { installFakeWidgetApi, SUGGESTIONS, type FakeSuggestion, type FakeWidgetApi } from './fake-widget-api.js';
 
 // The widget in real Chromium against a scripted API on the page's origin: the behaviour the real
 // server rarely shows on demand (429, failures, slow answers). widget-e2e.test.ts uses the real server.
@@ -225,14 +224,14 @@ describe('filling the form', () => {
 
 // Issue 27: the unit (flat, suite, door) survives the choice, lands in its field, and is asked for when the house needs one.
 describe('units', () => {
-  const triesen: WidgetSuggestion = { id: 'svc_s_t', label: 'Landstrasse 340, 9495 Triesen', provider: 'local', address: { street: 'Landstrasse', houseNumber: '340', postcode: '9495', city: 'Triesen', country: 'LI' } };
-  const baltimore: WidgetSuggestion = {
+  const triesen: FakeSuggestion = { id: 'svc_s_t', label: 'Landstrasse 340, 9495 Triesen', provider: 'local', address: { street: 'Landstrasse', houseNumber: '340', postcode: '9495', city: 'Triesen', country: 'LI' } };
+  const baltimore: FakeSuggestion = {
     id: 'svc_s_b',
     label: '1932 Eastern Avenue Apt 3B, Baltimore, MD 21231',
     provider: 'local',
     address: { street: 'Eastern Avenue', houseNumber: '1932', unit: 'Apt 3B', postcode: '21231', city: 'Baltimore', state: 'Maryland', country: 'US' },
   };
-  const baader: WidgetSuggestion = {
+  const baader: FakeSuggestion = {
     id: 'svc_s_m',
     label: 'Baaderstraße 22, 80469 München',
     provider: 'local',
@@ -245,7 +244,7 @@ describe('units', () => {
     page.locator(sel).evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' '));
 
   /** Types `typed` on the page at `path` (else the one open) where the service suggests `suggestions`, and takes the first. */
-  async function choose(typed: string, suggestions: WidgetSuggestion[], path?: string): Promise<void> {
+  async function choose(typed: string, suggestions: FakeSuggestion[], path?: string): Promise<void> {
     if (path) await page.goto(server.url(path));
     api.suggestions = suggestions;
     await typeAndWaitForList(typed);

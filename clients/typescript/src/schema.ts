@@ -940,6 +940,7 @@ export interface components {
             /** @description Free-form usage tag */
             source?: string;
             debug?: boolean;
+            near?: components["schemas"]["Near"];
             /**
              * @description Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.
              * @example rsp_AbC…
@@ -958,11 +959,23 @@ export interface components {
             /** @description Free-form usage tag */
             source?: string;
             debug?: boolean;
+            near?: components["schemas"]["Near"];
             /**
              * @description Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.
              * @example rsp_AbC…
              */
             previousResponseId?: string;
+        };
+        /**
+         * @description The customer's position (WGS84 degrees), passed on to providers that take one. Autocomplete blends it with how well the text matches (strong within a few km, no effect beyond about 100 km); validate picks the nearer of candidates that fit equally well and lists the alternatives nearest first. It never changes a verdict or a confidence.
+         * @example {
+         *       "lat": 52.37,
+         *       "lng": 4.89
+         *     }
+         */
+        Near: {
+            lat: number;
+            lng: number;
         };
         ValidateBatchResponse: {
             /** @description One entry per item, in input order */
@@ -1039,7 +1052,18 @@ export interface components {
          *         "lat": 39.2857,
          *         "lng": -76.5905
          *       },
-         *       "provider": "local"
+         *       "provider": "local",
+         *       "type": "address",
+         *       "matches": [
+         *         {
+         *           "offset": 0,
+         *           "length": 4
+         *         },
+         *         {
+         *           "offset": 5,
+         *           "length": 7
+         *         }
+         *       ]
          *     }
          */
         Suggestion: {
@@ -1048,7 +1072,33 @@ export interface components {
             components: components["schemas"]["AddressComponents"];
             location?: components["schemas"]["GeoPoint"];
             provider: string;
+            type: components["schemas"]["SuggestionType"];
+            /**
+             * @description The parts of `label` the typed text matched, in UTF-16 code units (as Google's `matchedSubstrings`), in label order; typed words match label words by prefix after folding case, diacritics and abbreviations
+             * @example [
+             *       {
+             *         "offset": 0,
+             *         "length": 6
+             *       }
+             *     ]
+             */
+            matches: components["schemas"]["TextMatch"][];
             action?: components["schemas"]["SuggestionAction"];
+        };
+        /**
+         * @description `address` a house, `street` a whole street, `postcode` a postcode area, `locality` a town or village
+         * @enum {string}
+         */
+        SuggestionType: "address" | "street" | "postcode" | "locality";
+        /**
+         * @example {
+         *       "offset": 0,
+         *       "length": 9
+         *     }
+         */
+        TextMatch: {
+            offset: number;
+            length: number;
         };
         /**
          * @description Present only when the form should ask for more. `add_unit`: the data lists two or more units (flats, suites) for this house and none was typed; ask for the unit.
@@ -1060,7 +1110,11 @@ export interface components {
          * @example {
          *       "query": "Damrak 1",
          *       "country": "NL",
-         *       "limit": 5
+         *       "limit": 5,
+         *       "near": {
+         *         "lat": 52.37,
+         *         "lng": 4.89
+         *       }
          *     }
          */
         AutocompleteRequest: {
@@ -1077,6 +1131,15 @@ export interface components {
             sessionToken?: string;
             /** @description Free-form usage tag */
             source?: string;
+            near?: components["schemas"]["Near"];
+            /**
+             * @description Kinds of result wanted (any non-empty subset); all when absent
+             * @example [
+             *       "street",
+             *       "postcode"
+             *     ]
+             */
+            types?: components["schemas"]["SuggestionType"][];
         };
         WidgetAutocompleteResponse: {
             suggestions: components["schemas"]["WidgetSuggestion"][];
@@ -1095,6 +1158,13 @@ export interface components {
          *         "city": "München",
          *         "country": "DE"
          *       },
+         *       "type": "address",
+         *       "matches": [
+         *         {
+         *           "offset": 0,
+         *           "length": 6
+         *         }
+         *       ],
          *       "action": "add_unit"
          *     }
          */
@@ -1103,6 +1173,17 @@ export interface components {
             label: string;
             provider: string;
             address: components["schemas"]["AddressComponents"];
+            type: components["schemas"]["SuggestionType"];
+            /**
+             * @description The parts of `label` the typed text matched, in UTF-16 code units (as Google's `matchedSubstrings`), in label order; typed words match label words by prefix after folding case, diacritics and abbreviations
+             * @example [
+             *       {
+             *         "offset": 0,
+             *         "length": 6
+             *       }
+             *     ]
+             */
+            matches: components["schemas"]["TextMatch"][];
             action?: components["schemas"]["SuggestionAction"];
         };
         UsageResponse: {

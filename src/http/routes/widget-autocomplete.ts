@@ -51,6 +51,8 @@ export const widgetAutocompleteRoutes: RouteModule = (app, services) => {
       label: s.label,
       provider: s.provider,
       address: s.components,
+      type: s.type,
+      matches: s.matches,
       ...(s.action ? { action: s.action } : {}),
     }));
     flagUnverified(c, result);

@@ -40,6 +40,8 @@ export function createLocalProvider(index: LocalIndex): Provider {
       return country === undefined ? index.knownCountries().length > 0 : index.covered().includes(country.toUpperCase());
     },
     dataGeneration: (country) => index.dataGeneration(country),
+    // The index blends text and distance to `near` itself, and filters `types` inside the search (issue 35).
+    ranksByNear: true,
     async geocode(query: GeocodeQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
       signal.throwIfAborted();
       const hits = await index.geocode(localGeocodeInput(query));
@@ -47,7 +49,13 @@ export function createLocalProvider(index: LocalIndex): Provider {
     },
     async autocomplete(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
       signal.throwIfAborted();
-      const hits = await index.autocomplete({ query: query.query, country: query.country, limit: query.limit });
+      const hits = await index.autocomplete({
+        query: query.query,
+        country: query.country,
+        limit: query.limit,
+        ...(query.near ? { near: query.near } : {}),
+        ...(query.types ? { types: query.types } : {}),
+      });
       return hits.map(toCandidate);
     },
   };

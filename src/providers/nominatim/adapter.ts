@@ -1,3 +1,4 @@
+import type { GeoPoint } from '../../contract/address.js';
 import type { HttpClient } from '../http.js';
 import { type GeocodeQuery, type Provider, type ProviderCandidate, ProviderSkipped } from '../provider.js';
 import type { SlotThrottle } from '../throttle.js';
@@ -37,6 +38,26 @@ export function nominatimSearchParams(query: GeocodeQuery): [string, string][] {
   return params;
 }
 
+/** Half the side of the `viewbox` around the customer's position, in degrees of latitude (about 50 km). */
+export const VIEWBOX_HALF_DEG = 0.45;
+
+/**
+ * Nominatim's `viewbox` (`<left>,<top>,<right>,<bottom>` in degrees) around the customer's position,
+ * sent without `bounded`: places inside are preferred, those outside still found. About 100 km
+ * across at any latitude; clamped at the poles and the antimeridian rather than wrapped.
+ */
+export function nominatimViewbox(near: GeoPoint): string {
+  const halfLng = Math.min(180, VIEWBOX_HALF_DEG / Math.max(0.01, Math.cos((near.lat * Math.PI) / 180)));
+  const clamp = (v: number, max: number) => Math.max(-max, Math.min(max, v));
+  const r = (v: number) => String(Math.round(v * 1e5) / 1e5);
+  return [
+    clamp(near.lng - halfLng, 180),
+    clamp(near.lat + VIEWBOX_HALF_DEG, 90),
+    clamp(near.lng + halfLng, 180),
+    clamp(near.lat - VIEWBOX_HALF_DEG, 90),
+  ].map(r).join(',');
+}
+
 export function createNominatimProvider(opts: NominatimOptions): Provider {
   const base = opts.baseUrl.replace(/\/+$/, '');
   return {
@@ -53,6 +74,7 @@ export function createNominatimProvider(opts: NominatimOptions): Provider {
       const country = query.country ?? query.components.country;
       if (country) url.searchParams.set('countrycodes', country.toLowerCase());
       if (query.language) url.searchParams.set('accept-language', query.language);
+      if (query.near) url.searchParams.set('viewbox', nominatimViewbox(query.near));
       await opts.throttle?.acquire(signal);
       const places = await opts.http.getJson(url, NominatimSearchResponse, signal);
       return places.map(mapNominatimPlace);

@@ -1,0 +1,149 @@
+import type { TextMatch } from '../contract/autocomplete.js';
+import { languageTable } from './abbreviations.js';
+import { countryLanguages } from './languages.js';
+import { foldDigraphs, foldLetters, normalizeText } from './text.js';
+
+/**
+ * `matches` of a suggestion (issue 35): the parts of its label the typed text matched, in UTF-16
+ * code units, as a person sees them matched. Each typed word matches one label word, after the
+ * folding search uses (case, diacritics, `ß` = `ss`, `ue` = `ü` where the language writes it so):
+ * - whole words first (`10` marks `10`, not the start of `1012`), then prefixes (the word being typed);
+ * - an abbreviation matches its full word and back (`Rd` marks `Road`, `Hauptstraße` marks `Hauptstr.`);
+ * - a typed word may run on over the next label words (`1012lg` marks `1012` and `LG`), and the next
+ *   typed word may continue a word the last one began (`Friedrich str` marks `Friedrichstr` of `Friedrichstraße`).
+ */
+export function labelMatches(query: string, label: string, country?: string): TextMatch[] {
+  const langs = countryLanguages(country);
+  const words = labelWords(label, langs);
+  const typed = normalizeText(query).split(' ').filter(Boolean).map((w) => typedForms(w, langs));
+  const out: TextMatch[] = [];
+  const used = new Set<number>();
+  const mark = (w: LabelWord, from: number, to: number) => {
+    const start = w.starts[from] as number;
+    out.push({ offset: start, length: (w.ends[to - 1] as number) - start });
+  };
+  // Whole words first, so a typed number marks itself rather than the start of a longer one.
+  const pending: number[] = [];
+  typed.forEach((forms, t) => {
+    const i = words.findIndex((w, j) => !used.has(j) && forms.some((f) => f === w.folded || w.full.includes(f)));
+    if (i < 0) return void pending.push(t);
+    used.add(i);
+    const w = words[i] as LabelWord;
+    // What was typed, where the label starts with it (`Hauptstr` of `Hauptstraße`); else the whole word (`Rd` → `Road`).
+    const literal = forms.find((f) => w.folded.startsWith(f));
+    mark(w, 0, literal?.length ?? w.folded.length);
+  });
+  let partial: { word: number; at: number; after: number } | undefined;
+  for (const t of pending) {
+    const forms = typed[t] as string[];
+    // Continues the word the previous typed word began (`friedrich` + `str` in `friedrichstrasse`).
+    const cont = partial?.after === t - 1 ? partial : undefined;
+    const rest = cont && (words[cont.word] as LabelWord).folded.slice(cont.at);
+    const f = rest !== undefined ? forms.find((x) => rest.startsWith(x)) : undefined;
+    if (cont && f) {
+      mark(words[cont.word] as LabelWord, cont.at, cont.at + f.length);
+      partial = cont.at + f.length < (words[cont.word] as LabelWord).folded.length ? { word: cont.word, at: cont.at + f.length, after: t } : undefined;
+      continue;
+    }
+    partial = undefined;
+    for (let i = 0; i < words.length; i++) {
+      if (used.has(i)) continue;
+      const spent = runOn(words, i, forms, used);
+      if (spent) {
+        for (const [j, from, to] of spent) {
+          used.add(j);
+          mark(words[j] as LabelWord, from, to);
+        }
+        const [j, , to] = spent[spent.length - 1] as Spent;
+        if (to < (words[j] as LabelWord).folded.length) partial = { word: j, at: to, after: t };
+        break;
+      }
+      const w = words[i] as LabelWord;
+      // The label abbreviates what was typed in full or in part (`hauptstra` for `Hauptstr.`).
+      if (forms.some((x) => x.length > w.folded.length && w.full.some((e) => e.startsWith(x)))) {
+        used.add(i);
+        mark(w, 0, w.folded.length);
+        break;
+      }
+    }
+  }
+  // A typed word continuing inside a folded letter (`gros` + `se` of `Große`) shares that letter: one range.
+  const merged: TextMatch[] = [];
+  for (const m of out.sort((a, b) => a.offset - b.offset)) {
+    const last = merged.at(-1);
+    if (last && m.offset < last.offset + last.length) last.length = Math.max(last.length, m.offset + m.length - last.offset);
+    else merged.push({ ...m });
+  }
+  return merged;
+}
+
+type Spent = [word: number, from: number, to: number];
+
+/** The label words a typed word covers from word `i` by prefix, running on into the next words; undefined when it does not start there. */
+function runOn(words: readonly LabelWord[], i: number, forms: readonly string[], used: ReadonlySet<number>): Spent[] | undefined {
+  for (const form of forms) {
+    const spent: Spent[] = [];
+    let rest = form;
+    for (let j = i; j < words.length && rest && !used.has(j); j++) {
+      const w = words[j] as LabelWord;
+      if (w.folded.startsWith(rest)) {
+        spent.push([j, 0, rest.length]);
+        rest = '';
+      } else if (rest.startsWith(w.folded)) {
+        spent.push([j, 0, w.folded.length]);
+        rest = rest.slice(w.folded.length);
+      } else break;
+    }
+    if (!rest && spent.length) return spent;
+  }
+  return undefined;
+}
+
+interface LabelWord {
+  folded: string;
+  /** Full forms of an abbreviated word (`hauptstr` → `hauptstrasse`, `rd` → `road`), itself included. */
+  full: string[];
+  /** For each folded character, the UTF-16 span of the label character it came from. */
+  starts: number[];
+  ends: number[];
+}
+
+function labelWords(label: string, langs: readonly string[]): LabelWord[] {
+  const out: LabelWord[] = [];
+  for (const m of label.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+    const word: LabelWord = { folded: '', full: [], starts: [], ends: [] };
+    let at = m.index;
+    for (const ch of m[0]) {
+      const f = foldLetters(ch.toLowerCase());
+      // A combining mark folds to nothing: it belongs to the letter before it.
+      if (!f && word.ends.length) word.ends.fill(at + ch.length, word.ends.length - 1);
+      for (const c of f) {
+        word.folded += c;
+        word.starts.push(at);
+        word.ends.push(at + ch.length);
+      }
+      at += ch.length;
+    }
+    if (!word.folded) continue;
+    word.full = expansions(word.folded, langs);
+    out.push(word);
+  }
+  return out;
+}
+
+/** A typed word as it may appear in a label: itself, its full forms, and spelled with digraphs folded. */
+function typedForms(word: string, langs: readonly string[]): string[] {
+  return [...new Set([word, foldDigraphs(word, langs), ...expansions(word, langs)])];
+}
+
+function expansions(word: string, langs: readonly string[]): string[] {
+  const out = new Set<string>([word]);
+  for (const lang of langs) {
+    const table = languageTable(lang);
+    for (const e of table.words.get(word) ?? []) out.add(e.full);
+    for (const [abbr, full] of table.suffixes) {
+      if (word.length > abbr.length + 1 && word.endsWith(abbr)) out.add(word.slice(0, -abbr.length) + full);
+    }
+  }
+  return [...out];
+}
