@@ -15,8 +15,10 @@ import { cityStateNames, compareCityWithPlaces, compareComponent, requiredCompon
  * street with all its house numbers), a typed value the result does not carry is absent from
  * the data: `mismatch`, not `not-checked`; and a street whose numbers it holds, with no number in
  * the input, lacks its house number: `missing` (issue 34: an incomplete address is never accepted).
- * Fields the result's data derived (`derived`) are never `missing`, and never a mismatch or a
- * correction of what the person typed: only a `match` or `not-checked`.
+ * Fields the result's data derived (`derived`: town from the area, postcode from the neighbours)
+ * are never `missing`: the answer completes them and names them in `address.inferred`. They come
+ * back as `completed`, which scoring credits as it credits `missing`, so a house whose postcode was
+ * derived and one whose postcode is stated stay equally good candidates (alternatives compare them).
  */
 export function componentVerdicts(
   input: AddressComponents,
@@ -40,9 +42,10 @@ export function readVerdicts(
   placeNames: readonly string[] = [],
   known: KnownFields = {},
   derived: readonly string[] = [],
-): { verdicts: ComponentVerdicts; namedPlace?: string } {
+): { verdicts: ComponentVerdicts; namedPlace?: string; completed: VerdictField[] } {
   const required = requiredComponents(country);
   const verdicts: ComponentVerdicts = {};
+  const completed: VerdictField[] = [];
   let namedPlace: string | undefined;
   // A city-state's own name is its town: an input that names the country names the town too.
   const town = cityStateNames(country);
@@ -58,18 +61,14 @@ export function readVerdicts(
     else if (given) verdicts[field] = (field === 'houseNumber' || field === 'postcode') && known[field] ? 'mismatch' : 'not-checked';
     // A value the data derived (ProviderCandidate `inferred`) completes the answer, named in
     // `address.inferred`; an input without it lacked nothing the data states (issue 34).
-    else if (found && required.includes(field) && !derived.includes(field)) verdicts[field] = 'missing';
+    else if (found && required.includes(field)) {
+      if (derived.includes(field)) completed.push(field);
+      else verdicts[field] = 'missing';
+    }
     // A street whose houses the data numbers, with no number read: incomplete, never a whole address (issue 34).
     else if (field === 'houseNumber' && known.houseNumber) verdicts.houseNumber = 'missing';
   }
-  // A derived value is an estimate (the nearest addresses' postcode, the area around the point):
-  // it confirms a typed value it equals, and never contradicts one it does not (the typed one is kept).
-  for (const field of derived) {
-    const f = field as VerdictField;
-    const v = verdicts[f];
-    if (v && v !== 'match' && v !== 'missing' && present(input[f])) verdicts[f] = 'not-checked';
-  }
-  return { verdicts, ...(namedPlace ? { namedPlace } : {}) };
+  return { verdicts, completed, ...(namedPlace ? { namedPlace } : {}) };
 }
 
 function present(value: string | undefined): string | undefined {

@@ -31,15 +31,12 @@ const KEPT_FIELDS = ['postcode', 'city', 'state'] as const;
  * the state has no verdict of its own) is kept as typed, so the answer is the whole postal address
  * the customer gave: the postcode in the country's format, the town and state as written.
  */
-export function typedParts(c: Pick<ScoredCandidate, 'components' | 'componentVerdicts' | 'reading' | 'inferred'>): AddressComponents {
+export function typedParts(c: Pick<ScoredCandidate, 'components' | 'componentVerdicts' | 'reading'>): AddressComponents {
   const out: AddressComponents = {};
   const country = c.components.country ?? c.reading.country;
   for (const field of KEPT_FIELDS) {
     const typed = c.reading[field]?.replace(/\s+/g, ' ').trim();
-    if (!typed) continue;
-    // A derived value (an estimate) gives way to a typed one it does not confirm (component-verdicts.ts).
-    const derived = c.inferred?.includes(field) ?? false;
-    if (c.components[field]?.trim() && !(derived && !confirmed(c, field))) continue;
+    if (!typed || c.components[field]?.trim()) continue;
     if (field !== 'state' && c.componentVerdicts[field] !== 'not-checked') continue;
     out[field] = field === 'postcode' ? normalizePostcode(typed, country) : typed;
   }
@@ -54,9 +51,7 @@ export function typedParts(c: Pick<ScoredCandidate, 'components' | 'componentVer
 export function inferredParts(c: Pick<ScoredCandidate, 'components' | 'componentVerdicts' | 'reading' | 'inferred'>): InferredComponent[] {
   const derived = new Set(c.inferred ?? []);
   if (derived.size === 0) return [];
-  // A typed value that took the derived one's place (typedParts) is the customer's, not derived.
-  const typed = (field: InferredComponent): boolean => Boolean(c.reading[field]?.trim());
-  return InferredComponent.options.filter((field) => derived.has(field) && Boolean(c.components[field]?.trim()) && !confirmed(c, field) && !typed(field));
+  return InferredComponent.options.filter((field) => derived.has(field) && Boolean(c.components[field]?.trim()) && !confirmed(c, field));
 }
 
 function confirmed(c: Pick<ScoredCandidate, 'components' | 'componentVerdicts' | 'reading'>, field: InferredComponent): boolean {

@@ -61,7 +61,7 @@ export function scoreCandidate(
 ): ScoredCandidate {
   const country = ctx.country ?? input.country ?? candidate.components.country;
   const known = { houseNumber: candidate.houseNumbersKnown, postcode: candidate.postcodesKnown };
-  const { verdicts, namedPlace } = readVerdicts(input, candidate.components, country, candidate.placeNames, known, candidate.inferred);
+  const { verdicts, namedPlace, completed } = readVerdicts(input, candidate.components, country, candidate.placeNames, known, candidate.inferred);
   // The person wrote another of the result's places (its municipality, not its village): keep theirs.
   const components = namedPlace ? { ...candidate.components, city: namedPlace } : candidate.components;
   let weighted = 0;
@@ -72,6 +72,11 @@ export function scoreCandidate(
     compared ||= verdict !== 'missing';
     const credit = verdict === 'missing' && field === 'houseNumber' ? MISSING_HOUSE_NUMBER_CREDIT : VERDICT_CREDIT[verdict];
     weighted += FIELD_WEIGHTS[field] * credit;
+    total += FIELD_WEIGHTS[field];
+  }
+  // Derived parts the input lacked weigh as `missing` would, without the verdict (component-verdicts.ts).
+  for (const field of completed) {
+    weighted += FIELD_WEIGHTS[field] * VERDICT_CREDIT.missing;
     total += FIELD_WEIGHTS[field];
   }
   const agreement = compared && total > 0 ? weighted / total : 0;

@@ -61,7 +61,18 @@ describe('address.inferred (item 4)', () => {
     const ask = answeringEngine({ local: [WANGERBERG] });
     const answer = await ask({ query: 'Wangerbergstrasse 64', country: 'LI' });
     expect(answer.address).toMatchObject({ lines: ['Wangerbergstrasse 64', '9497 Triesenberg'], inferred: ['city', 'postcode'] });
-    expect(answer.components).toMatchObject({ postcode: 'missing', city: 'missing' });
+    // Derived, not stated: nothing the input lacked (no `missing`), so the house stays valid.
+    expect(answer.components).not.toHaveProperty('postcode');
+    expect(answer.components).not.toHaveProperty('city');
+    expect(answer).toMatchObject({ verdict: 'valid', action: 'accept' });
+  });
+
+  it('a postcode the data states, left out of the input, is still missing (the address was completed)', async () => {
+    const ask = answeringEngine({ local: [{ ...WANGERBERG, inferred: ['city'] }] });
+    const answer = await ask({ query: 'Wangerbergstrasse 64, Triesenberg', country: 'LI' });
+    expect(answer.components.postcode).toBe('missing');
+    expect(answer.reasons).toContain('components_incomplete');
+    expect(answer.verdict).not.toBe('valid');
   });
 
   it('is not set for a typed value the data confirms', async () => {
