@@ -8,6 +8,7 @@ import { applyPgSchema, ensurePartitions, ident, INDEX_CHANNEL } from './pg-sche
 import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
+import { pgNearest } from './pg-spatial.js';
 import { narrowedStreetsSql, numberedStreetsSql, postcodeStreetsSql, streetsEachSql, wordStreetsSql } from './pg-street-queries.js';
 import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey } from './pg-prefetch.js';
 import {
@@ -550,6 +551,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     async addressesByPostcode(pc, hn, country, limit) {
       return (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit))).map(toAddressHit);
     },
+    nearest: (center, radiusM, limit) => pgNearest(async (text, values) => (await run(text, values)).rows, center, radiusM, limit),
     async close() {
       const l = listener;
       listener = undefined;
