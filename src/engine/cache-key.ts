@@ -11,16 +11,18 @@ import { normalizeText } from '../address/normalize.js';
  * so its keys never change with the answer; autocomplete caches finished suggestions, so a change of
  * their shape (issue 27: formatted labels, units, `action`) must not serve entries of the old shape.
  */
-const CACHED_SHAPE = { validate: 1, autocomplete: 2 } as const;
+const CACHED_SHAPE = { validate: 1, autocomplete: 2, reverse: 1 } as const;
 
 export function cacheKey(
-  kind: 'validate' | 'autocomplete',
+  kind: 'validate' | 'autocomplete' | 'reverse',
   parts: {
     query?: string;
     components?: AddressComponents;
     country?: string;
     language?: string;
     limit?: number;
+    /** Reverse look-up: the position (already rounded: the answer is computed for it) and the radius. */
+    position?: { lat: number; lng: number; radiusMeters: number };
     providers: readonly string[];
   },
 ): string {
@@ -41,6 +43,8 @@ export function cacheKey(
     parts.language?.toLowerCase() ?? null,
     parts.limit ?? null,
     [...parts.providers].sort(),
+    // Only where given, so the keys of the other kinds stay as they were.
+    ...(parts.position ? [[parts.position.lat, parts.position.lng, parts.position.radiusMeters]] : []),
   ]);
   return `${kind}:${hash('sha256', material, 'base64url')}`;
 }

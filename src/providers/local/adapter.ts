@@ -1,6 +1,6 @@
 import type { LocalHit, LocalIndex } from '../../local-index/index.js';
 import type { GeocodeInput } from '../../local-index/types.js';
-import type { AutocompleteQuery, GeocodeQuery, Provider, ProviderCandidate } from '../provider.js';
+import type { AutocompleteQuery, GeocodeQuery, Provider, ProviderCandidate, ReverseQuery } from '../provider.js';
 
 function toCandidate(hit: LocalHit): ProviderCandidate {
   return {
@@ -47,6 +47,11 @@ export function createLocalProvider(index: LocalIndex): Provider {
     async autocomplete(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
       signal.throwIfAborted();
       const hits = await index.autocomplete({ query: query.query, country: query.country, limit: query.limit });
+      return hits.map(toCandidate);
+    },
+    async reverse(query: ReverseQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
+      signal.throwIfAborted();
+      const hits = await index.reverse({ lat: query.lat, lng: query.lng, radiusMeters: query.radiusMeters, limit: query.limit });
       return hits.map(toCandidate);
     },
   };

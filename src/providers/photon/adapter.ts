@@ -3,6 +3,7 @@ import type { HttpClient } from '../http.js';
 import { type AutocompleteQuery, type GeocodeQuery, type Provider, type ProviderCandidate, ProviderSkipped } from '../provider.js';
 import { mapPhotonFeature } from './map.js';
 import { PhotonResponse } from './wire.js';
+import { photonReverse } from './reverse.js';
 
 /**
  * Photon (OpenStreetMap, world-wide): `/api` serves both validate and autocomplete.
@@ -59,5 +60,6 @@ export function createPhotonProvider(opts: PhotonOptions): Provider {
     autocomplete(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
       return search(query.query, query.limit, query.country, query.language, signal);
     },
+    reverse: (query, signal) => photonReverse(base, opts.http, languages, query, signal),
   };
 }
