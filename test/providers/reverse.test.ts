@@ -9,7 +9,7 @@ const photon = adapterAgainstEmulator(startPhotonEmulator, createPhotonProvider)
 const nominatim = adapterAgainstEmulator(startNominatimEmulator, createNominatimProvider);
 const pdok = adapterAgainstEmulator(startPdokEmulator, createPdokProvider);
 
-/** 20 m north-east of Damrak 1 (emulator dataset); Damrak 70 lies about 220 m south-west. */
+/** About 20 m north-east of Damrak 1 (emulator dataset); Damrak 70 lies about 220 m south-west. */
 const NEAR_DAMRAK = { lat: 52.37632, lng: 4.89605 };
 const damrak1 = { street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' };
 
