@@ -35,6 +35,7 @@ function fromDataset(d: DOMStringMap): WidgetOptions {
     theme: d.theme === 'light' || d.theme === 'dark' ? d.theme : 'auto',
     stylesheet: d.stylesheet === 'false' ? false : d.stylesheet || true,
     fields,
+    locate: d.locate === 'true' || d.locate === '',
   };
 }
 

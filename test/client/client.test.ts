@@ -55,7 +55,7 @@ describe('@addressd/client against a running service', () => {
     const answer = await client.reverse({ lat: 52.37632, lng: 4.89605, radiusMeters: 100, limit: 2 });
     expect(answer.cached).toBe(false);
     expect(answer.suggestions[0]).toMatchObject({ label: 'Damrak 1, 1012 LG Amsterdam', type: 'address', distanceMeters: 22 });
-    const wrong = await failure(client.reverse({ lat: 95, lng: 4.89605 }));
+    const wrong = await failure(client.reverse({ lat: 95, lng: 4.89605, radiusMeters: 100, limit: 2 }));
     expect(wrong.status).toBe(400);
   });
 
