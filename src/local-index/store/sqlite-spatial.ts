@@ -57,6 +57,9 @@ export class SpatialMark {
   }
 }
 
+/** The rectangle query, prepared once per connection. */
+const inBoxStatements = new WeakMap<Database.Database, Database.Statement>();
+
 /** Addresses start being looked for this close; the search doubles the distance until it has enough. */
 const FIRST_RADIUS_M = 50;
 
@@ -67,10 +70,14 @@ const FIRST_RADIUS_M = 50;
  * radius lies inside them, so the nearest found are the nearest there are.
  */
 export function sqliteNearest(db: Database.Database, center: LatLng, radiusM: number, limit: number): Measured[] {
-  const inBox = db.prepare(
-    `SELECT r.id, a.lat, a.lng FROM addresses_rtree r JOIN addresses a ON a.id = r.id
-     WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lng >= ? AND r.min_lng <= ?`,
-  );
+  let inBox = inBoxStatements.get(db);
+  if (!inBox) {
+    inBox = db.prepare(
+      `SELECT r.id, a.lat, a.lng FROM addresses_rtree r JOIN addresses a ON a.id = r.id
+       WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lng >= ? AND r.min_lng <= ?`,
+    );
+    inBoxStatements.set(db, inBox);
+  }
   let reach = Math.min(radiusM, FIRST_RADIUS_M);
   for (;;) {
     const seen = new Map<number, NearCandidate>();
