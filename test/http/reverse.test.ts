@@ -77,6 +77,16 @@ describe.each(STORAGE_BACKENDS)('POST /v1/reverse and /v1/widget/reverse (%s)', 
     ]);
   });
 
+  it('shares a cached answer between positions the same to 5 decimals, never across radius or limit', async () => {
+    const at = { lat: 52.376111, lng: 4.895222 };
+    expect((await reverse({ ...at, radiusMeters: 250 })).body.cached).toBe(false);
+    // 0.4e-5 degrees away (under half a metre): the same rounded position, the same answer.
+    expect((await reverse({ lat: 52.3761114, lng: 4.8952216, radiusMeters: 250 })).body.cached).toBe(true);
+    expect((await reverse({ lat: 52.37613, lng: 4.895222, radiusMeters: 250 })).body.cached).toBe(false);
+    expect((await reverse({ ...at, radiusMeters: 251 })).body.cached).toBe(false);
+    expect((await reverse({ ...at, radiusMeters: 250, limit: 4 })).body.cached).toBe(false);
+  });
+
   it('keeps to the radius and the limit (defaults 200 m and 5)', async () => {
     const near = await reverse({ ...NEAR_DAMRAK, radiusMeters: 60 });
     expect(near.body.suggestions.map((s) => s.label)).toEqual(['Damrak 1, 1012 LG Amsterdam', 'Damrak 2, 1012 LG Amsterdam']);
