@@ -8,6 +8,8 @@ import { openCors } from './http/open-cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { Messages } from './http/errors.js';
 import { autocompleteRoutes } from './http/routes/autocomplete.js';
+import { reverseRoutes } from './http/routes/reverse.js';
+import { widgetReverseRoutes } from './http/routes/widget-reverse.js';
 import { consoleRoutes } from './http/routes/console.js';
 import { demoRoutes } from './http/routes/demo.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -28,7 +30,9 @@ import type { Services } from './services.js';
 
 const BATCH_PATH = '/v1/validate/batch';
 const FEEDBACK_PATH = '/v1/validate/feedback';
-const SECRET_KEY_PATHS = ['/v1/validate', BATCH_PATH, '/v1/autocomplete', '/v1/usage', FEEDBACK_PATH] as const;
+const SECRET_KEY_PATHS = ['/v1/validate', BATCH_PATH, '/v1/autocomplete', '/v1/reverse', '/v1/usage', FEEDBACK_PATH] as const;
+/** The publishable-token endpoints (the widget's): token, origin, widget limits and credits first. */
+const WIDGET_PATHS = ['/v1/widget/autocomplete', '/v1/widget/reverse'] as const;
 /** Far above any valid request (a ValidateRequest tops out near 2 KiB); Messages.bodyTooLarge names it. */
 const BODY_LIMIT_BYTES = 64 * 1024;
 /** A batch holds up to 100 of them. */
@@ -62,11 +66,11 @@ export function buildApp(services: Services): App {
   // The HTML pages: CSP, no framing, no sniffing, Referer kept to our origin.
   for (const path of ['/', '/dashboard', '/dashboard/*']) app.use(path, sitePageHeaders());
   app.use('/docs', docsPageHeaders());
-  app.use('/v1/widget/autocomplete', async (c, next) =>
-    c.req.method === 'POST' ? widgetAuth(services)(c, next) : next(),
-  );
+  for (const path of WIDGET_PATHS) {
+    app.use(path, async (c, next) => (c.req.method === 'POST' ? widgetAuth(services)(c, next) : next()));
+  }
 
-  for (const register of [healthRoutes, readyRoutes, metricsRoutes, validateRoutes, validateBatchRoutes, validateFeedbackRoutes, autocompleteRoutes, widgetAutocompleteRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
+  for (const register of [healthRoutes, readyRoutes, metricsRoutes, validateRoutes, validateBatchRoutes, validateFeedbackRoutes, autocompleteRoutes, widgetAutocompleteRoutes, reverseRoutes, widgetReverseRoutes, usageRoutes, demoRoutes, pageRoutes, consoleRoutes]) {
     register(app, services);
   }
   // The hosted widget; its access check lets the script stay silent on origins no token allows.

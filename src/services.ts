@@ -11,6 +11,7 @@ import { QuotaGate } from './billing/quota-gate.js';
 import { ReservationSweeper } from './billing/reservation-sweeper.js';
 import type { Config } from './config.js';
 import { AutocompleteEngine } from './engine/autocomplete.js';
+import { ReverseEngine } from './engine/reverse.js';
 import { Biller } from './engine/billing.js';
 import { ProviderRunner } from './engine/fan-out.js';
 import { ValidateEngine } from './engine/validate.js';
@@ -71,6 +72,8 @@ export interface Services {
   /** POST /v1/validate/batch: the validate engine, one reservation and one settle per batch. */
   validateBatch: BatchValidator;
   autocomplete: AutocompleteEngine;
+  /** POST /v1/reverse and /v1/widget/reverse: the nearest addresses to a position (issue 35). */
+  reverse: ReverseEngine;
   /** Response ids, POST /v1/validate/feedback, its counts and the index gaps (issue 29). */
   feedback: Feedback;
   /** This service's public URL (PUBLIC_BASE_URL, else localhost on PORT), without a trailing slash. */
@@ -178,6 +181,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     validate: new ValidateEngine({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS, responseIds }),
     validateBatch: new BatchValidator({ runner, cache, biller, cacheTtlMs: config.VALIDATE_CACHE_TTL_MS, renewEveryMs: config.RESERVATION_MAX_AGE_MS / 3, responseIds }),
     autocomplete: new AutocompleteEngine({ runner, cache, biller, cacheTtlMs: config.AUTOCOMPLETE_CACHE_TTL_MS }),
+    reverse: new ReverseEngine({ runner, cache, biller, cacheTtlMs: config.AUTOCOMPLETE_CACHE_TTL_MS }),
     feedback,
     baseUrl,
     consoleUrl: `${baseUrl}/dashboard`,

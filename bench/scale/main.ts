@@ -12,6 +12,7 @@ import { headCommit, readRecord, saveRecord } from '../record-file.js';
 import { countryTowns, FREQUENCIES } from './country.js';
 import { generateCsv, generateOsm, type Generated } from './generate.js';
 import { runQueries, type Latency, type QueryFigures } from './queries.js';
+import { runReverse } from './reverse-queries.js';
 import { scaleGoalRows, scaleHeading, TARGETS, type Run, type ScaleRecord } from './record.js';
 
 const run = promisify(execFile);
@@ -74,8 +75,10 @@ async function measure(store: Run['store'], source: Run['source'], file: string,
     // The service starts right after the import said done: no vacuum or warm-up beyond its own.
     const app = await startApp(target, env, { workers: 1 });
     let queries: QueryFigures;
+    let reverse: Latency;
     try {
       queries = await runQueries(app.url, credentials.key, generated, source === 'osm');
+      reverse = await runReverse(app.url, credentials.key, generated);
     } finally {
       await app.stop();
     }
@@ -83,7 +86,7 @@ async function measure(store: Run['store'], source: Run['source'], file: string,
     const cpuArgs = [samples, storage.env.DATA_DIR!, ...(storage.env.DATABASE_URL ? [storage.env.DATABASE_URL] : [])];
     const cpu = await run(process.execPath, ['--import', 'tsx', join(root, 'bench/scale/cpu-process.ts'), ...cpuArgs], { env: { ...process.env, LOG_LEVEL: 'warn' } });
     const geocodeCpu = JSON.parse(cpu.stdout.trim().split('\n').at(-1)!) as Run['geocodeCpu'];
-    return { store, source, addresses: imported.rows, towns: generated.towns, importSeconds: imported.seconds, importCpuSeconds: imported.cpuSeconds, rate: imported.rows / imported.seconds, peakRssBytes: imported.peakRssBytes, diskBytes: disk, geocodeCpu, queries };
+    return { store, source, addresses: imported.rows, towns: generated.towns, importSeconds: imported.seconds, importCpuSeconds: imported.cpuSeconds, rate: imported.rows / imported.seconds, peakRssBytes: imported.peakRssBytes, diskBytes: disk, geocodeCpu, queries, reverse };
   } finally {
     await storage.cleanup();
   }
@@ -116,6 +119,10 @@ function lines(r: Run, before?: Run): string[] {
     const bn = b?.noTown;
     if (n) out.push(`  the same without the town: ${FREQUENCIES.map((f) => `${f} ${was(bn?.[f].mean, ms)}${ms(n[f].mean)} / ${was(bn?.[f].p99, ms)}${ms(n[f].p99)} ms`).join('; ')}`);
   }
+  if (r.reverse) {
+    out.push('  reverse look-up (over HTTP, one at a time, uncached), positions 5-80 m off the address, radius 200 m:');
+    out.push(row('all', r.reverse, before?.reverse, TARGETS.reverseP99));
+  }
   const m = r.queries.municipality;
   if (m) out.push(`  municipality from boundaries (no addr:city): ${was(before?.queries.municipality?.right, (x) => `${(x * 100).toFixed(1)} %`)}${(m.right * 100).toFixed(1)} % of ${m.n} [${ok(m.right >= TARGETS.municipality)}]`);
   return out;
@@ -127,7 +134,7 @@ function lines(r: Run, before?: Run): string[] {
  * Generates a country (Zipf street names over M municipalities; by default the issue's
  * country-shaped extract: 2M addresses, 1,200 municipalities, as an OSM PBF), imports it through
  * the CLI into each store one after the other, starts the service (PROVIDERS=local) and times
- * validate and autocomplete over HTTP. Ends with one table of both stores side by side against
+ * validate, autocomplete and reverse look-up over HTTP. Ends with one table of both stores side by side against
  * the goals; `--save` keeps the figures as JSON; `--compare` reads a saved run and adds the
  * before → after table (and `before → after` in the detail lines). `--count` sizes the CSV apart
  * from `--addresses`; `--only` and `--before` are the older names of `--store` and `--compare`.

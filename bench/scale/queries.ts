@@ -34,7 +34,7 @@ export interface QueryFigures {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-function post(url: string, key: string, path: string, body: unknown): Promise<{ status: number; json: unknown }> {
+export function post(url: string, key: string, path: string, body: unknown): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
     const req = request(`${url}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'content-length': Buffer.byteLength(payload) } }, (res) => {
@@ -72,7 +72,7 @@ function latency(timings: readonly Timing[]): Latency {
  * Times `calls` one after another (one request in flight, as a user typing or a form submitting);
  * each timing is also added to `pool` when given (a distribution over several classes).
  */
-async function timed(calls: (() => Promise<boolean>)[], pool?: Timing[]): Promise<Latency> {
+export async function timed(calls: (() => Promise<boolean>)[], pool?: Timing[]): Promise<Latency> {
   const timings: Timing[] = [];
   for (const call of calls) {
     const t = performance.now();

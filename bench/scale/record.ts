@@ -3,7 +3,7 @@ import { FREQUENCIES, type Frequency } from './country.js';
 import type { Latency, QueryFigures } from './queries.js';
 
 /** Issue #30's goals (the CSV rate and municipality share are the earlier scale work's). */
-export const TARGETS = { csvRate: 100_000, osmRate: 50_000, osmRssBytes: 1.5 * 1024 ** 3, autocompleteP99: 5, validateP99: 10, municipality: 0.99 };
+export const TARGETS = { csvRate: 100_000, osmRate: 50_000, osmRssBytes: 1.5 * 1024 ** 3, autocompleteP99: 5, validateP99: 10, municipality: 0.99, reverseP99: 10 };
 
 /** One store and one source file: the import, then the queries against the service it serves. */
 export interface Run {
@@ -20,6 +20,8 @@ export interface Run {
   /** In-process geocode per call (ms), by street-name frequency: mean CPU, p50/p99 wall (cpu-process.ts). */
   geocodeCpu?: { [F in Frequency]: { p50: number; p99: number; mean: number } } & { noTown?: { [F in Frequency]: { p50: number; p99: number; mean: number } } };
   queries: QueryFigures;
+  /** Reverse look-up over HTTP (issue 35, reverse-queries.ts); absent in records from before it. */
+  reverse?: Latency;
 }
 
 /** What `bench:scale --save FILE` writes and `--compare FILE` reads. */
@@ -74,6 +76,7 @@ export function scaleGoalRows(record: ScaleRecord): GoalRow[] {
   rows.push(
     { label: 'validate p99, one at a time over HTTP', goal: `≤ ${TARGETS.validateP99} ms`, values: figure(record, querySource, latency(validateP99)), format: milliseconds, met: (_, x) => x <= TARGETS.validateP99 },
     { label: 'autocomplete p99 ("street number")', goal: `≤ ${TARGETS.autocompleteP99} ms`, values: figure(record, querySource, latency((q) => q.streetNumber)), format: milliseconds, met: (_, x) => x <= TARGETS.autocompleteP99 },
+    { label: 'reverse look-up p99, one at a time over HTTP', goal: `≤ ${TARGETS.reverseP99} ms`, values: figure(record, querySource, (r) => r.reverse?.p99), format: milliseconds, met: (_, x) => x <= TARGETS.reverseP99 },
   );
   return rows;
 }

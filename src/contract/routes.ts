@@ -5,6 +5,7 @@ import { DemoRateLimitError, ErrorBody, ValidationErrorBody } from './errors.js'
 import { HealthResponse, ReadyResponse } from './health.js';
 import { ValidateBatchRequest, ValidateBatchResponse } from './batch.js';
 import { UsageResponse } from './usage.js';
+import { ReverseRequest, ReverseResponse, WidgetReverseResponse } from './reverse.js';
 import { ValidateFeedbackRequest } from './feedback.js';
 import { DemoValidateRequest, DemoValidateResponse, ValidateRequest, ValidateResponse } from './validate.js';
 
@@ -201,4 +202,51 @@ export const validateFeedbackRoute = createRoute({
     429: json(ErrorBody, 'Feedback rate limit reached'),
     503: errors[503],
   },
+});
+
+const reverseDescription =
+  'The addresses nearest to a position (a phone\'s location), nearest first, each with its distance: from the `local` index and the providers that look up ' +
+  'positions (Photon, Nominatim, PDOK in the Netherlands). Billed like autocomplete (a credit per answering provider; a cached answer is free), cached 24 h ' +
+  'for the same position to 5 decimal places. Defaults: `limit` 5 (at most 10), `radiusMeters` 200 (at most 5000). No address within the radius (the open sea): an empty list.';
+
+export const reverseRoute = createRoute({
+  method: 'post',
+  path: '/v1/reverse',
+  tags: ['Reverse'],
+  summary: 'The nearest addresses to a position (servers)',
+  description: reverseDescription,
+  security: secret,
+  request: {
+    query: SourceParam,
+    body: { required: true, content: { 'application/json': { schema: ReverseRequest } } },
+  },
+  responses: { 200: json(ReverseResponse, 'The nearest addresses, nearest first'), ...errors },
+});
+
+export const widgetReverseRoute = createRoute({
+  method: 'post',
+  path: '/v1/widget/reverse',
+  tags: ['Reverse'],
+  summary: 'The nearest addresses to a position, for the browser widget (publishable token)',
+  description: `${reverseDescription} The widget's origin allowlist, rate limits and credits apply as on \`/v1/widget/autocomplete\`; suggestion ids are opaque and sealed to the token.`,
+  security: [{ publishableToken: [] }],
+  request: {
+    headers: OriginHeader,
+    body: { required: true, content: { 'application/json': { schema: ReverseRequest } } },
+  },
+  responses: {
+    200: json(WidgetReverseResponse, 'The nearest addresses with opaque ids'),
+    400: errors[400],
+    401: json(ErrorBody, 'Token missing, malformed, revoked or origin-restricted'),
+    403: json(ErrorBody, 'No Origin header, or not an exact HTTPS origin'),
+    429: json(ErrorBody, 'Widget rate limit or credits exhausted'),
+    503: errors[503],
+  },
+});
+
+export const widgetReversePreflightRoute = createRoute({
+  ...widgetPreflightRoute,
+  path: '/v1/widget/reverse',
+  tags: ['Reverse'],
+  summary: 'CORS preflight for the widget reverse endpoint',
 });

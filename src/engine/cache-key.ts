@@ -13,10 +13,10 @@ import { normalizeText } from '../address/normalize.js';
  * their shape (issue 27: formatted labels, units, `action`; issue 35: `type`, `matches`) must not serve
  * entries of the old shape.
  */
-const CACHED_SHAPE = { validate: 1, autocomplete: 3 } as const;
+const CACHED_SHAPE = { validate: 1, autocomplete: 3, reverse: 1 } as const;
 
 export function cacheKey(
-  kind: 'validate' | 'autocomplete',
+  kind: 'validate' | 'autocomplete' | 'reverse',
   parts: {
     query?: string;
     components?: AddressComponents;
@@ -26,6 +26,8 @@ export function cacheKey(
     /** The customer's position, already rounded to its cell (near.ts `nearCell`), so neighbours share the entry. */
     near?: GeoPoint;
     types?: readonly SuggestionType[];
+    /** Reverse look-up: the position (already rounded: the answer is computed for it) and the radius. */
+    position?: { lat: number; lng: number; radiusMeters: number };
     providers: readonly string[];
   },
 ): string {
@@ -49,6 +51,8 @@ export function cacheKey(
     // Issue 35, only when given: a request without them keeps the key it had.
     ...(parts.near ? [{ near: [parts.near.lat, parts.near.lng] }] : []),
     ...(parts.types ? [{ types: [...new Set(parts.types)].sort() }] : []),
+    // Only where given, so the keys of the other kinds stay as they were.
+    ...(parts.position ? [[parts.position.lat, parts.position.lng, parts.position.radiusMeters]] : []),
   ]);
   return `${kind}:${hash('sha256', material, 'base64url')}`;
 }

@@ -1,9 +1,10 @@
+import type { GeoPoint } from '../contract/address.js';
 import type { TraceStep } from '../contract/validate.js';
 import type { TraceStatus } from '../contract/enums.js';
 import { PROVIDER_IDS } from '../contract/enums.js';
 import type { Logger } from '../lib/logger.js';
 import type { CircuitStateName, Metrics } from '../lib/metrics.js';
-import type { AutocompleteQuery, GeocodeQuery, Provider, ProviderCandidate } from '../providers/provider.js';
+import type { AutocompleteQuery, GeocodeQuery, Provider, ProviderCandidate, ReverseQuery } from '../providers/provider.js';
 import type { ProviderSet } from '../providers/registry.js';
 import { type BreakerOptions, type GuardOutcome, ProviderGuard } from './provider-guard.js';
 
@@ -20,7 +21,8 @@ export interface ProviderAttempt {
   provider: string;
 }
 
-export type Kind = 'geocode' | 'autocomplete';
+export type Kind = 'geocode' | 'autocomplete' | 'reverse';
+type AnyQuery = GeocodeQuery | AutocompleteQuery | ReverseQuery;
 
 /** A provider and the generation of the data it answered from (Provider.dataGeneration). */
 export type DataGeneration = readonly [provider: string, generation: number];
@@ -112,8 +114,8 @@ export class ProviderRunner {
    * worst-case cost the credit gate reserves. An open circuit still counts, since it may
    * half-open before run(); reserving too much is settled afterwards, too little is not.
    */
-  eligible(kind: Kind, country: string | undefined): string[] {
-    return this.plan(kind, country).flatMap((p) => ('provider' in p ? [p.id] : []));
+  eligible(kind: Kind, country: string | undefined, position?: GeoPoint): string[] {
+    return this.plan(kind, country, position).flatMap((p) => ('provider' in p ? [p.id] : []));
   }
 
   /**
@@ -131,9 +133,11 @@ export class ProviderRunner {
 
   run(kind: 'geocode', query: GeocodeQuery, signal?: AbortSignal, opts?: RunOptions): Promise<ProviderAttempt[]>;
   run(kind: 'autocomplete', query: AutocompleteQuery, signal?: AbortSignal, opts?: RunOptions): Promise<ProviderAttempt[]>;
-  async run(kind: Kind, query: GeocodeQuery | AutocompleteQuery, signal?: AbortSignal, opts: RunOptions = {}): Promise<ProviderAttempt[]> {
-    const country = query.country ?? ('components' in query ? query.components.country : undefined);
-    const plan = this.plan(kind, country);
+  run(kind: 'reverse', query: ReverseQuery, signal?: AbortSignal, opts?: RunOptions): Promise<ProviderAttempt[]>;
+  async run(kind: Kind, query: AnyQuery, signal?: AbortSignal, opts: RunOptions = {}): Promise<ProviderAttempt[]> {
+    // A position names no country: every provider that covers "no country given" is asked.
+    const country = 'country' in query ? (query.country ?? ('components' in query ? query.components.country : undefined)) : undefined;
+    const plan = this.plan(kind, country, kind === 'reverse' ? { lat: (query as ReverseQuery).lat, lng: (query as ReverseQuery).lng } : undefined);
     return Promise.all(
       plan.map((p) => {
         if (!('provider' in p)) return notCalled(p.id, p.status, p.error);
@@ -144,7 +148,7 @@ export class ProviderRunner {
     );
   }
 
-  private plan(kind: Kind, country: string | undefined): Plan[] {
+  private plan(kind: Kind, country: string | undefined, position?: GeoPoint): Plan[] {
     const seen = new Set<string>();
     const plan: Plan[] = [];
     for (const id of this.providers.enabled) {
@@ -154,8 +158,9 @@ export class ProviderRunner {
       if (!provider) {
         const known = (PROVIDER_IDS as readonly string[]).includes(id);
         plan.push(known ? { id, status: 'skipped', error: 'provider not available (not configured or no data)' } : { id, status: 'unknown-provider' });
-      } else if (!provider.covers(country)) plan.push({ id, status: 'no-coverage' });
+      } else if (!provider.covers(country) || (position && provider.coversPosition?.(position) === false)) plan.push({ id, status: 'no-coverage' });
       else if (kind === 'autocomplete' && !provider.autocomplete) plan.push({ id, status: 'unsupported' });
+      else if (kind === 'reverse' && !provider.reverse) plan.push({ id, status: 'unsupported' });
       else plan.push({ id, provider });
     }
     return plan;
@@ -177,12 +182,16 @@ export class ProviderRunner {
     kind: Kind,
     id: string,
     provider: Provider,
-    query: GeocodeQuery | AutocompleteQuery,
+    query: AnyQuery,
     signal: AbortSignal | undefined,
     requestId: string | undefined,
   ): Promise<ProviderAttempt> {
     const call = (inner: AbortSignal) =>
-      kind === 'geocode' ? provider.geocode(query as GeocodeQuery, inner) : provider.autocomplete!(query as AutocompleteQuery, inner);
+      kind === 'geocode'
+        ? provider.geocode(query as GeocodeQuery, inner)
+        : kind === 'reverse'
+          ? provider.reverse!(query as ReverseQuery, inner)
+          : provider.autocomplete!(query as AutocompleteQuery, inner);
     const outcome = await this.guard(id).call(call, signal);
     this.observe(kind, id, outcome, requestId);
     if (outcome.status === 'ok') {

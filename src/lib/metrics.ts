@@ -44,7 +44,7 @@ export class Metrics {
 
   readonly providerCalls = new Counter({
     name: 'addressd_provider_calls_total',
-    help: 'Provider attempts by provider, kind (geocode, autocomplete), outcome (trace status) and cause of an error (HTTP status, malformed, network)',
+    help: 'Provider attempts by provider, kind (geocode, autocomplete, reverse), outcome (trace status) and cause of an error (HTTP status, malformed, network)',
     labelNames: ['provider', 'kind', 'outcome', 'cause'] as const,
     registers: [this.registry],
   });
@@ -59,7 +59,7 @@ export class Metrics {
 
   readonly cacheLookups = new Counter({
     name: 'addressd_cache_lookups_total',
-    help: 'Response cache reads by kind (validate, autocomplete) and result (hit, miss)',
+    help: 'Response cache reads by kind (validate, autocomplete, reverse) and result (hit, miss)',
     labelNames: ['kind', 'result'] as const,
     registers: [this.registry],
   });

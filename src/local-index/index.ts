@@ -12,7 +12,8 @@ import { openOsmState } from './update/open-state.js';
 import type { OsmStateStore, OsmUpdateStatus } from './update/osm-state.js';
 import { recordAlongside, type RecordedState } from './update/record-alongside.js';
 import { recordOsmState } from './update/record-state.js';
-import type { AutocompleteInput, GeocodeInput, ImportOptions, ImportSummary, LocalHit } from './types.js';
+import type { AutocompleteInput, GeocodeInput, ImportOptions, ImportSummary, LocalHit, ReverseInput } from './types.js';
+import { reverse } from './reverse.js';
 
 export * from './types.js';
 export type { UpdateSummary } from './update/apply-change.js';
@@ -78,6 +79,8 @@ export interface LocalIndex {
   sampleAddress(country: string): Promise<SampleAddress | undefined>;
   geocode(input: GeocodeInput): Promise<LocalHit[]>;
   autocomplete(input: AutocompleteInput): Promise<LocalHit[]>;
+  /** The addresses nearest to a position within a radius, nearest first, with their distance (reverse.ts). */
+  reverse(input: ReverseInput): Promise<(LocalHit & { distanceMeters: number })[]>;
   /** Geocodes about to be asked (a list's chunk): their look-ups at once where the store can (`primeGeocodes`). */
   prime(inputs: GeocodeInput[]): Promise<void>;
   /**
@@ -165,6 +168,7 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
     sampleAddress: (country) => store.sampleAddress(country.toUpperCase()),
     geocode: (input) => geocode(store, input),
     autocomplete: (input) => autocomplete(store, input),
+    reverse: (input) => reverse(store, input),
     prime: (inputs) => primeGeocodes(store, inputs),
     async importFile(path, { recordOsmState: record, ...options }) {
       const at = options.at ?? now();

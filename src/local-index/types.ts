@@ -159,3 +159,12 @@ export interface AutocompleteInput {
   /** Kinds of result wanted; absent means all. */
   types?: SuggestionType[];
 }
+
+/** A reverse look-up (issue 35): the addresses nearest to a position. */
+export interface ReverseInput {
+  lat: number;
+  lng: number;
+  /** Nothing farther than this, in metres. */
+  radiusMeters: number;
+  limit: number;
+}

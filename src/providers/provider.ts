@@ -71,6 +71,15 @@ export interface AutocompleteQuery {
   types?: SuggestionType[];
 }
 
+/** A reverse look-up (issue 35): the addresses nearest to a position, within a radius. */
+export interface ReverseQuery {
+  lat: number;
+  lng: number;
+  radiusMeters: number;
+  limit: number;
+  language?: string;
+}
+
 /** Thrown by adapters for a response that is not well-formed (status `error`, provider did not answer). */
 export class ProviderError extends Error {
   constructor(
@@ -94,6 +103,13 @@ export interface Provider {
   readonly ranksByNear?: true;
   /** Absent when the provider does not autocomplete (nominatim's usage policy forbids it). */
   autocomplete?(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]>;
+  /**
+   * The addresses nearest to a position, nearest first (each with its `location`: the engine
+   * measures every distance itself). Absent when the provider cannot look up a position.
+   */
+  reverse?(query: ReverseQuery, signal: AbortSignal): Promise<ProviderCandidate[]>;
+  /** Whether it has data at this position, for a reverse look-up (PDOK: the Netherlands only); absent means wherever `covers(undefined)`. */
+  coversPosition?(position: GeoPoint): boolean;
   /** False while the provider has nothing to answer from (local with an empty index); absent means always. */
   available?(): boolean;
   /**

@@ -1,4 +1,5 @@
 import { AddressCombobox, type ResolvedOptions } from './combobox.js';
+import { attachLocateButton } from './locate-button.js';
 import type { WidgetMessages, WidgetOptions } from './types.js';
 
 export type { AddressCombobox } from './combobox.js';
@@ -9,6 +10,11 @@ const MESSAGES: WidgetMessages = {
   listLabel: 'Address suggestions',
   numberNeeded: 'Street chosen. Type the house number.',
   unitNeeded: 'This address has several flats or units: please add yours.',
+  locate: 'Use my location',
+  locating: 'Finding your address…',
+  locateDenied: 'Your location is not available. Please type your address.',
+  locateNone: 'No address found at your location. Please type it.',
+  locateFailed: 'Your address could not be looked up. Please type it.',
 };
 
 const attached = new WeakMap<HTMLInputElement, AddressCombobox>();
@@ -50,6 +56,7 @@ export function createAttach(scriptUrl: string, stylesheetFile: string): Attach 
     }
     const widget = new AddressCombobox(input, resolved);
     attached.set(input, widget);
+    if (options.locate) attachLocateButton(widget, resolved);
     return widget;
   };
 }

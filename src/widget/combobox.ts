@@ -293,4 +293,14 @@ export class AddressCombobox extends EventTarget {
     this.input.dispatchEvent(new CustomEvent('street', { detail, bubbles: true }));
     this.dispatchEvent(new CustomEvent('street', { detail }));
   }
+
+  /**
+   * Fills the form from a suggestion found another way (the "use my location" button), as
+   * choosing it from the list does: fields, input text, `change` and `select`.
+   */
+  choose(s: WidgetSuggestion): void {
+    this.input.value = '';
+    this.items = [s];
+    this.pick(0);
+  }
 }

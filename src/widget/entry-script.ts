@@ -40,6 +40,7 @@ function fromDataset(d: DOMStringMap): WidgetOptions {
     near: parseNear(d.near),
     geolocate: d.geolocate !== undefined && d.geolocate !== 'false',
     types: parseTypes(d.types),
+    locate: d.locate === 'true' || d.locate === '',
   };
 }
 

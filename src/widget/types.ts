@@ -32,6 +32,12 @@ export interface WidgetMessages {
   numberNeeded: string;
   /** Visible prompt (beside the unit field, else the input) when the chosen house needs a unit. */
   unitNeeded: string;
+  /** The "use my location" button (option `locate`) and what it says while and after it looks. */
+  locate: string;
+  locating: string;
+  locateDenied: string;
+  locateNone: string;
+  locateFailed: string;
 }
 
 export interface WidgetOptions {
@@ -58,6 +64,8 @@ export interface WidgetOptions {
   geolocate?: boolean;
   /** Kinds of suggestion wanted (`address`, `street`, `postcode`, `locality`); all by default. */
   types?: SuggestionType[];
+  /** Show a "use my location" button that fills the form from the nearest address (opt-in; asks the browser's permission on click). */
+  locate?: boolean;
 }
 
 /** `detail` of the `select` event. */

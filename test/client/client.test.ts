@@ -50,6 +50,15 @@ describe('@addressd/client against a running service', () => {
     expect(answer.suggestions[0]?.components.street).toBe('Damrak');
   });
 
+  it('reverse resolves to the nearest addresses with their distance', async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: key });
+    const answer = await client.reverse({ lat: 52.37632, lng: 4.89605, radiusMeters: 100, limit: 2 });
+    expect(answer.cached).toBe(false);
+    expect(answer.suggestions[0]).toMatchObject({ label: 'Damrak 1, 1012 LG Amsterdam', type: 'address', distanceMeters: 22 });
+    const wrong = await failure(client.reverse({ lat: 95, lng: 4.89605, radiusMeters: 100, limit: 2 }));
+    expect(wrong.status).toBe(400);
+  });
+
   it('usage resolves to the report, filtered by source when asked', async () => {
     const { key: own } = await server.createAccount({ plan: 'growth' });
     const client = createClient({ baseUrl: server.url, apiKey: own });

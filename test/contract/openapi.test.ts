@@ -32,6 +32,9 @@ describe('/openapi.json', () => {
         'POST /v1/autocomplete',
         'POST /v1/widget/autocomplete',
         'OPTIONS /v1/widget/autocomplete',
+        'POST /v1/reverse',
+        'POST /v1/widget/reverse',
+        'OPTIONS /v1/widget/reverse',
         'GET /v1/usage',
         'POST /demo/validate',
       ].sort(),
@@ -46,7 +49,7 @@ describe('/openapi.json', () => {
       'ConsensusReport', 'ProviderDisagreement', 'ConsensusDifference', 'AutocompleteRequest', 'Suggestion',
       'AutocompleteResponse', 'WidgetSuggestion', 'WidgetAutocompleteResponse', 'UsageResponse',
       'DemoValidateResponse', 'DemoRateLimitError', 'Error', 'ValidationError', 'PlanId', 'Environment', 'DemoLimitWindow',
-      'ReadyResponse',
+      'ReadyResponse', 'ReverseRequest', 'ReverseResponse', 'ReverseSuggestion', 'WidgetReverseResponse',
     ]) {
       expect(names, name).toContain(name);
     }

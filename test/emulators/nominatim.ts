@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { countryName } from './countries.js';
 import { type EmulatorAddress, readFixture } from './dataset.js';
 import { type Entity, freeTextSearch, type Match, preferNear, structuredSearch } from './search.js';
+import { coordinate, nearestAddresses } from './reverse.js';
 import { type Behaviour, type Emulator, json, type Reply, startEmulator, template } from './server.js';
 
 /**
@@ -85,12 +86,35 @@ function place(m: Match, format: string, details: boolean, language: string | un
   };
 }
 
+/** How far `/reverse` looks for a house at each zoom (building level 18 is a few dozen metres). */
+const REVERSE_REACH_M: Record<number, number> = { 18: 60, 17: 150, 16: 300 };
+
+/**
+ * Nominatim `/reverse?lat=&lon=&format=jsonv2&addressdetails=1&zoom=18`: exactly one place (the
+ * nearest address point within the zoom's reach) as `/search` renders it, or, where nothing is
+ * near, HTTP 200 with `{"error":"Unable to geocode"}`. A missing coordinate is a 400.
+ */
+function reverse(request: { headers: Record<string, string> }, params: URLSearchParams, dataset: EmulatorAddress[]): Reply {
+  const lat = coordinate(params.get('lat'), 90);
+  const lon = coordinate(params.get('lon'), 180);
+  if (lat === undefined || lon === undefined) return error(400, "Parameter 'lat' and 'lon' must be given and be valid coordinates.");
+  const format = params.get('format') ?? 'xml';
+  if (format !== 'json' && format !== 'jsonv2') return error(400, `Parameter 'format' must be json or jsonv2 here (got ${format}).`);
+  const zoom = Number(params.get('zoom') ?? '18');
+  const [near] = nearestAddresses(dataset, lat, lon, REVERSE_REACH_M[zoom] ?? 60, 1);
+  if (!near) return json(200, { error: 'Unable to geocode' });
+  const language = params.get('accept-language') ?? request.headers['accept-language'];
+  return json(200, place({ entity: near.entity, score: 1, matched: new Set() }, format, params.get('addressdetails') !== '0', language));
+}
+
 export const nominatimBehaviour: Behaviour = {
   basePath: '',
   handle(request, params, dataset: EmulatorAddress[]) {
-    if (request.path !== '/search' && request.path !== '/search.php') return error(404, `Not found: ${request.path}`);
+    const reversing = request.path === '/reverse' || request.path === '/reverse.php';
+    if (request.path !== '/search' && request.path !== '/search.php' && !reversing) return error(404, `Not found: ${request.path}`);
     const agent = request.headers['user-agent'] ?? '';
     if (GENERIC_AGENTS.includes(agent.toLowerCase()) && !request.headers.referer) return html(403, 'nominatim-blocked.html');
+    if (reversing) return reverse(request, params, dataset);
     const format = params.get('format') ?? 'jsonv2';
     if (format !== 'json' && format !== 'jsonv2') return error(400, `Parameter 'format' must be json or jsonv2 here (got ${format}).`);
     const structured = Object.fromEntries(STRUCTURED.flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));

@@ -1,6 +1,7 @@
 import type { EmulatorAddress } from './dataset.js';
 import { type PdokDoc, pdokDoc } from './pdok-docs.js';
 import { distanceBonus, entitiesOf, freeTextSearch, type Match, preferNear } from './search.js';
+import { coordinate, nearestAddresses } from './reverse.js';
 import { type Behaviour, type Emulator, json, type Reply, startEmulator, template } from './server.js';
 import { normalizeText, tokenize } from './text.js';
 
@@ -14,12 +15,14 @@ const ALLOWED: Record<string, string[]> = {
   '/free': ['q', 'fq', 'fl', 'sort', 'df', 'start', 'rows', 'wt', 'bq', 'lat', 'lon'],
   '/suggest': ['q', 'fq', 'fl', 'sort', 'df', 'qf', 'start', 'rows', 'wt', 'bq', 'lat', 'lon'],
   '/lookup': ['id', 'fl', 'wt'],
+  '/reverse': ['lat', 'lon', 'X', 'Y', 'type', 'distance', 'fq', 'fl', 'start', 'rows', 'wt'],
 };
 const DEFAULT_FL: Record<string, string> = {
   '/free':
     'id identificatie weergavenaam bron type openbareruimte_id openbareruimtetype straatnaam straatnaam_verkort huis_nlt huisnummer huisletter huisnummertoevoeging postcode woonplaatscode woonplaatsnaam gemeentecode gemeentenaam provinciecode provincienaam provincieafkorting centroide_ll centroide_rd score',
   '/suggest': 'id weergavenaam type score',
   '/lookup': '*',
+  '/reverse': 'id weergavenaam type score afstand',
 };
 const TITLES: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
@@ -101,6 +104,27 @@ export interface PdokEmulatorOptions {
   suggestIgnoresFl?: boolean;
 }
 
+/**
+ * `/reverse?lat=&lon=`: the Dutch addresses nearest to a WGS 84 position, nearest first, each
+ * with `afstand` (metres, one decimal); `type` (default `adres`), `distance` (metres), `rows`
+ * (default 10), `fl`. RD coordinates (`X`/`Y`) are not emulated: a 400.
+ */
+function reverse(params: URLSearchParams, dataset: EmulatorAddress[]): Reply {
+  const lat = coordinate(params.get('lat'), 90);
+  const lon = coordinate(params.get('lon'), 180);
+  if (lat === undefined || lon === undefined) return problem(400, 'lat and lon are required (RD X/Y not supported here)');
+  const rows = Number(params.get('rows') ?? '10');
+  if (!Number.isInteger(rows) || rows < 0 || rows > 100) return problem(400, 'rows must be an integer between 0 and 100');
+  const distance = params.get('distance') === null ? Number.POSITIVE_INFINITY : Number(params.get('distance'));
+  if (!(distance > 0)) return problem(400, 'distance must be a positive number of metres');
+  const types = params.getAll('type');
+  if (types.length > 0 && !types.includes('adres')) return json(200, { response: { numFound: 0, start: 0, maxScore: 0, numFoundExact: true, docs: [] } });
+  const near = nearestAddresses(dataset.filter((a) => a.country === 'NL'), lat, lon, distance, rows);
+  const fl = params.get('fl') ?? DEFAULT_FL['/reverse']!;
+  const docs = near.map((n) => ({ ...project(pdokDoc(n.entity), 1, fl), ...(/(^|[\s,])(afstand|\*)([\s,]|$)/.test(fl) ? { afstand: Math.round(n.distanceM * 10) / 10 } : {}) }));
+  return json(200, { response: { numFound: docs.length, start: 0, maxScore: 1, numFoundExact: true, docs } });
+}
+
 export function pdokBehaviour(opts: PdokEmulatorOptions = {}): Behaviour {
   return {
     basePath: BASE_PATH,
@@ -109,6 +133,7 @@ export function pdokBehaviour(opts: PdokEmulatorOptions = {}): Behaviour {
       if (!allowed) return problem(404, `no such endpoint: ${request.path}`);
       const unknown = [...params.keys()].find((k) => !allowed.includes(k));
       if (unknown) return problem(400, `unknown query parameter: ${unknown}`);
+      if (request.path === '/reverse') return reverse(params, dataset);
       return request.path === '/lookup' ? lookup(params, dataset) : search(request.path, params, dataset, opts.suggestIgnoresFl === true);
     },
     errorReply: (status) => problem(status, status === 429 ? 'Rate limit exceeded' : 'The service could not process the request'),

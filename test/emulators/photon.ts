@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { countryName } from './countries.js';
 import type { EmulatorAddress } from './dataset.js';
 import { distanceBonus, type Entity, freeTextSearch, preferNear } from './search.js';
+import { coordinate, nearestAddresses } from './reverse.js';
 import { type Behaviour, type Emulator, json, type Reply, startEmulator, template } from './server.js';
 
 /**
@@ -56,9 +57,31 @@ export function photonFeature(entity: Entity, lang: string | undefined): Record<
   return { geometry: { coordinates: [entity.lng, entity.lat], type: 'Point' }, type: 'Feature', properties };
 }
 
+/**
+ * Photon `/reverse`: `lat`/`lon` (required), `radius` in kilometres (default 1 here), `limit`
+ * (default 1), `layer` (`house` keeps address points), `lang`; the nearest features first, in
+ * the same FeatureCollection as `/api`. Nothing near: an empty collection.
+ */
+function reverse(params: URLSearchParams, dataset: EmulatorAddress[]): Reply {
+  const lat = coordinate(params.get('lat'), 90);
+  const lon = coordinate(params.get('lon'), 180);
+  if (lat === undefined || lon === undefined) return error(400, 'missing or invalid lat/lon parameter');
+  const lang = params.get('lang') ?? undefined;
+  if (lang !== undefined && !LANGUAGES.includes(lang)) return error(400, `language ${lang} is not supported, supported languages are: ${LANGUAGES.join(', ')}`);
+  const radiusKm = params.get('radius') === null ? 1 : Number(params.get('radius'));
+  const limit = params.get('limit') === null ? 1 : Number(params.get('limit'));
+  if (!Number.isFinite(radiusKm) || radiusKm <= 0) return error(400, `invalid parameter 'radius': ${params.get('radius')}`);
+  if (!Number.isInteger(limit) || limit < 1) return error(400, `invalid parameter 'limit': ${params.get('limit')}`);
+  const layer = params.get('layer');
+  if (layer !== null && layer !== 'house') return json(200, { features: [], type: 'FeatureCollection' });
+  const features = nearestAddresses(dataset, lat, lon, radiusKm * 1000, limit).map((n) => photonFeature(n.entity, lang === 'default' ? undefined : lang));
+  return json(200, { features, type: 'FeatureCollection' });
+}
+
 export const photonBehaviour: Behaviour = {
   basePath: '',
   handle(request, params, dataset: EmulatorAddress[]) {
+    if (request.path === '/reverse' || request.path === '/reverse/') return reverse(params, dataset);
     if (request.path !== '/api' && request.path !== '/api/') return error(404, `Not found: ${request.path}`);
     const q = params.get('q');
     if (!q) return error(400, "missing search term 'q': /?q=berlin");

@@ -101,6 +101,21 @@ export const autocompleteBody: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue(),
 );
 
+/** Reverse look-up: positions in and out of range (poles, antimeridian), odd radii and limits, or any JSON. */
+export const reverseBody: fc.Arbitrary<unknown> = fc.oneof(
+  fc.record(
+    {
+      lat: field(fc.oneof(fc.double({ min: -95, max: 95, noNaN: true }), fc.constantFrom(52.37632, 90, -90))),
+      lng: field(fc.oneof(fc.double({ min: -185, max: 185, noNaN: true }), fc.constantFrom(4.89605, 180, -180))),
+      limit: field(fc.integer({ min: -2, max: 12 })),
+      radiusMeters: field(fc.oneof(fc.double({ min: -10, max: 6000, noNaN: true }), fc.constantFrom(1, 5000))),
+      source: field(fc.constant('checkout')),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.jsonValue(),
+);
+
 export const batchBody: fc.Arbitrary<unknown> = fc.oneof(
   fc.record({ items: fc.oneof(fc.array(validateBody, { maxLength: 4 }), oddValue), source: field(fc.constant('import')) }, { requiredKeys: [] }),
   fc.jsonValue(),

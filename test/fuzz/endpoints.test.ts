@@ -5,6 +5,7 @@ import { AutocompleteResponse, WidgetAutocompleteResponse } from '../../src/cont
 import { ValidateBatchResponse } from '../../src/contract/batch.js';
 import { HealthResponse, ReadyResponse } from '../../src/contract/health.js';
 import { UsageResponse } from '../../src/contract/usage.js';
+import { ReverseResponse, WidgetReverseResponse } from '../../src/contract/reverse.js';
 import { DemoValidateResponse, ValidateResponse } from '../../src/contract/validate.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
@@ -20,6 +21,7 @@ import {
   oddString,
   queryString,
   rawBody,
+  reverseBody,
   validateBody,
 } from './arbitraries.js';
 
@@ -130,6 +132,20 @@ describe.each(STORAGE_BACKENDS)('fuzzing every endpoint on %s', (backend) => {
 
   it('POST /v1/autocomplete', async () => {
     await run(fc.asyncProperty(post(queryString.map((q) => `/v1/autocomplete${q}`), autocompleteBody, secretAuth), (sent) => exchange(server, sent, AutocompleteResponse).then(() => undefined)));
+  }, TIMEOUT_MS);
+
+  it('POST /v1/reverse and /v1/widget/reverse', async () => {
+    const auth = () => fc.oneof({ weight: 5, arbitrary: fc.constant(`Bearer ${key}`) }, { weight: 1, arbitrary: headerValue });
+    await run(fc.asyncProperty(post(queryString.map((q) => `/v1/reverse${q}`), reverseBody, auth), (sent) => exchange(server, sent, ReverseResponse).then(() => undefined)), Math.ceil(RUNS / 2));
+    const widgetAuth = () => fc.oneof({ weight: 5, arbitrary: fc.constant(`Bearer ${token}`) }, { weight: 1, arbitrary: fc.constant(`Bearer ${key}`) });
+    const origin = fc.oneof({ weight: 5, arbitrary: fc.constant({ origin: ORIGIN }) }, { weight: 1, arbitrary: headerValue.map((o) => ({ origin: o })) });
+    await run(
+      fc.asyncProperty(post(fc.constant('/v1/widget/reverse'), reverseBody, widgetAuth, origin), (sent) => {
+        tick();
+        return exchange(server, sent, WidgetReverseResponse).then(() => undefined);
+      }),
+      Math.ceil(RUNS / 2),
+    );
   }, TIMEOUT_MS);
 
   it('POST /v1/validate/batch', async () => {

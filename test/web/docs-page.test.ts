@@ -14,12 +14,15 @@ const SPEC_ENDPOINTS = [
   'GET /readyz',
   'GET /v1/usage',
   'OPTIONS /v1/widget/autocomplete',
+  'OPTIONS /v1/widget/reverse',
   'POST /demo/validate',
   'POST /v1/autocomplete',
+  'POST /v1/reverse',
   'POST /v1/validate',
   'POST /v1/validate/batch',
   'POST /v1/validate/feedback',
   'POST /v1/widget/autocomplete',
+  'POST /v1/widget/reverse',
 ];
 
 /** Redoc's section id for an operation without operationId: the JSON pointer of its path. */

@@ -5,6 +5,8 @@ import type {
   AutocompleteRequest,
   AutocompleteResponse,
   FeedbackRequest,
+  ReverseRequest,
+  ReverseResponse,
   UsageQuery,
   UsageResponse,
   ValidateBatchRequest,
@@ -34,6 +36,8 @@ export interface AddressdClient {
   validateBatch(request: ValidateBatchRequest, options?: CallOptions): Promise<ValidateBatchResponse>;
   /** `POST /v1/autocomplete`: suggestions for partial text (servers; browsers use the widget). */
   autocomplete(request: AutocompleteRequest, options?: CallOptions): Promise<AutocompleteResponse>;
+  /** `POST /v1/reverse`: the addresses nearest to a position, nearest first, each with `distanceMeters` (radius 200 m and 5 by default). */
+  reverse(request: ReverseRequest, options?: CallOptions): Promise<ReverseResponse>;
   /** `GET /v1/usage`: credits and usage of the key's account, optionally for one `source` tag. */
   usage(query?: UsageQuery, options?: CallOptions): Promise<UsageResponse>;
   /**
@@ -64,6 +68,7 @@ export function createClient(options: ClientOptions): AddressdClient {
     validate: (body, { signal } = {}) => unwrap(api.POST('/v1/validate', { body, signal })),
     validateBatch: (body, { signal } = {}) => unwrap(api.POST('/v1/validate/batch', { body, signal })),
     autocomplete: (body, { signal } = {}) => unwrap(api.POST('/v1/autocomplete', { body, signal })),
+    reverse: (body, { signal } = {}) => unwrap(api.POST('/v1/reverse', { body, signal })),
     usage: (query = {}, { signal } = {}) => unwrap(api.GET('/v1/usage', { params: { query }, signal })),
     feedback: async (body, { signal } = {}) => {
       await unwrap(api.POST('/v1/validate/feedback', { body, signal }));

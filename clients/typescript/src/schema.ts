@@ -558,6 +558,212 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The nearest addresses to a position (servers)
+         * @description The addresses nearest to a position (a phone's location), nearest first, each with its distance: from the `local` index and the providers that look up positions (Photon, Nominatim, PDOK in the Netherlands). Billed like autocomplete (a credit per answering provider; a cached answer is free), cached 24 h for the same position to 5 decimal places. Defaults: `limit` 5 (at most 10), `radiusMeters` 200 (at most 5000). No address within the radius (the open sea): an empty list.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Usage tag; the body `source` wins when both are set */
+                    source?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ReverseRequest"];
+                };
+            };
+            responses: {
+                /** @description The nearest addresses, nearest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReverseResponse"];
+                    };
+                };
+                /** @description The body failed schema validation */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Monthly credits exhausted, or the test-key rate limit reached */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database (or the rate limiter) cannot be reached right now; nothing was billed, retry shortly */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The nearest addresses to a position, for the browser widget (publishable token)
+         * @description The addresses nearest to a position (a phone's location), nearest first, each with its distance: from the `local` index and the providers that look up positions (Photon, Nominatim, PDOK in the Netherlands). Billed like autocomplete (a credit per answering provider; a cached answer is free), cached 24 h for the same position to 5 decimal places. Defaults: `limit` 5 (at most 10), `radiusMeters` 200 (at most 5000). No address within the radius (the open sea): an empty list. The widget's origin allowlist, rate limits and credits apply as on `/v1/widget/autocomplete`; suggestion ids are opaque and sealed to the token.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Exact HTTPS origin on the token allowlist */
+                    origin: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ReverseRequest"];
+                };
+            };
+            responses: {
+                /** @description The nearest addresses with opaque ids */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WidgetReverseResponse"];
+                    };
+                };
+                /** @description The body failed schema validation */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Token missing, malformed, revoked or origin-restricted */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No Origin header, or not an exact HTTPS origin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Widget rate limit or credits exhausted */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database (or the rate limiter) cannot be reached right now; nothing was billed, retry shortly */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        /** CORS preflight for the widget reverse endpoint */
+        options: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Exact HTTPS origin the page runs on */
+                    origin: string;
+                    "access-control-request-method": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The origin is allowed by at least one active publishable token; CORS headers set */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Origin missing, not HTTPS, or on no active allowlist (no body) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -1185,6 +1391,107 @@ export interface components {
              */
             matches: components["schemas"]["TextMatch"][];
             action?: components["schemas"]["SuggestionAction"];
+        };
+        ReverseResponse: {
+            /** @description Nearest first; empty where no address lies within the radius */
+            suggestions: components["schemas"]["ReverseSuggestion"][];
+            cached: boolean;
+        };
+        /**
+         * @example {
+         *       "label": "Damrak 1, 1012 LG Amsterdam",
+         *       "components": {
+         *         "street": "Damrak",
+         *         "houseNumber": "1",
+         *         "postcode": "1012 LG",
+         *         "city": "Amsterdam",
+         *         "country": "NL"
+         *       },
+         *       "location": {
+         *         "lat": 52.37317,
+         *         "lng": 4.89297
+         *       },
+         *       "provider": "local",
+         *       "type": "address",
+         *       "matches": [],
+         *       "distanceMeters": 0
+         *     }
+         */
+        ReverseSuggestion: components["schemas"]["Suggestion"] & {
+            type?: components["schemas"]["SuggestionType"] & unknown;
+            /**
+             * @description Great-circle distance from the position to the address, in whole metres
+             * @example 12
+             */
+            distanceMeters: number;
+        };
+        /**
+         * @example {
+         *       "lat": 52.37317,
+         *       "lng": 4.89297,
+         *       "limit": 5,
+         *       "radiusMeters": 200
+         *     }
+         */
+        ReverseRequest: {
+            /**
+             * @description Latitude, WGS 84 degrees (-90 to 90); used to 5 decimal places (about 1 m)
+             * @example 52.37317
+             */
+            lat: number;
+            /**
+             * @description Longitude, WGS 84 degrees (-180 to 180); used to 5 decimal places (about 1 m)
+             * @example 4.89297
+             */
+            lng: number;
+            /**
+             * @description Most addresses returned
+             * @default 5
+             */
+            limit: number;
+            /**
+             * @description Only addresses at most this far from the position, in metres
+             * @default 200
+             */
+            radiusMeters: number;
+            /** @example nl-NL */
+            language?: string;
+            /** @description Free-form usage tag */
+            source?: string;
+        };
+        WidgetReverseResponse: {
+            suggestions: components["schemas"]["WidgetReverseSuggestion"][];
+            cached: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "svc_s_…",
+         *       "label": "Baaderstraße 22, 80469 München",
+         *       "provider": "local",
+         *       "address": {
+         *         "street": "Baaderstraße",
+         *         "houseNumber": "22",
+         *         "postcode": "80469",
+         *         "city": "München",
+         *         "country": "DE"
+         *       },
+         *       "type": "address",
+         *       "matches": [
+         *         {
+         *           "offset": 0,
+         *           "length": 6
+         *         }
+         *       ],
+         *       "action": "add_unit"
+         *     }
+         */
+        WidgetReverseSuggestion: components["schemas"]["WidgetSuggestion"] & {
+            type?: components["schemas"]["SuggestionType"] & unknown;
+            /**
+             * @description Great-circle distance from the position to the address, in whole metres
+             * @example 12
+             */
+            distanceMeters: number;
         };
         UsageResponse: {
             plan: components["schemas"]["PlanId"];

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { PG_SEARCH_FUNCTION, PG_SEARCH_FUNCTION_VERSION } from './pg-search-function.js';
 import { PG_STREET_POSTCODES, refreshPgStreetPostcodes } from './street-postcodes.js';
+import { PG_SPATIAL_INDEX } from './pg-spatial.js';
 
 /** Quotes an identifier (schema names come from configuration and tests). */
 export function ident(name: string): string {
@@ -120,6 +121,8 @@ export async function applyPgSchema(client: pg.PoolClient, schema: string | unde
     // Indexes written before addresses knew their units gain the column (null: none known until re-imported).
     await client.query('ALTER TABLE local_addresses ADD COLUMN IF NOT EXISTS units TEXT');
     if (!hadStreetPostcodes) await addStreetPostcodes(client);
+    // The reverse look-up's index (pg-spatial.ts): built here, once, for an index from before it.
+    await client.query(PG_SPATIAL_INDEX);
     await addCountryStates(client);
     // Replaced as a whole when its version changes (isCurrent compares it).
     await client.query(PG_SEARCH_FUNCTION);
@@ -159,6 +162,7 @@ async function isCurrent(client: pg.PoolClient): Promise<boolean> {
                   WHERE c.relname = 'local_addresses' AND c.relnamespace = current_schema()::regnamespace AND a.attname = 'units' AND NOT a.attisdropped)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_words_trgm' AND c.relnamespace = current_schema()::regnamespace)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_street_postcodes' AND c.relnamespace = current_schema()::regnamespace)
+      AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_addresses_point' AND c.relnamespace = current_schema()::regnamespace)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_meta' AND c.relnamespace = current_schema()::regnamespace)
       AND EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = 'local_country_state' AND c.relnamespace = current_schema()::regnamespace)
       AND EXISTS (SELECT 1 FROM pg_proc p WHERE p.proname = 'addressd_local_search' AND p.pronamespace = current_schema()::regnamespace

@@ -9,6 +9,7 @@ import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, pos
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { pgSampleAddress } from './sample-address.js';
+import { pgNearest } from './pg-spatial.js';
 import { narrowedStreetsSql, numberedStreetsSql, postcodeStreetsSql, streetsEachSql, wordStreetsSql } from './pg-street-queries.js';
 import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey } from './pg-prefetch.js';
 import {
@@ -552,6 +553,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     async addressesByPostcode(pc, hn, country, limit) {
       return (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit))).map(toAddressHit);
     },
+    nearest: (center, radiusM, limit) => pgNearest(async (text, values) => (await run(text, values)).rows, center, radiusM, limit),
     async close() {
       const l = listener;
       listener = undefined;

@@ -7,6 +7,8 @@ import { sqliteSampleAddress } from './sample-address.js';
 import { applySqliteSchema } from './sqlite-schema.js';
 import { applySqliteStreetPostcodes } from './street-postcodes.js';
 import { beginSqliteImport } from './sqlite-import.js';
+import { applySqliteSpatial, sqliteNearest } from './sqlite-spatial.js';
+import { addressesByIdSql } from './nearest.js';
 import { ftsQuery, matchesTerms, toAddressHit, toStreetHit, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { COUNTRY_STATE_COLUMNS, toSnapshot } from './country-state.js';
 import { MAX_COMPLETIONS, NUMBERED_PER_STREET, typosWanted, type CountryState, type IndexSnapshot, type IndexStore, type StreetHit, type WordQuery, type WordResolution } from './store.js';
@@ -28,6 +30,7 @@ export function openSqliteStore(dataDir: string): IndexStore {
   const db = new Database(file);
   applySqliteSchema(db);
   applySqliteStreetPostcodes(db);
+  applySqliteSpatial(db);
   // Statements vary only by the number of ids and the filters used, so a small cache covers them all.
   const statements = new Map<string, Database.Statement>();
   const stmt = (sql: string): Database.Statement => {
@@ -225,6 +228,15 @@ export function openSqliteStore(dataDir: string): IndexStore {
     },
     async addressesByPostcode(pc, hn, country, limit) {
       return all<AddressRow>(addressesByPostcodeQuery('', pc, hn, country, limit)).map(toAddressHit);
+    },
+    async nearest(center, radiusM, limit) {
+      const found = sqliteNearest(db, center, radiusM, limit);
+      if (found.length === 0) return [];
+      const rows = new Map(all<AddressRow & { a_id: number }>({ sql: addressesByIdSql('', found.length), args: found.map((f) => f.id) }).map((r) => [Number(r.a_id), r]));
+      return found.flatMap((f) => {
+        const row = rows.get(f.id);
+        return row ? [{ ...toAddressHit(row), id: f.id, distanceM: f.distanceM }] : [];
+      });
     },
     async close() {
       db.close();

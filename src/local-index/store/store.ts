@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { mayHaveTypo } from '../fuzzy.js';
 import type { SampleAddress } from './sample-address.js';
+import type { LatLng } from '../../lib/sphere.js';
 
 /**
  * What the importer and the search need from a database. Two implementations: SQLite
@@ -299,6 +300,12 @@ export interface AddressHit {
   interpolated?: true;
 }
 
+/** An address a reverse look-up found: its row, its id and its great-circle distance from the position. */
+export interface NearAddress extends AddressHit {
+  id: number;
+  distanceM: number;
+}
+
 /** House-number filter: exact key, key prefix (typing), or the leading integer (`123` for `123-2`). */
 export type HouseNumberFilter = { key: string; prefix: boolean } | { base: number };
 
@@ -362,6 +369,12 @@ export interface IndexStore {
   addressesByPostcode(pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number): Promise<AddressHit[]>;
   /** Of these streets, the ids of those with postcoded addresses, none in this postcode (an exact key): see `postcodeAbsentQuery`. */
   streetsNotInPostcode(streetIds: number[], pcKey: string, country: string | undefined): Promise<number[]>;
+  /**
+   * The `limit` addresses nearest to `center` within `radiusM` metres, nearest first (ties by id),
+   * through the store's spatial index, never a scan (reverse look-up: SQLite an R*Tree, PostgreSQL
+   * a GiST index searched nearest first).
+   */
+  nearest(center: LatLng, radiusM: number, limit: number): Promise<NearAddress[]>;
   close(): Promise<void>;
 }
 

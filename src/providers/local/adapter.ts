@@ -1,6 +1,6 @@
 import type { LocalHit, LocalIndex } from '../../local-index/index.js';
 import type { GeocodeInput } from '../../local-index/types.js';
-import type { AutocompleteQuery, GeocodeQuery, Provider, ProviderCandidate } from '../provider.js';
+import type { AutocompleteQuery, GeocodeQuery, Provider, ProviderCandidate, ReverseQuery } from '../provider.js';
 
 function toCandidate(hit: LocalHit): ProviderCandidate {
   return {
@@ -56,6 +56,11 @@ export function createLocalProvider(index: LocalIndex): Provider {
         ...(query.near ? { near: query.near } : {}),
         ...(query.types ? { types: query.types } : {}),
       });
+      return hits.map(toCandidate);
+    },
+    async reverse(query: ReverseQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
+      signal.throwIfAborted();
+      const hits = await index.reverse({ lat: query.lat, lng: query.lng, radiusMeters: query.radiusMeters, limit: query.limit });
       return hits.map(toCandidate);
     },
   };

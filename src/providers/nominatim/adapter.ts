@@ -4,6 +4,7 @@ import { type GeocodeQuery, type Provider, type ProviderCandidate, ProviderSkipp
 import type { SlotThrottle } from '../throttle.js';
 import { mapNominatimPlace } from './map.js';
 import { NominatimSearchResponse } from './wire.js';
+import { nominatimReverse } from './reverse.js';
 
 /**
  * Nominatim (OpenStreetMap, world-wide) `/search`, validate only: its usage policy forbids
@@ -79,5 +80,7 @@ export function createNominatimProvider(opts: NominatimOptions): Provider {
       const places = await opts.http.getJson(url, NominatimSearchResponse, signal);
       return places.map(mapNominatimPlace);
     },
+    // Reverse look-up is within its usage policy (one place per call, under the same 1 request/s).
+    reverse: (query, signal) => nominatimReverse(base, opts.http, opts.throttle, query, signal),
   };
 }

@@ -4,6 +4,7 @@ import type { HttpClient } from '../http.js';
 import { type AutocompleteQuery, type GeocodeQuery, type Provider, type ProviderCandidate, ProviderSkipped } from '../provider.js';
 import { mapPdokDoc } from './map.js';
 import { PDOK_FIELDS, type PdokDoc, PdokResponse } from './wire.js';
+import { inNetherlands, pdokReverse } from './reverse.js';
 
 /**
  * PDOK Locatieserver v3_1 (Dutch BAG addresses, NL only).
@@ -85,5 +86,8 @@ export function createPdokProvider(opts: PdokOptions): Provider {
       const docs = await Promise.all(body.response.docs.map((doc) => (needsLookup(doc) ? complete(doc, signal) : doc)));
       return docs.map((doc) => mapPdokDoc(doc, maxScore));
     },
+
+    reverse: (query, signal) => pdokReverse(base, opts.http, query, signal),
+    coversPosition: inNetherlands,
   };
 }

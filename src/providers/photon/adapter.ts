@@ -4,6 +4,7 @@ import type { HttpClient } from '../http.js';
 import { type AutocompleteQuery, type GeocodeQuery, type Provider, type ProviderCandidate, ProviderSkipped } from '../provider.js';
 import { mapPhotonFeature } from './map.js';
 import { PhotonResponse } from './wire.js';
+import { photonReverse } from './reverse.js';
 
 /**
  * Photon (OpenStreetMap, world-wide): `/api` serves both validate and autocomplete.
@@ -94,5 +95,6 @@ export function createPhotonProvider(opts: PhotonOptions): Provider {
     autocomplete(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
       return search({ ...query, q: query.query }, signal);
     },
+    reverse: (query, signal) => photonReverse(base, opts.http, languages, query, signal),
   };
 }

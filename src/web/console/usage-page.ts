@@ -27,7 +27,7 @@ function creditState(r: UsageResponse, resetsOn: string): Html {
     return html`<div class="notice notice--error" role="alert" id="exhausted">
   <h2>Your credits for this month are used up</h2>
   <p>All ${fmt(r.quota)} credits of the ${r.plan} plan are spent and no extra credits remain. Until ${resetsOn} (UTC), when the monthly grant comes back,
-  <code>/v1/validate</code>, <code>/v1/autocomplete</code> and <code>/v1/usage</code> answer <strong>429</strong> and the widget answers “Monthly project credits exhausted”. Cached answers are not served either.</p>
+  <code>/v1/validate</code>, <code>/v1/autocomplete</code>, <code>/v1/reverse</code> and <code>/v1/usage</code> answer <strong>429</strong> and the widget answers “Monthly project credits exhausted”. Cached answers are not served either.</p>
   <p>To continue now, ask the operator of this service to move the account to a larger plan or add extra credits (<code>addressd account set-plan</code>, <code>addressd credits add</code>). This page keeps working meanwhile.</p>
 </div>`;
   }

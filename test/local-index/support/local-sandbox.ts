@@ -25,7 +25,8 @@ export async function openIndexSandbox(backend: StorageBackend): Promise<IndexSa
     ...(sandbox.databaseUrl ? { databaseUrl: sandbox.databaseUrl, schema: sandbox.schema } : {}),
   });
   const scratch = mkdtempSync(join(tmpdir(), 'local-index-files-'));
-  return {
+  // `close` closes the index the sandbox holds then (a test may have reopened it).
+  const box: IndexSandbox = {
     index,
     sandbox,
     file(name, content) {
@@ -34,9 +35,10 @@ export async function openIndexSandbox(backend: StorageBackend): Promise<IndexSa
       return path;
     },
     async close() {
-      await index.close();
+      await box.index.close();
       await sandbox.cleanup();
       rmSync(scratch, { recursive: true, force: true });
     },
   };
+  return box;
 }
