@@ -160,6 +160,7 @@ describe.each(STORAGE_BACKENDS)('POST /v1/reverse and /v1/widget/reverse (%s)', 
         provider: expect.any(String),
         address: expect.objectContaining({ street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' }),
         type: 'address',
+        matches: [],
         distanceMeters: Math.round(haversineMeters(NEAR_DAMRAK, { lat: 52.3761606, lng: 4.8958547 })),
       });
       expect(JSON.stringify(body)).not.toMatch(/osm_id|place_id|weergavenaam|raw|location/);
