@@ -81,7 +81,7 @@ export class AddressKeyer {
       pcKey: pc?.key ?? null,
       lat: a.lat,
       lng: a.lng,
-      units: packUnits(a.units, a.interpolated),
+      units: packUnits(a.units, a.interpolated, a.inferred),
     };
   }
 

@@ -1,14 +1,23 @@
 import type Database from 'better-sqlite3';
 import { pbfElements } from './pbf-blocks.js';
 import type { OsmRelation } from 'osm-pbf-parser';
-import { assembleRings, makeArea } from './osm-areas.js';
+import type { UnclosedArea } from '../types.js';
+import { makeArea } from './osm-areas.js';
 import { boundaryOf, type Boundary, PlaceLocator } from './osm-places.js';
+import { relationRings } from './osm-rings.js';
 
 /** A boundary relation met in the file, waiting for its ways' nodes. */
 interface PendingBoundary {
+  id: number;
   boundary: Boundary;
   ways: number[];
 }
+
+/** The relation as a report names it. */
+export const unclosed = (id: number, b: Boundary, reason: string): UnclosedArea => {
+  const name = b.name ?? (b.kind === 'postal' ? b.postcode : b.country);
+  return { relation: id, ...(name ? { name } : {}), reason };
+};
 
 /**
  * Collects the boundary relations of an OSM file and turns them into a PlaceLocator. The
@@ -38,7 +47,7 @@ export class BoundaryCollector {
     if (!boundary) return;
     const ways = item.members.filter((m) => m.type === 'way' && m.role !== 'subarea').map((m) => m.id);
     if (ways.length === 0) return;
-    this.pending.push({ boundary, ways });
+    this.pending.push({ id: item.id, boundary, ways });
     for (const id of ways) this.memberWays.add(id);
   }
 
@@ -54,23 +63,24 @@ export class BoundaryCollector {
     return refs;
   }
 
-  /** After pass 3: every boundary whose rings close, as areas; `node` gives a staged node's coordinates. */
-  locator(node: (id: number) => [number, number] | undefined): PlaceLocator {
+  /**
+   * After pass 3: every boundary whose rings close, as areas, and those that do not close
+   * (reported by the import); `node` gives a staged node's coordinates.
+   */
+  locator(node: (id: number) => [number, number] | undefined): { locator: PlaceLocator; unclosed: UnclosedArea[] } {
     const locator = new PlaceLocator();
+    const open: UnclosedArea[] = [];
     const refsOf = this.stage.prepare('SELECT refs FROM bways WHERE id = ?').pluck();
     for (const p of this.pending) {
-      const ways = p.ways.flatMap((id) => {
+      const built = relationRings(p.ways, (id) => {
         const refs = refsOf.get(id) as string | undefined;
-        return refs ? [JSON.parse(refs) as number[]] : [];
-      });
-      const rings = assembleRings(ways).map((ring) => ring.flatMap((id) => {
-        const c = node(id);
-        return c ? [c] : [];
-      }));
-      const area = makeArea(p.boundary, rings);
+        return refs ? (JSON.parse(refs) as number[]) : undefined;
+      }, node);
+      const area = 'rings' in built ? makeArea(p.boundary, built.rings) : undefined;
       if (area) locator.add(area);
+      else open.push(unclosed(p.id, p.boundary, 'error' in built ? built.error : 'no ring encloses anything'));
     }
-    return locator;
+    return { locator, unclosed: open };
   }
 }
 
@@ -78,7 +88,7 @@ export class BoundaryCollector {
  * The boundaries of a PBF file alone, as a PlaceLocator (three passes, boundaries only): for
  * tools that check an import against the file's own areas (bench/li-places.ts).
  */
-export async function readPlaceLocator(path: string, stage: Database.Database): Promise<PlaceLocator> {
+export async function readPlaceLocator(path: string, stage: Database.Database): Promise<{ locator: PlaceLocator; unclosed: UnclosedArea[] }> {
   const collector = new BoundaryCollector(stage);
   stage.exec('CREATE TABLE IF NOT EXISTS bnodes (id INTEGER PRIMARY KEY, lat REAL NOT NULL, lng REAL NOT NULL)');
   for await (const items of pbfElements(path)) for (const item of items) if (item.type === 'relation') collector.relation(item);

@@ -1,4 +1,5 @@
 import { AreaGrid, type Area } from './osm-areas.js';
+import { type PlaceNode, PlaceNodes } from './osm-place-nodes.js';
 
 /** What a boundary relation tells about the addresses inside it. */
 export interface Boundary {
@@ -17,11 +18,13 @@ const ADMIN_LEVELS = new Set([7, 8, 9, 10]);
 
 /**
  * The admin_level of the town people write, per country, finest first (OSM's per-country
- * admin_level table): the municipality (8) in most of Europe; the Dutch woonplaats (10)
- * before the gemeente; the Portuguese concelho (7). None where the postal town is not an
- * administrative area (GB post towns, Danish postal districts): there `addr:city` is all.
+ * admin_level table, as Nominatim's address levels; docs/towns-and-postcodes.md): the
+ * municipality (8) in most of Europe (LI, AT, DE, CH, FR, …); the Dutch woonplaats (10) before
+ * the gemeente; the Portuguese concelho (7); in Great Britain the parish (10), else the
+ * district (8). None where the postal town is no administrative area (Danish postal districts,
+ * Irish post towns): there `addr:city`, then the nearest place node.
  */
-const MUNICIPALITY_LEVELS: Record<string, number[]> = { NL: [10, 8], PT: [7], DK: [], GB: [], IE: [] };
+const MUNICIPALITY_LEVELS: Record<string, number[]> = { NL: [10, 8], PT: [7], GB: [10, 8], DK: [], IE: [] };
 const DEFAULT_LEVELS = [8, 7];
 
 const single = (v: string | undefined): string | undefined => {
@@ -60,6 +63,7 @@ export interface Located {
 /** Where an address lies: its country, municipality and postcode area, from the file's boundaries. */
 export class PlaceLocator {
   private readonly grid = new AreaGrid<Boundary>();
+  private readonly nodes = new PlaceNodes();
   private size = 0;
 
   add(area: Area<Boundary>): void {
@@ -67,8 +71,21 @@ export class PlaceLocator {
     this.size++;
   }
 
+  addPlaceNode(lat: number, lng: number, node: PlaceNode): void {
+    this.nodes.add(lat, lng, node);
+  }
+
   get areas(): number {
     return this.size;
+  }
+
+  get placeNodes(): number {
+    return this.nodes.size;
+  }
+
+  /** Where no municipality holds a point: the nearest place node that reaches it (osm-place-nodes.ts). */
+  town(lat: number, lng: number): string | undefined {
+    return this.nodes.town(lat, lng);
   }
 
   /** `country` is the address's own (tag or import option); the file's country boundary decides otherwise. */

@@ -31,6 +31,12 @@ function dedupe(hits: LocalHit[]): LocalHit[] {
       return true;
     }
     if (h.units) first.units = mergeUnits(first.units, h.units);
+    // A component one object of the house states is stated: derived only where every object derived it.
+    if (first.inferred) {
+      const kept = first.inferred.filter((c) => h.inferred?.includes(c));
+      if (kept.length > 0) first.inferred = kept;
+      else delete first.inferred;
+    }
     if (first.interpolated && !h.interpolated) {
       first.location = h.location;
       delete first.interpolated;

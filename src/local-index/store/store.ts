@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { InferredComponent } from '../../contract/address.js';
 import { mayHaveTypo } from '../fuzzy.js';
 
 /**
@@ -292,6 +293,8 @@ export interface AddressHit {
   units?: string[];
   /** Placed between two known house numbers (OSM interpolation), not mapped itself. */
   interpolated?: true;
+  /** What the import derived of this address (its town, its postcode) rather than read. */
+  inferred?: InferredComponent[];
 }
 
 /** House-number filter: exact key, key prefix (typing), or the leading integer (`123` for `123-2`). */

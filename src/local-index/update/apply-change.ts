@@ -11,7 +11,7 @@ import { addrTags, interpolationRows, osmRows } from '../import/osm-rows.js';
 import { readOsmChange, type OsmChange } from '../import/osc-parse.js';
 import { SummaryBuilder } from '../import/summary.js';
 import type { IndexStore } from '../store/store.js';
-import { ImportFormatError, type ImportSummary, type ReaderItem } from '../types.js';
+import { ImportFormatError, type ImportSummary, type RowItem } from '../types.js';
 import { areaMembers, areaWay, entranceNode, entranceWay, entranceWayId, storedEnds, withEnds } from './osm-derived-ways.js';
 import { stateTags, tracked, type ImportFailure, type OsmStateStore, type StateChange, type StoredWay, type Tags } from './osm-state.js';
 
@@ -86,10 +86,10 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
 
   const { ways, stored, coords, buildingOf } = await resolveWays(state, change);
   const places = await placesOf(state);
-  const items: ReaderItem[] = [];
+  const items: RowItem[] = [];
   const removals: string[] = [];
   /** Writes an object's rows, and removes its forms (and interpolated numbers) it no longer has. */
-  const place = (row: string, rows: ReaderItem[], old?: StoredWay) => {
+  const place = (row: string, rows: RowItem[], old?: StoredWay) => {
     items.push(...rows);
     const written = new Set(rows.map((r) => String(r.row)));
     for (const suffix of ['', ...FORM_SUFFIXES]) if (!written.has(`${row}${suffix}`)) removals.push(`osm:${row}${suffix}`);
@@ -259,7 +259,7 @@ async function resolveWays(state: OsmStateStore, change: OsmChange) {
 }
 
 /** Keys the rows as an import does; a row that is no longer usable is counted and leaves the index. */
-function keyAll(items: ReaderItem[], summary: SummaryBuilder, removals: string[]): KeyedAddress[] {
+function keyAll(items: RowItem[], summary: SummaryBuilder, removals: string[]): KeyedAddress[] {
   const keyer = new AddressKeyer();
   const out: KeyedAddress[] = [];
   const sourceOf = (row: number | string) => `osm:${String(row)}`;

@@ -1,4 +1,5 @@
-import { assembleRings, makeArea } from '../import/osm-areas.js';
+import { makeArea } from '../import/osm-areas.js';
+import { relationRings } from '../import/osm-rings.js';
 import { isInterpolation } from '../import/osm-interpolation.js';
 import { addressAreaWays, NODE_PASS_BUDGET, NodeFilter } from '../import/osm-pbf.js';
 import { isBareEntrance } from '../import/osm-entrances.js';
@@ -148,20 +149,11 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
   if (withEndTags.length + entrances.length > 0) yield { kind: 'ways', rows: encodeWays([...withEndTags, ...entrances]) };
   wayCount += entrances.length;
 
-  // The areas as the import builds them (osm-boundary-areas.ts): joined rings, a cut-off boundary dropped.
+  // The areas as the import builds them (osm-boundary-areas.ts, osm-rings.ts); one that does not close is left out.
   const areas: StoredArea[] = [];
   for (const b of boundaries) {
-    const refs = b.ways.flatMap((id) => {
-      const r = memberRefs.get(id);
-      return r ? [r] : [];
-    });
-    const rings = assembleRings(refs).map((ring) =>
-      ring.flatMap((id): [number, number][] => {
-        const c = coords.get(id);
-        return c ? [c] : [];
-      }),
-    );
-    if (makeArea(b.boundary, rings)) areas.push({ id: b.id, value: b.boundary, rings });
+    const built = relationRings(b.ways, (id) => memberRefs.get(id), (id) => coords.get(id));
+    if ('rings' in built && makeArea(b.boundary, built.rings)) areas.push({ id: b.id, value: b.boundary, rings: built.rings });
   }
   yield { kind: 'areas', rows: areas, ways: wayCount };
 }

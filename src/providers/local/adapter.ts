@@ -12,6 +12,7 @@ function toCandidate(hit: LocalHit): ProviderCandidate {
     ...(hit.placeNames ? { placeNames: hit.placeNames } : {}),
     ...(hit.units ? { units: hit.units } : {}),
     ...(hit.interpolated ? { interpolated: true } : {}),
+    ...(hit.inferred ? { inferred: hit.inferred } : {}),
     ...(hit.houseNumbersKnown ? { houseNumbersKnown: true } : {}),
     ...(hit.postcodesKnown ? { postcodesKnown: true } : {}),
     raw: { score: hit.score, precision: hit.precision },
