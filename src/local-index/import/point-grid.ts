@@ -15,7 +15,8 @@ export function metres(lat1: number, lng1: number, lat2: number, lng2: number): 
 }
 
 export class PointGrid<T> {
-  private readonly cells = new Map<number, number[]>();
+  /** Rows of cells, then cells: both keys small integers (a single key would leave V8's fast integer range). */
+  private readonly rows = new Map<number, Map<number, number[]>>();
   private readonly lat: number[] = [];
   private readonly lng: number[] = [];
   private readonly values: T[] = [];
@@ -31,10 +32,13 @@ export class PointGrid<T> {
     const i = this.values.push(value) - 1;
     this.lat.push(lat);
     this.lng.push(lng);
-    const key = this.key(Math.floor(lat / this.cell), Math.floor(lng / this.cell));
-    const list = this.cells.get(key);
+    const y = Math.floor(lat / this.cell);
+    const x = Math.floor(lng / this.cell);
+    let row = this.rows.get(y);
+    if (!row) this.rows.set(y, (row = new Map()));
+    const list = row.get(x);
     if (list) list.push(i);
-    else this.cells.set(key, [i]);
+    else row.set(x, [i]);
   }
 
   /** The nearest point within `radius` metres whose value passes `accept` (all by default), or undefined. */
@@ -42,7 +46,8 @@ export class PointGrid<T> {
     const cy = Math.floor(lat / this.cell);
     const cx = Math.floor(lng / this.cell);
     // Cells are narrower in metres east-west than north-south: the widest a ring may need to reach.
-    const cos = Math.max(0.05, Math.cos(lat * (Math.PI / 180)));
+    const cosLat = Math.cos(lat * (Math.PI / 180));
+    const cos = Math.max(0.05, cosLat);
     const cellMetres = this.cell * M_PER_DEG * cos;
     const maxRing = Math.ceil(radius / cellMetres) + 1;
     let best = -1;
@@ -52,11 +57,13 @@ export class PointGrid<T> {
       if (best >= 0 && (ring - 1) * cellMetres > bestDistance) break;
       for (let dy = -ring; dy <= ring; dy++) {
         const edge = dy === -ring || dy === ring;
+        const row = this.rows.get(cy + dy);
+        if (!row) continue;
         for (let dx = -ring; dx <= ring; dx += edge ? 1 : 2 * ring) {
-          const list = this.cells.get(this.key(cy + dy, cx + dx));
+          const list = row.get(cx + dx);
           if (list) {
             for (const i of list) {
-              const d = metres(lat, lng, this.lat[i]!, this.lng[i]!);
+              const d = Math.hypot(this.lat[i]! - lat, (this.lng[i]! - lng) * cosLat) * M_PER_DEG;
               if (d <= bestDistance && (d < bestDistance || best < 0) && (!accept || accept(this.values[i]!))) {
                 best = i;
                 bestDistance = d;
@@ -70,7 +77,4 @@ export class PointGrid<T> {
     return best >= 0 ? { value: this.values[best]!, distance: bestDistance } : undefined;
   }
 
-  private key(y: number, x: number): number {
-    return (y + 100_000) * 400_000 + (x + 200_000);
-  }
 }
