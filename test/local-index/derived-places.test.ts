@@ -37,6 +37,10 @@ function extract(): Buffer {
     { id: 10, lat: 47.1, lon: 9.641, tags: addr('Alpweg', '1') },
     // 4.5 km from the city's node: the city.
     { id: 11, lat: 47.2, lon: 9.62, tags: addr('Stadtweg', '7') },
+    // A street leaving the municipality: its house outside every boundary and place node's reach takes the street's town.
+    { id: 12, lat: 47.108, lon: 9.535, tags: addr('Bergstrasse', '1') },
+    { id: 13, lat: 47.1082, lon: 9.5352, tags: addr('Bergstrasse', '3') },
+    { id: 14, lat: 47.105, lon: 9.522, tags: addr('Bergstrasse', '86') },
   ];
   const relations: PbfRelation[] = [
     { id: 3000, tags: { type: 'boundary', boundary: 'administrative', admin_level: '8', name: 'Triesenberg' }, members: [{ type: 'way', id: 2000, role: 'outer' }] },
@@ -60,7 +64,7 @@ describe.each(STORAGE_BACKENDS)('towns and postcodes derived at import (%s)', (b
 
   it('fills town and postcode in the order tagged > area > place node > nearest addresses, naming what it derived', async () => {
     const summary = await box.index.importFile(box.file('li.osm.pbf', extract()), { format: 'osm', country: 'LI' });
-    expect(summary).toMatchObject({ imported: 11, derived: { city: 7, postcode: 6 }, areasNotClosed: [] });
+    expect(summary).toMatchObject({ imported: 14, derived: { city: 10, postcode: 9 }, areasNotClosed: [] });
     const seen = async (query: string) => {
       const hit = await house(query);
       return { city: hit?.components.city, postcode: hit?.components.postcode, inferred: hit?.inferred };
@@ -75,6 +79,15 @@ describe.each(STORAGE_BACKENDS)('towns and postcodes derived at import (%s)', (b
     expect(await seen('Feldweg 4')).toEqual({ city: 'Ruggell', postcode: '9491', inferred: ['city', 'postcode'] });
     expect(await seen('Alpweg 1')).toEqual({ city: undefined, postcode: undefined, inferred: undefined });
     expect(await seen('Stadtweg 7')).toEqual({ city: 'Feldkirch', postcode: undefined, inferred: ['city'] });
+  });
+
+  it('keeps a street whole: no piece without a town beside the one with it, so an absent number is known absent', async () => {
+    await box.index.importFile(box.file('li.osm.pbf', extract()), { format: 'osm', country: 'LI' });
+    expect(await house('Bergstrasse 86, Triesenberg')).toMatchObject({ components: { city: 'Triesenberg', postcode: '9497' }, inferred: ['city', 'postcode'] });
+    const [street] = await box.index.geocode({ query: 'Bergstrasse 90, Triesenberg', country: 'LI' });
+    expect(street).toMatchObject({ precision: 'street', components: { street: 'Bergstrasse', city: 'Triesenberg' }, houseNumbersKnown: true });
+    const streets = (await box.index.autocomplete({ query: 'Bergstr', country: 'LI', limit: 10 })).filter((h) => h.precision === 'street');
+    expect(streets.map((h) => h.label)).toEqual(['Bergstrasse, Triesenberg']);
   });
 
   it('hands the derived components to the engine on the candidate, and autocomplete labels carry them', async () => {

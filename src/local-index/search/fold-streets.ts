@@ -1,5 +1,3 @@
-import type { IndexStore, StreetHit } from '../store/store.js';
-import { streetTokens } from '../text.js';
 import type { RankedStreet } from './streets.js';
 
 /** How near a town-less piece of a street must lie to a same-named street of a town to be that street. */
@@ -20,28 +18,6 @@ export function foldTownless(streets: readonly RankedStreet[]): RankedStreet[] {
       (other) => other.street.country === street.country && other.street.street.toLowerCase() === name && metresBetween(street, other.street) <= SAME_STREET_METRES,
     );
   });
-}
-
-/**
- * The streets whose house numbers the index holds whole: those with no same-named piece of the
- * other kind (with a town / without one) within SAME_STREET_METRES, whose houses may be the
- * same street's. A number absent from a split street is not known to be absent (issue 34).
- */
-export async function wholeStreets(store: IndexStore, streets: readonly StreetHit[]): Promise<Set<number>> {
-  const names = new Map<string, StreetHit>();
-  for (const s of streets) names.set(`${s.country}|${s.street.toLowerCase()}`, s);
-  const sameNamed: StreetHit[] = [];
-  for (const s of names.values()) {
-    const words = streetTokens(s.street, s.country);
-    if (words.length > 0) sameNamed.push(...(await store.findStreets(words.map((word) => [{ word, prefix: false }]), s.country, 60)));
-  }
-  const whole = new Set<number>();
-  for (const s of streets) {
-    const name = s.street.toLowerCase();
-    const split = sameNamed.some((o) => o.id !== s.id && o.country === s.country && o.street.toLowerCase() === name && !o.city !== !s.city && metresBetween(s, o) <= SAME_STREET_METRES);
-    if (!split) whole.add(s.id);
-  }
-  return whole;
 }
 
 /** Equirectangular distance: exact enough at street scale. */

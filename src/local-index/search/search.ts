@@ -3,7 +3,7 @@ import type { AutocompleteInput, GeocodeInput, LocalHit } from '../types.js';
 import { addressToHit, streetToHit } from './hits.js';
 import { componentsReading, lookUpOf, planComponents, planText, textReading, type Plan } from './plan.js';
 import { scoreHit, scoreStreet } from './score.js';
-import { foldTownless, wholeStreets } from './fold-streets.js';
+import { foldTownless } from './fold-streets.js';
 import { expectedStreetSearch, rankStreets, streetRanking, type RankedStreet } from './streets.js';
 import { postcodeKey } from '../text.js';
 import { mergeUnits } from '../units.js';
@@ -93,10 +93,9 @@ async function geocodePlan(store: IndexStore, plan: Plan, limit: number): Promis
   const pc = plan.postcode && !plan.postcode.prefix ? plan.postcode.key : undefined;
   const several = bare.filter((s) => s.street.postcode === null).map((s) => s.street.id);
   const notIn = new Set(pc !== undefined && several.length > 0 ? await store.streetsNotInPostcode(several, pc, plan.country) : []);
-  const whole = plan.hn && bare.length > 0 ? await wholeStreets(store, bare.map((s) => s.street)) : undefined;
   for (const s of bare) {
     const hit = streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score));
-    out.push({ ...hit, ...(whole?.has(s.street.id) ? { houseNumbersKnown: true } : {}), ...(notIn.has(s.street.id) ? { postcodesKnown: true } : {}) });
+    out.push({ ...hit, ...(plan.hn ? { houseNumbersKnown: true } : {}), ...(notIn.has(s.street.id) ? { postcodesKnown: true } : {}) });
   }
   return dedupe(byScore(out)).filter((h) => h.score >= MIN_SCORE).slice(0, limit);
 }
