@@ -85,7 +85,9 @@ describe('which boundaries tell an address its place', () => {
     expect(boundaryOf({ type: 'boundary', boundary: 'administrative', admin_level: '2', 'ISO3166-1:alpha2': 'li' })).toEqual({ kind: 'country', level: 2, country: 'LI' });
     expect(boundaryOf({ type: 'boundary', boundary: 'postal_code', postal_code: '9494' })).toEqual({ kind: 'postal', postcode: '9494' });
     expect(boundaryOf({ type: 'boundary', boundary: 'administrative', admin_level: '6', name: 'Bezirk Feldkirch', postal_code: '6800' })).toMatchObject({ postcode: '6800' });
-    expect(boundaryOf({ type: 'boundary', boundary: 'administrative', admin_level: '4', name: 'Vorarlberg' })).toBeUndefined();
+    // Every administrative level is an area, as osmium builds it; only levels 7-10 name the places of an address.
+    expect(boundaryOf({ type: 'boundary', boundary: 'administrative', admin_level: '4', name: 'Vorarlberg' })).toEqual({ kind: 'admin', level: 4, name: 'Vorarlberg' });
+    expect(boundaryOf({ type: 'boundary', boundary: 'administrative', name: 'Levelless' })).toBeUndefined();
     expect(boundaryOf({ type: 'boundary', boundary: 'postal_code', postal_code: '6800;6801' })).toBeUndefined();
     expect(boundaryOf({ type: 'boundary', boundary: 'political', admin_level: '8', name: 'Wahlkreis' })).toBeUndefined();
     expect(boundaryOf({ type: 'route', boundary: 'administrative', admin_level: '8', name: 'Vaduz' })).toBeUndefined();
@@ -103,5 +105,8 @@ describe('which boundaries tell an address its place', () => {
     // The address's own country decides the level: level 8 for Germany.
     expect(locator.locate(52.5, 3.5, 'DE')).toEqual({ country: 'DE', municipality: 'Veere', postcode: '4361', places: ['Westkapelle'] });
     expect(locator.locate(60, 3.5, undefined)).toEqual({});
+    // A region around it is an area, never a place of the address.
+    locator.add(makeArea({ kind: 'admin', level: 4, name: 'Zeeland' }, area)!);
+    expect(locator.locate(52.5, 3.5, undefined)).toEqual({ country: 'NL', municipality: 'Westkapelle', postcode: '4361', places: ['Veere'] });
   });
 });

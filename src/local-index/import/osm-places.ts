@@ -45,8 +45,9 @@ export function boundaryOf(tags: Record<string, string>): Boundary | undefined {
     const code = (tags['ISO3166-1:alpha2'] ?? tags['ISO3166-1'])?.toUpperCase();
     return code && /^[A-Z]{2}$/.test(code) ? { kind: 'country', level, country: code } : undefined;
   }
+  // Every level osmium would build is an area (regions and districts too); only levels 7-10 name places (locate).
+  if (!Number.isInteger(level) || level < 3 || level > 11) return undefined;
   const postcode = single(tags.postal_code);
-  if (!ADMIN_LEVELS.has(level) && !postcode) return undefined;
   const name = tags.name?.trim();
   if (!name && !postcode) return undefined;
   return { kind: 'admin', level, ...(name ? { name } : {}), ...(postcode ? { postcode } : {}) };
@@ -93,7 +94,8 @@ export class PlaceLocator {
     if (this.size === 0) return {};
     const found = this.grid.containing(lat, lng);
     const cc = country ?? found.find((b) => b.kind === 'country')?.country;
-    const admin = found.filter((b) => b.kind === 'admin');
+    const all = found.filter((b) => b.kind === 'admin');
+    const admin = all.filter((b) => ADMIN_LEVELS.has(b.level!));
     const out: Located = {};
     if (cc) out.country = cc;
     for (const level of (cc ? MUNICIPALITY_LEVELS[cc] : undefined) ?? DEFAULT_LEVELS) {
@@ -106,7 +108,7 @@ export class PlaceLocator {
     // Residents write any level they live in (a parish, a quarter, the municipality): all are places of the address.
     const others = admin.filter((b) => b.name && b.name !== out.municipality).sort((a, b) => b.level! - a.level!).map((b) => b.name!);
     if (others.length > 0) out.places = [...new Set(others)];
-    const postcode = found.find((b) => b.kind === 'postal')?.postcode ?? admin.filter((b) => b.postcode).sort((a, b) => b.level! - a.level!)[0]?.postcode;
+    const postcode = found.find((b) => b.kind === 'postal')?.postcode ?? all.filter((b) => b.postcode).sort((a, b) => b.level! - a.level!)[0]?.postcode;
     if (postcode) out.postcode = postcode;
     return out;
   }

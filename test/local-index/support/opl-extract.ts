@@ -44,7 +44,7 @@ export function writeOplExtract(dir: string, name: string, nodes: OplNode[], way
 
 /** osmium's polygons of a file's relations, by relation id: each as rings of [lng, lat] (GeoJSON order). */
 export function osmiumAreas(pbf: string): Map<number, [number, number][][]> {
-  const out = execFileSync('osmium', ['export', pbf, '-f', 'geojsonseq', '--geometry-types=polygon', '-a', 'type,id', '--no-progress', '-o', '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('osmium', ['export', pbf, '-f', 'geojsonseq', '--geometry-types=polygon', '-a', 'type,id', '--no-progress', '-o', '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
   const areas = new Map<number, [number, number][][]>();
   for (const line of out.split('\n')) {
     const text = line.replace(/^\x1e/, '').trim();
