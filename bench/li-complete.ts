@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,8 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { ValidateResponse } from '../src/contract/validate.js';
-import { readPlaceLocator } from '../src/local-index/import/osm-boundary-areas.js';
+import { areaContains, type Area } from '../src/local-index/import/osm-areas.js';
+import { readBoundaryAreas, readPlaceLocator } from '../src/local-index/import/osm-boundary-areas.js';
 import { SQLITE_INDEX_FILE } from '../src/local-index/store/sqlite-store.js';
 import { readUnits } from '../src/local-index/units.js';
 import { createLogger } from '../src/lib/logger.js';
@@ -74,6 +75,45 @@ async function indexRows(): Promise<Row[]> {
   }
 }
 
+/** Our areas against the polygons `osmium export` builds from the file's boundary relations: each sampled on a 101 × 101 grid over its box. */
+function compareWithOsmium(built: { relation: number; area: Area<unknown> }[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'li-osmium-'));
+  try {
+    const boundaries = join(dir, 'boundaries.osm.pbf');
+    execFileSync('osmium', ['tags-filter', pbf!, 'r/boundary=administrative,postal_code', '-o', boundaries, '--no-progress'], { stdio: 'pipe' });
+    const out = execFileSync('osmium', ['export', boundaries, '-f', 'geojsonseq', '--geometry-types=polygon', '-a', 'type,id', '--no-progress', '-o', '-'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const theirs = new Map<number, [number, number][][]>();
+    for (const line of out.split('\n')) {
+      const text = line.replace(/^\x1e/, '').trim();
+      if (!text) continue;
+      const f = JSON.parse(text) as { properties: Record<string, unknown>; geometry: { coordinates: [number, number][][][] } };
+      if (f.properties['@type'] === 'relation') theirs.set(Number(f.properties['@id']), f.geometry.coordinates.flat());
+    }
+    const inside = (rings: [number, number][][], lat: number, lng: number) => {
+      let v = false;
+      for (const r of rings) for (let i = 0, j = r.length - 1; i < r.length; j = i++) if (r[i]![1] > lat !== r[j]![1] > lat && lng < ((r[j]![0] - r[i]![0]) * (lat - r[i]![1])) / (r[j]![1] - r[i]![1]) + r[i]![0]) v = !v;
+      return v;
+    };
+    let differ = 0;
+    for (const { relation, area } of built) {
+      const rings = theirs.get(relation);
+      if (!rings) continue;
+      for (let i = 0; i <= 100; i++) {
+        for (let j = 0; j <= 100; j++) {
+          const lat = area.minLat + ((area.maxLat - area.minLat) * i) / 100 + 1e-7;
+          const lng = area.minLng + ((area.maxLng - area.minLng) * j) / 100 + 3e-7;
+          if (areaContains(area, lat, lng) !== inside(rings, lat, lng)) differ++;
+        }
+      }
+    }
+    const ours = new Set(built.map((b) => b.relation));
+    const missing = [...theirs.keys()].filter((id) => !ours.has(id));
+    return `osmium builds ${theirs.size}, we build ${built.length}; osmium's that we lack: ${missing.map((id) => `r${id}`).join(', ') || 'none'}; sample points placed differently: ${differ}`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (schema) await admin(`CREATE SCHEMA ${schema}`);
 try {
   // 1. Import through the CLI, as an operator would.
@@ -86,8 +126,10 @@ try {
   const summary = JSON.parse(cli.stdout) as { imported: number; rows: number; derived: { city: number; postcode: number }; areasNotClosed: { relation: number; name?: string }[] };
   const stage = new Database(':memory:');
   const { locator } = await readPlaceLocator(pbf, stage);
+  const areas = await readBoundaryAreas(pbf, new Database(':memory:'));
   console.log(`${databaseUrl ? 'PostgreSQL' : 'SQLite'}: imported ${summary.imported} of ${summary.rows} rows in ${((performance.now() - started) / 1000).toFixed(1)} s (under load where others run)`);
   console.log(`  boundary areas recorded: ${locator.areas}; not closed: ${summary.areasNotClosed.map((a) => `r${a.relation} ${a.name ?? ''}`.trim()).join(', ') || 'none'}`);
+  console.log(`  areas against osmium export: ${compareWithOsmium(areas.built)}`);
   console.log(`  derived at import: a town for ${summary.derived.city}, a postcode for ${summary.derived.postcode}`);
 
   // 2. Completeness of the index.
