@@ -51,7 +51,7 @@ try {
 
   // 2. The sample: addresses of the country, each with the municipality around it, unambiguous.
   const stage = new Database(':memory:');
-  const places = await readPlaceLocator(pbf, stage);
+  const { locator: places } = await readPlaceLocator(pbf, stage);
   const index = new Database(join(dataDir, SQLITE_INDEX_FILE), { readonly: true });
   const rows = index
     .prepare('SELECT a.source_id AS id, s.street, a.hn, a.lat, a.lng, s.city FROM addresses a JOIN streets s ON s.id = a.street_id WHERE s.country = ? ORDER BY a.source_id')

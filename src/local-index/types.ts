@@ -32,10 +32,27 @@ export interface RawAddress {
   interpolated?: true;
 }
 
-/** What a reader yields: an address, or a row it could not use (counted, reported, never fatal). */
-export type ReaderItem =
+/** One row of a file: an address, or a row it could not use (counted, reported, never fatal). */
+export type RowItem =
   | { kind: 'address'; row: number | string; address: RawAddress }
   | { kind: 'bad'; row: number | string; reason: SkipReason; detail?: string };
+
+/** What a reader yields: its rows, and the area relations it could not close (OSM). */
+export type ReaderItem = RowItem | { kind: 'area'; area: UnclosedArea };
+
+/** A boundary relation (administrative or postal code) the reader could not close into a polygon: no area of the index. */
+export interface UnclosedArea {
+  relation: number;
+  name?: string;
+  /** Why: a member way or node not in the file, a ring left open at a node. */
+  reason: string;
+}
+
+/** How many addresses of an import got a component the data did not state (import/derive-*.ts). */
+export interface DerivedCounts {
+  city: number;
+  postcode: number;
+}
 
 export type SkipReason =
   | 'malformed_row'
@@ -104,6 +121,10 @@ export interface ImportSummary {
   /** Every bad row up to a cap (see `problemsTruncated`), in file order. */
   problems: RowProblem[];
   problemsTruncated: boolean;
+  /** Addresses whose town or postcode the import derived (an area, a place node, the nearest addresses), not the file's own. */
+  derived: DerivedCounts;
+  /** Boundary relations that could not be closed into areas, by id (OSM). */
+  areasNotClosed: UnclosedArea[];
   durationMs: number;
   ratePerSecond: number;
 }

@@ -1,3 +1,5 @@
+import type { InferredComponent } from '../contract/address.js';
+
 /**
  * A house's units (flats, apartments, doors) as the index stores them: one text column per
  * address, the units in the order the data lists them, joined by the ASCII unit separator
@@ -6,9 +8,9 @@
 const UNIT_SEPARATOR = '\u001f';
 
 /**
- * An interpolated address (OSM `addr:interpolation`) is marked by this last entry of its units
- * column rather than a column of its own: the mark travels through every statement that
- * reads or writes units on both stores, and `readUnits` takes it off before anything shows units.
+ * An interpolated address (OSM `addr:interpolation`) is marked by an entry of its units column
+ * rather than a column of its own: the mark travels through every statement that reads or writes
+ * units on both stores, and `readUnits` takes it off before anything shows units.
  */
 const INTERPOLATED = '\u0002';
 
@@ -20,35 +22,64 @@ const INTERPOLATED = '\u0002';
  */
 const PARTIAL = '\u0003';
 
-/** The stored form of a unit list (with the interpolated and partial marks); null for none. */
-export function packUnits(units: readonly string[] | undefined, interpolated?: true, partial?: true): string | null {
-  const listed = partial ? units?.map((u) => PARTIAL + u) : units;
-  const all = interpolated ? [...(listed ?? []), INTERPOLATED] : listed;
-  return all && all.length > 0 ? all.join(UNIT_SEPARATOR) : null;
-}
+/**
+ * The components an import derived for the address (town, postcode: import/derive-*.ts) ride
+ * the same way, as one entry of this mark and their names (`\x04city,postcode`): every store
+ * keeps them per address with no statement changed.
+ */
+const INFERRED = '\u0004';
 
-/** What a stored units column shows: the units (absent for none), whether they are a partial list, whether the address is interpolated. */
+/** What a stored units column shows: the units (absent for none), whether they are a partial list, whether the address is interpolated, what the import derived. */
 export interface StoredUnits {
   units?: string[];
   unitsPartial?: true;
   interpolated?: true;
+  inferred?: InferredComponent[];
+}
+
+/** The marks stored beside a unit list. */
+export interface UnitMarks {
+  interpolated?: true | undefined;
+  partial?: true | undefined;
+  inferred?: readonly InferredComponent[] | undefined;
+}
+
+/** The stored form of a unit list (with its marks); null for none. */
+export function packUnits(units: readonly string[] | undefined, marks: UnitMarks = {}): string | null {
+  const listed = marks.partial ? units?.map((u) => PARTIAL + u) : units;
+  return join(listed ?? [], marks.interpolated ?? false, marks.inferred);
 }
 
 /** A stored units column as a hit shows it (see StoredUnits); a unit both stated and gathered singly is stated. */
 export function readUnits(stored: string | null | undefined): StoredUnits {
-  const { entries, interpolated } = unpack(stored);
-  const out: StoredUnits = interpolated ? { interpolated: true } : {};
+  const { entries, interpolated, inferred } = unpack(stored);
+  const out: StoredUnits = { ...(interpolated ? { interpolated: true } : {}), ...(inferred?.length ? { inferred } : {}) };
   if (entries.length === 0) return out;
   if (!entries.some((e) => e.startsWith(PARTIAL))) return { units: entries, ...out };
   const units = uniqueUnits(entries.map((e) => (e.startsWith(PARTIAL) ? e.slice(1) : e)));
   return { ...(units ? { units } : {}), ...(entries.every((e) => e.startsWith(PARTIAL)) ? { unitsPartial: true } : {}), ...out };
 }
 
-/** The entries of a stored value (marks of partial units kept) and whether it is interpolated. */
-function unpack(stored: string | null | undefined): { entries: string[]; interpolated: boolean } {
+/** The unit entries of a stored value (marks of partial units kept), whether it is interpolated, and what was derived. */
+function unpack(stored: string | null | undefined): { entries: string[]; interpolated: boolean; inferred?: InferredComponent[] } {
   const list = stored ? stored.split(UNIT_SEPARATOR) : [];
-  if (list.at(-1) !== INTERPOLATED) return { entries: list, interpolated: false };
-  return { entries: list.slice(0, -1), interpolated: true };
+  // Marks may sit anywhere once two rows' lists were merged (PostgreSQL merges them in SQL).
+  let interpolated = false;
+  let inferred: InferredComponent[] | undefined;
+  const entries = list.filter((u) => {
+    if (u === INTERPOLATED) interpolated = true;
+    else if (u.startsWith(INFERRED)) inferred ??= u.slice(1).split(',').filter((c): c is InferredComponent => c === 'city' || c === 'postcode' || c === 'state');
+    else return true;
+    return false;
+  });
+  return { entries, interpolated, ...(inferred ? { inferred } : {}) };
+}
+
+/** Unit entries and marks as one stored value: the inferred mark, then the interpolated one, after the units. */
+function join(entries: readonly string[], interpolated: boolean, inferred: readonly InferredComponent[] | undefined): string | null {
+  const marks = [...(inferred?.length ? [`${INFERRED}${[...inferred].sort().join(',')}`] : []), ...(interpolated ? [INTERPOLATED] : [])];
+  const all = [...entries, ...marks];
+  return all.length > 0 ? all.join(UNIT_SEPARATOR) : null;
 }
 
 /** Each unit once (compared without case), in the order first seen; undefined for none. */
@@ -72,15 +103,13 @@ export function mergedPartial(a: StoredUnits, b: StoredUnits): true | undefined 
   return lists.length > 0 && lists.every((x) => x.unitsPartial) ? true : undefined;
 }
 
-/** Two stored lists as one stored list: `a` itself (the same string) when `b` adds no unit to it. */
+/** Two stored lists as one stored list: `a` itself (the same string) when `b` adds nothing to it. */
 export function mergePackedUnits(a: string | null, b: string | null): string | null {
   if (b === null || a === b) return a;
   if (a === null) return b;
-  // Entry by entry, marks kept, so the interpolated mark stays the last entry (or goes, where neither has it).
+  // Entry by entry, partial marks kept; the interpolated and inferred marks once, after the units.
   const x = unpack(a);
   const y = unpack(b);
-  const entries = uniqueUnits([...x.entries, ...y.entries]);
-  const all = x.interpolated || y.interpolated ? [...(entries ?? []), INTERPOLATED] : (entries ?? []);
-  const merged = all.length > 0 ? all.join(UNIT_SEPARATOR) : null;
+  const merged = join(uniqueUnits([...x.entries, ...y.entries]) ?? [], x.interpolated || y.interpolated, x.inferred ?? y.inferred);
   return merged === a ? a : merged;
 }

@@ -5,6 +5,7 @@ import { runCli } from '../../src/cli/program.js';
 import { openLocalIndex } from '../../src/local-index/index.js';
 import { createSandbox, STORAGE_BACKENDS, type Sandbox } from '../support/backends.js';
 import { fixture } from './support/local-sandbox.js';
+import { osmBoundariesFixture } from './support/osm-boundaries-fixture.js';
 import { osmFixture } from './support/osm-fixture.js';
 
 async function cli(sandbox: Sandbox, ...argv: string[]) {
@@ -76,6 +77,16 @@ describe.each(STORAGE_BACKENDS)('cli import (%s)', (backend) => {
     const res = await cli(sandbox, 'import', path, '--country', 'LI', '--json');
     expect(res.stderr).toBe('');
     expect(JSON.parse(res.stdout)).toMatchObject({ format: 'osm', imported: 5, countries: ['AT', 'LI'] });
+  });
+
+  it('says how many addresses got a derived town and postcode, and names each boundary relation it could not close', async () => {
+    const path = join(sandbox.dataDir, 'li.osm.pbf');
+    writeFileSync(path, osmBoundariesFixture());
+    const res = await cli(sandbox, 'import', path);
+    expect(res.stdout).toContain('  derived: a town for 4, a postcode for 1 address');
+    expect(res.stdout).toContain('  1 boundary relation could not be closed (no area of the index):\n    relation 3040 Cutoff: ring not closed at nodes n1040, n991');
+    const json = JSON.parse((await cli(sandbox, 'import', path, '--json')).stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ derived: { city: 4, postcode: 1 }, areasNotClosed: [{ relation: 3040, name: 'Cutoff', reason: expect.any(String) }] });
   });
 
   it('fails with a clear message for a file that is not of the format, and changes nothing', async () => {

@@ -1,19 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { AreaGrid, areaContains, assembleRings, makeArea } from '../../src/local-index/import/osm-areas.js';
+import { AreaGrid, areaContains, makeArea } from '../../src/local-index/import/osm-areas.js';
+import { assembleRings, relationRings } from '../../src/local-index/import/osm-rings.js';
 import { boundaryOf, PlaceLocator } from '../../src/local-index/import/osm-places.js';
 
 const square = (s: number, w: number, n: number, e: number): [number, number][] => [[s, w], [s, e], [n, e], [n, w], [s, w]];
 
 describe('assembling boundary rings', () => {
   it('takes a closed way as a ring and chains open ways at shared ends, either way round', () => {
-    expect(assembleRings([[1, 2, 3, 4, 1]])).toEqual([[1, 2, 3, 4, 1]]);
-    const [ring] = assembleRings([[1, 2, 3], [5, 4, 3], [5, 6, 1]]);
-    expect(ring).toEqual([1, 2, 3, 4, 5, 6, 1]);
+    expect(assembleRings([[1, 2, 3, 4, 1]])).toEqual({ rings: [[1, 2, 3, 4, 1]] });
+    const closed = assembleRings([[1, 2, 3], [5, 4, 3], [5, 6, 1]]);
+    expect('rings' in closed && closed.rings).toHaveLength(1);
+    const ring = 'rings' in closed ? closed.rings[0]! : [];
+    // The same cycle, whichever node it starts from and whichever way round it runs.
+    expect(new Set(ring)).toEqual(new Set([1, 2, 3, 4, 5, 6]));
+    expect(ring[0]).toBe(ring[ring.length - 1]);
   });
 
-  it('drops a chain that cannot be closed (a boundary cut by the extract edge), keeping the closed rings', () => {
-    expect(assembleRings([[1, 2, 3], [3, 4], [10, 11, 12, 13, 10]])).toEqual([[10, 11, 12, 13, 10]]);
-    expect(assembleRings([[1, 2], [2, 3]])).toEqual([]);
+  it('closes rings whose ways meet mid-way (a ring touching itself at a node) and cancels a segment drawn twice', () => {
+    // A figure eight through node 5, drawn as two ways that each cross it.
+    const eight = assembleRings([[1, 2, 5, 6, 7], [7, 8, 5, 1]]);
+    const rings = 'rings' in eight ? eight.rings : [];
+    expect(rings.every((r) => r[0] === r[r.length - 1])).toBe(true);
+    expect(rings.reduce((n, r) => n + r.length - 1, 0)).toBe(7);
+    expect(new Set(rings.flat())).toEqual(new Set([1, 2, 5, 6, 7, 8]));
+    // Two squares sharing the side 2-3 drawn in both: the shared side cancels, one ring remains round both.
+    const merged = assembleRings([[1, 2, 3, 4, 1], [2, 5, 6, 3, 2]]);
+    expect('rings' in merged && merged.rings).toHaveLength(1);
+    expect('rings' in merged && new Set(merged.rings[0])).toEqual(new Set([1, 2, 5, 6, 3, 4]));
+  });
+
+  it('names why a relation cannot be closed: a ring left open, a member way or node missing from the file', () => {
+    expect(assembleRings([[1, 2, 3], [3, 4], [10, 11, 12, 13, 10]])).toEqual({ error: 'ring not closed at nodes n1, n4' });
+    expect(relationRings([7, 8], (w) => (w === 7 ? [1, 2, 3, 1] : undefined), () => [47, 9])).toEqual({ error: 'member way w8 not in the file' });
+    expect(relationRings([7], () => [1, 2, 3, 1], (n) => (n === 3 ? undefined : [47, n]))).toEqual({ error: 'node n3 not in the file' });
   });
 });
 
@@ -66,7 +85,9 @@ describe('which boundaries tell an address its place', () => {
     expect(boundaryOf({ type: 'boundary', boundary: 'administrative', admin_level: '2', 'ISO3166-1:alpha2': 'li' })).toEqual({ kind: 'country', level: 2, country: 'LI' });
     expect(boundaryOf({ type: 'boundary', boundary: 'postal_code', postal_code: '9494' })).toEqual({ kind: 'postal', postcode: '9494' });
     expect(boundaryOf({ type: 'boundary', boundary: 'administrative', admin_level: '6', name: 'Bezirk Feldkirch', postal_code: '6800' })).toMatchObject({ postcode: '6800' });
-    expect(boundaryOf({ type: 'boundary', boundary: 'administrative', admin_level: '4', name: 'Vorarlberg' })).toBeUndefined();
+    // Every administrative level is an area, as osmium builds it; only levels 7-10 name the places of an address.
+    expect(boundaryOf({ type: 'boundary', boundary: 'administrative', admin_level: '4', name: 'Vorarlberg' })).toEqual({ kind: 'admin', level: 4, name: 'Vorarlberg' });
+    expect(boundaryOf({ type: 'boundary', boundary: 'administrative', name: 'Levelless' })).toBeUndefined();
     expect(boundaryOf({ type: 'boundary', boundary: 'postal_code', postal_code: '6800;6801' })).toBeUndefined();
     expect(boundaryOf({ type: 'boundary', boundary: 'political', admin_level: '8', name: 'Wahlkreis' })).toBeUndefined();
     expect(boundaryOf({ type: 'route', boundary: 'administrative', admin_level: '8', name: 'Vaduz' })).toBeUndefined();
@@ -84,5 +105,8 @@ describe('which boundaries tell an address its place', () => {
     // The address's own country decides the level: level 8 for Germany.
     expect(locator.locate(52.5, 3.5, 'DE')).toEqual({ country: 'DE', municipality: 'Veere', postcode: '4361', places: ['Westkapelle'] });
     expect(locator.locate(60, 3.5, undefined)).toEqual({});
+    // A region around it is an area, never a place of the address.
+    locator.add(makeArea({ kind: 'admin', level: 4, name: 'Zeeland' }, area)!);
+    expect(locator.locate(52.5, 3.5, undefined)).toEqual({ country: 'NL', municipality: 'Westkapelle', postcode: '4361', places: ['Veere'] });
   });
 });

@@ -57,7 +57,8 @@ describe.each(STORAGE_BACKENDS)('OSM import with boundaries (%s)', (backend) => 
 
   it('re-importing a file into an index built without its boundaries moves the addresses to their towns', async () => {
     await box.index.importFile(box.file('old.osm.pbf', osmBoundariesFixture({ boundaries: false })), { format: 'osm', country: 'LI' });
-    expect((await house('Rossbodastrasse 6'))?.components.city).toBeUndefined();
+    // Without boundaries the nearest address with a town (Burkatstrasse 5, tagged Rotenboden, 700 m away) names it, as derived.
+    expect(await house('Rossbodastrasse 6')).toMatchObject({ components: { city: 'Rotenboden' }, inferred: ['city'] });
     const again = await box.index.importFile(box.file('li.osm.pbf', osmBoundariesFixture()), { format: 'osm', country: 'LI' });
     // Four tagless addresses and the one tagged Rotenboden (now also in Triesenberg) changed street;
     // Bahnhofstrasse 18 (tagged Schaan, in Schaan) and Aussenweg (outside every boundary) did not.
@@ -65,6 +66,13 @@ describe.each(STORAGE_BACKENDS)('OSM import with boundaries (%s)', (backend) => 
     expect((await house('Rossbodastrasse 6'))?.components.city).toBe('Triesenberg');
     const streets = (await box.index.autocomplete({ query: 'Bahnhofstr', country: 'LI', limit: 10 })).filter((h) => h.precision === 'street');
     expect(streets.map((h) => h.label)).toEqual(['Bahnhofstrasse, Schaan']);
+  });
+
+  it('reads the boundaries of a file whose last block holds both ways and relations, as real extracts have', async () => {
+    const summary = await box.index.importFile(box.file('mixed.osm.pbf', osmBoundariesFixture({ relationsWithWays: true })), { format: 'osm' });
+    expect(summary).toMatchObject({ imported: 6, countries: ['LI'] });
+    expect((await house('Rossbodastrasse 6, Triesenberg'))?.components).toMatchObject({ city: 'Triesenberg', country: 'LI' });
+    expect(summary.areasNotClosed.map((a) => a.relation)).toEqual([3040]);
   });
 
   it('reads the same on a worker thread', async () => {

@@ -48,18 +48,18 @@ describe('units an OSM object lists', () => {
 describe('stored unit lists, stated or partial', () => {
   it('reads back what was packed, marks off', () => {
     expect(readUnits(packUnits(['1', '2']))).toEqual({ units: ['1', '2'] });
-    expect(readUnits(packUnits(['1', '2'], undefined, true))).toEqual({ units: ['1', '2'], unitsPartial: true });
-    expect(readUnits(packUnits(['1'], true, true))).toEqual({ units: ['1'], unitsPartial: true, interpolated: true });
-    expect(readUnits(packUnits(undefined, true))).toEqual({ interpolated: true });
+    expect(readUnits(packUnits(['1', '2'], { partial: true }))).toEqual({ units: ['1', '2'], unitsPartial: true });
+    expect(readUnits(packUnits(['1'], { interpolated: true, partial: true }))).toEqual({ units: ['1'], unitsPartial: true, interpolated: true });
+    expect(readUnits(packUnits(undefined, { interpolated: true }))).toEqual({ interpolated: true });
   });
 
   it('merges a partial list into a stated one as stated, each unit once; two partial lists stay partial', () => {
     const stated = packUnits(['1', '2']);
-    const partial = packUnits(['2', 'A'], undefined, true);
+    const partial = packUnits(['2', 'A'], { partial: true });
     expect(readUnits(mergePackedUnits(stated, partial))).toEqual({ units: ['1', '2', 'A'] });
     expect(readUnits(mergePackedUnits(partial, stated))).toEqual({ units: ['2', 'A', '1'] });
-    expect(readUnits(mergePackedUnits(partial, packUnits(['B'], undefined, true)))).toEqual({ units: ['2', 'A', 'B'], unitsPartial: true });
-    expect(mergePackedUnits(partial, packUnits(['a'], undefined, true))).toBe(partial);
+    expect(readUnits(mergePackedUnits(partial, packUnits(['B'], { partial: true })))).toEqual({ units: ['2', 'A', 'B'], unitsPartial: true });
+    expect(mergePackedUnits(partial, packUnits(['a'], { partial: true }))).toBe(partial);
   });
 });
 

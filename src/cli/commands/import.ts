@@ -31,6 +31,10 @@ function humanSummary(s: ImportSummary, backend: string): string[] {
   // Most OpenStreetMap addresses carry no addr:country: say how to keep them.
   const countryless = s.skipped.missing_country ?? 0;
   if (countryless > 0) lines.push(`  ${countryless} ${countryless === 1 ? 'row names' : 'rows name'} no country: pass --country CC to import ${countryless === 1 ? 'it' : 'them'}`);
+  // What the data did not state but the import derived (docs/towns-and-postcodes.md), and boundaries it could not close.
+  if (s.derived.city + s.derived.postcode > 0) lines.push(`  derived: a town for ${s.derived.city}, a postcode for ${s.derived.postcode} ${s.derived.postcode === 1 ? 'address' : 'addresses'}`);
+  if (s.areasNotClosed.length > 0) lines.push(`  ${s.areasNotClosed.length} boundary ${s.areasNotClosed.length === 1 ? 'relation' : 'relations'} could not be closed (no area of the index):`);
+  for (const a of s.areasNotClosed) lines.push(`    relation ${a.relation}${a.name ? ` ${a.name}` : ''}: ${a.reason}`);
   for (const p of s.problems) lines.push(`  row ${p.row}: ${p.reason}${p.detail ? ` (${p.detail})` : ''}`);
   if (s.problemsTruncated) lines.push('  … more bad rows were counted but not listed');
   return lines;

@@ -81,7 +81,7 @@ export class AddressKeyer {
       pcKey: pc?.key ?? null,
       lat: a.lat,
       lng: a.lng,
-      units: packUnits(a.units, a.interpolated, a.unitsPartial),
+      units: packUnits(a.units, { interpolated: a.interpolated, partial: a.unitsPartial, inferred: a.inferred }),
     };
   }
 

@@ -1,5 +1,6 @@
-import { ImportFormatError, type ImportOptions, type ReaderItem, type RowProblem } from '../types.js';
+import { type DerivedCounts, ImportFormatError, type ImportOptions, type ReaderItem, type RowItem, type RowProblem, type UnclosedArea } from '../types.js';
 import { AddressKeyer, type KeyedAddress } from './address-keys.js';
+import { deriveFromNeighbours } from './derive-stream.js';
 import { readOpenAddresses } from './openaddresses.js';
 import { readOsmPbf } from './osm-pbf.js';
 import { readPlainCsv } from './plain-csv.js';
@@ -15,6 +16,10 @@ export interface KeyedChunk {
   countries: string[];
   /** File bytes read so far. */
   bytesRead: number;
+  /** Keyed rows whose town or postcode was derived, not read. */
+  derived: DerivedCounts;
+  /** Area relations the reader could not close (OSM). */
+  areasNotClosed: UnclosedArea[];
 }
 
 export type ReadOptions = Pick<ImportOptions, 'format' | 'country'>;
@@ -39,17 +44,28 @@ function reader(path: string, opts: ReadOptions, onBytes: (n: number) => void): 
 export async function* keyedChunks(path: string, opts: ReadOptions): AsyncGenerator<KeyedChunk> {
   let bytesRead = 0;
   const keyer = new AddressKeyer();
-  for await (const items of reader(path, opts, (n) => (bytesRead = n))) {
+  for await (const items of deriveFromNeighbours(reader(path, opts, (n) => (bytesRead = n)))) {
     const keyed: KeyedChunk['keyed'] = [];
     const skips: RowProblem[] = [];
     const countries = new Set<string>();
+    const derived: DerivedCounts = { city: 0, postcode: 0 };
+    const areasNotClosed: UnclosedArea[] = [];
+    let rows = 0;
     for (const item of items) {
+      if (item.kind === 'area') {
+        areasNotClosed.push(item.area);
+        continue;
+      }
+      rows++;
       const a = accept(item, keyer, skips);
       if (!a) continue;
       countries.add(a.street.country);
       keyed.push({ row: item.row, a });
+      const inferred = item.kind === 'address' ? item.address.inferred : undefined;
+      if (inferred?.includes('city')) derived.city++;
+      if (inferred?.includes('postcode')) derived.postcode++;
     }
-    yield { rows: items.length, keyed, skips, countries: [...countries], bytesRead };
+    yield { rows, keyed, skips, countries: [...countries], bytesRead, derived, areasNotClosed };
   }
 }
 
@@ -61,7 +77,7 @@ function skip(skips: RowProblem[], row: number | string, reason: RowProblem['rea
 }
 
 /** Country check and index keys for one row; a row that cannot be used is listed with its reason. No closure per row: this runs for every row. */
-function accept(item: ReaderItem, keyer: AddressKeyer, skips: RowProblem[]): KeyedAddress | undefined {
+function accept(item: RowItem, keyer: AddressKeyer, skips: RowProblem[]): KeyedAddress | undefined {
   if (item.kind === 'bad') return skip(skips, item.row, item.reason, item.detail);
   const code = item.address.country?.toUpperCase();
   if (!code) return skip(skips, item.row, 'missing_country', 'no country in the row and no --country');

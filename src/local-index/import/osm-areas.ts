@@ -1,8 +1,8 @@
 /**
  * Areas of an OSM file (administrative and postal-code boundaries) as polygons, and which
- * of them contain a point. A boundary relation's member ways are joined end to end into
- * closed rings (outer and inner alike); a point is inside when a ray from it crosses the
- * rings an odd number of times, so holes and enclaves need no role bookkeeping.
+ * of them contain a point. A boundary relation's rings come from osm-rings.ts (outer and
+ * inner alike); a point is inside when a ray from it crosses the rings an odd number of
+ * times, so holes and enclaves need no role bookkeeping.
  */
 
 /** Coordinates are kept as integers of 1e-7 degree (OSM's own precision): 8 bytes a point. */
@@ -16,45 +16,6 @@ export interface Area<T> {
   maxLat: number;
   minLng: number;
   maxLng: number;
-}
-
-/**
- * Joins ways (node id lists) into closed rings: a closed way is a ring; open ones are chained
- * at shared end nodes, either way round. A chain that cannot be closed (a boundary cut by the
- * extract's edge) is dropped: closing it by a straight line would claim land it does not hold.
- */
-export function assembleRings(ways: readonly (readonly number[])[]): number[][] {
-  const rings: number[][] = [];
-  const open: number[][] = [];
-  for (const w of ways) {
-    if (w.length < 2) continue;
-    if (w[0] === w[w.length - 1]) {
-      if (w.length >= 4) rings.push([...w]);
-    } else open.push([...w]);
-  }
-  const byEnd = new Map<number, number[]>();
-  const link = (node: number, i: number) => byEnd.set(node, [...(byEnd.get(node) ?? []), i]);
-  open.forEach((w, i) => {
-    link(w[0]!, i);
-    link(w[w.length - 1]!, i);
-  });
-  const used = new Array<boolean>(open.length).fill(false);
-  for (let start = 0; start < open.length; start++) {
-    if (used[start]) continue;
-    used[start] = true;
-    const ring = [...open[start]!];
-    for (;;) {
-      const end = ring[ring.length - 1]!;
-      if (end === ring[0]) break;
-      const next = (byEnd.get(end) ?? []).find((i) => !used[i]);
-      if (next === undefined) break;
-      used[next] = true;
-      const w = open[next]!;
-      ring.push(...(w[0] === end ? w.slice(1) : w.slice(0, -1).reverse()));
-    }
-    if (ring.length >= 4 && ring[0] === ring[ring.length - 1]) rings.push(ring);
-  }
-  return rings;
 }
 
 /** An area from its rings' coordinates (`[lat, lng]` per node); undefined without a usable ring. */

@@ -1,14 +1,24 @@
 import type Database from 'better-sqlite3';
-import { pbfElements } from './pbf-blocks.js';
+import { nodePass } from './pbf-dense.js';
+import { wayPass } from './pbf-ways.js';
 import type { OsmRelation } from 'osm-pbf-parser';
-import { assembleRings, makeArea } from './osm-areas.js';
+import type { UnclosedArea } from '../types.js';
+import { type Area, makeArea } from './osm-areas.js';
 import { boundaryOf, type Boundary, PlaceLocator } from './osm-places.js';
+import { relationRings } from './osm-rings.js';
 
 /** A boundary relation met in the file, waiting for its ways' nodes. */
 interface PendingBoundary {
+  id: number;
   boundary: Boundary;
   ways: number[];
 }
+
+/** The relation as a report names it. */
+export const unclosed = (id: number, b: Boundary, reason: string): UnclosedArea => {
+  const name = b.name ?? (b.kind === 'postal' ? b.postcode : b.country);
+  return { relation: id, ...(name ? { name } : {}), reason };
+};
 
 /**
  * Collects the boundary relations of an OSM file and turns them into a PlaceLocator. The
@@ -38,7 +48,7 @@ export class BoundaryCollector {
     if (!boundary) return;
     const ways = item.members.filter((m) => m.type === 'way' && m.role !== 'subarea').map((m) => m.id);
     if (ways.length === 0) return;
-    this.pending.push({ boundary, ways });
+    this.pending.push({ id: item.id, boundary, ways });
     for (const id of ways) this.memberWays.add(id);
   }
 
@@ -54,47 +64,62 @@ export class BoundaryCollector {
     return refs;
   }
 
-  /** After pass 3: every boundary whose rings close, as areas; `node` gives a staged node's coordinates. */
-  locator(node: (id: number) => [number, number] | undefined): PlaceLocator {
-    const locator = new PlaceLocator();
+  /**
+   * After pass 3: every boundary whose rings close, as areas by relation id, and those that do
+   * not close (reported by the import); `node` gives a staged node's coordinates.
+   */
+  areas(node: (id: number) => [number, number] | undefined): { built: { relation: number; area: Area<Boundary> }[]; unclosed: UnclosedArea[] } {
+    const built: { relation: number; area: Area<Boundary> }[] = [];
+    const open: UnclosedArea[] = [];
     const refsOf = this.stage.prepare('SELECT refs FROM bways WHERE id = ?').pluck();
     for (const p of this.pending) {
-      const ways = p.ways.flatMap((id) => {
+      const rings = relationRings(p.ways, (id) => {
         const refs = refsOf.get(id) as string | undefined;
-        return refs ? [JSON.parse(refs) as number[]] : [];
-      });
-      const rings = assembleRings(ways).map((ring) => ring.flatMap((id) => {
-        const c = node(id);
-        return c ? [c] : [];
-      }));
-      const area = makeArea(p.boundary, rings);
-      if (area) locator.add(area);
+        return refs ? (JSON.parse(refs) as number[]) : undefined;
+      }, node);
+      const area = 'rings' in rings ? makeArea(p.boundary, rings.rings) : undefined;
+      if (area) built.push({ relation: p.id, area });
+      else open.push(unclosed(p.id, p.boundary, 'error' in rings ? rings.error : 'no ring encloses anything'));
     }
-    return locator;
+    return { built, unclosed: open };
+  }
+
+  /** The areas as a PlaceLocator, and the boundaries that do not close. */
+  locator(node: (id: number) => [number, number] | undefined): { locator: PlaceLocator; unclosed: UnclosedArea[] } {
+    const { built, unclosed: open } = this.areas(node);
+    const locator = new PlaceLocator();
+    for (const b of built) locator.add(b.area);
+    return { locator, unclosed: open };
   }
 }
 
 /**
- * The boundaries of a PBF file alone, as a PlaceLocator (three passes, boundaries only): for
- * tools that check an import against the file's own areas (bench/li-places.ts).
+ * The boundaries of a PBF file alone (three passes, boundaries only): for tools and tests that
+ * check an import against the file's own areas (bench/li-places.ts, osmium's reading).
  */
-export async function readPlaceLocator(path: string, stage: Database.Database): Promise<PlaceLocator> {
+export async function readBoundaryAreas(path: string, stage: Database.Database): Promise<ReturnType<BoundaryCollector['areas']>> {
   const collector = new BoundaryCollector(stage);
   stage.exec('CREATE TABLE IF NOT EXISTS bnodes (id INTEGER PRIMARY KEY, lat REAL NOT NULL, lng REAL NOT NULL)');
-  for await (const items of pbfElements(path)) for (const item of items) if (item.type === 'relation') collector.relation(item);
+  for await (const _ of wayPass(path, () => undefined, { relation: (r) => collector.relation(r) }));
   const wanted = new Set<number>();
-  for await (const items of pbfElements(path)) {
-    if (items.length > 0 && items[0]!.type === 'relation') break;
-    for (const item of items) if (item.type === 'way') for (const ref of collector.way(item.id, item.refs) ?? []) wanted.add(ref);
-  }
+  for await (const _ of wayPass(path, (w) => {
+    if (collector.isMember(w.id)) for (const ref of collector.way(w.id, w.refs()) ?? []) wanted.add(ref);
+  }));
   const add = stage.prepare('INSERT OR IGNORE INTO bnodes (id, lat, lng) VALUES (?, ?, ?)');
-  for await (const items of pbfElements(path)) {
-    if (items.length > 0 && items[0]!.type !== 'node') break;
-    for (const item of items) if (item.type === 'node' && wanted.has(item.id)) add.run(item.id, item.lat, item.lon);
-  }
+  for await (const _ of nodePass(path, (id, lat, lon) => {
+    if (wanted.has(id)) add.run(id, lat, lon);
+  }));
   const at = stage.prepare('SELECT lat, lng FROM bnodes WHERE id = ?');
-  return collector.locator((id) => {
+  return collector.areas((id) => {
     const c = at.get(id) as { lat: number; lng: number } | undefined;
     return c ? [c.lat, c.lng] : undefined;
   });
+}
+
+/** readBoundaryAreas as a PlaceLocator. */
+export async function readPlaceLocator(path: string, stage: Database.Database): Promise<{ locator: PlaceLocator; unclosed: UnclosedArea[] }> {
+  const { built, unclosed: open } = await readBoundaryAreas(path, stage);
+  const locator = new PlaceLocator();
+  for (const b of built) locator.add(b.area);
+  return { locator, unclosed: open };
 }

@@ -13,6 +13,8 @@ import { hasAddress } from './osm-address-forms.js';
 import { entranceTags, isBareEntrance } from './osm-entrances.js';
 import { isInterpolation } from './osm-interpolation.js';
 import { addrTags, interpolationRows, osmRows } from './osm-rows.js';
+import { type PlaceNode, placeNodeOf } from './osm-place-nodes.js';
+import { PlaceLocator } from './osm-places.js';
 
 type Tags = Record<string, string>;
 
@@ -100,7 +102,13 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     const addEntrance = stage.prepare('INSERT OR REPLACE INTO entrances (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
     const setEntranceWay = stage.prepare('UPDATE entrances SET way = ? WHERE id = ? AND way IS NULL');
     const entranceIds = new Set<number>();
+    // Place nodes name the town where no municipality boundary does (osm-place-nodes.ts).
+    const placeNodes: [number, number, PlaceNode][] = [];
     const node = (id: number, tags: Tags, lat: number, lon: number) => {
+      if (tags.place) {
+        const place = placeNodeOf(tags);
+        if (place) placeNodes.push([lat, lon, place]);
+      }
       if (hasAddress(tags)) addNode.run(id, JSON.stringify(addrTags(tags)), lat, lon);
       else if (isBareEntrance(tags)) {
         addEntrance.run(id, JSON.stringify(addrTags(tags)), lat, lon);
@@ -227,9 +235,11 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     stage.exec('COMMIT');
     onBytes?.(size);
 
-    const places = boundaries.size > 0 ? boundaries.locator((id) => boundaryNodes.get(id)) : undefined;
+    const areas = boundaries.size > 0 ? boundaries.locator((id) => boundaryNodes.get(id)) : undefined;
+    const places = areas?.locator ?? (placeNodes.length > 0 ? new PlaceLocator() : undefined);
+    for (const [lat, lng, place] of placeNodes) places!.addPlaceNode(lat, lng, place);
 
-    let batch: ReaderItem[] = [];
+    let batch: ReaderItem[] = (areas?.unclosed ?? []).map((area) => ({ kind: 'area', area }));
     const take = function* (items: ReaderItem[]) {
       batch.push(...items);
       if (batch.length >= 2000) {

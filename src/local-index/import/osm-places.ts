@@ -1,4 +1,5 @@
 import { AreaGrid, type Area } from './osm-areas.js';
+import { type PlaceNode, PlaceNodes } from './osm-place-nodes.js';
 
 /** What a boundary relation tells about the addresses inside it. */
 export interface Boundary {
@@ -17,11 +18,13 @@ const ADMIN_LEVELS = new Set([7, 8, 9, 10]);
 
 /**
  * The admin_level of the town people write, per country, finest first (OSM's per-country
- * admin_level table): the municipality (8) in most of Europe; the Dutch woonplaats (10)
- * before the gemeente; the Portuguese concelho (7). None where the postal town is not an
- * administrative area (GB post towns, Danish postal districts): there `addr:city` is all.
+ * admin_level table, as Nominatim's address levels; docs/towns-and-postcodes.md): the
+ * municipality (8) in most of Europe (LI, AT, DE, CH, FR, …); the Dutch woonplaats (10) before
+ * the gemeente; the Portuguese concelho (7); in Great Britain the parish (10), else the
+ * district (8). None where the postal town is no administrative area (Danish postal districts,
+ * Irish post towns): there `addr:city`, then the nearest place node.
  */
-const MUNICIPALITY_LEVELS: Record<string, number[]> = { NL: [10, 8], PT: [7], DK: [], GB: [], IE: [] };
+const MUNICIPALITY_LEVELS: Record<string, number[]> = { NL: [10, 8], PT: [7], GB: [10, 8], DK: [], IE: [] };
 const DEFAULT_LEVELS = [8, 7];
 
 const single = (v: string | undefined): string | undefined => {
@@ -42,8 +45,9 @@ export function boundaryOf(tags: Record<string, string>): Boundary | undefined {
     const code = (tags['ISO3166-1:alpha2'] ?? tags['ISO3166-1'])?.toUpperCase();
     return code && /^[A-Z]{2}$/.test(code) ? { kind: 'country', level, country: code } : undefined;
   }
+  // Every level osmium would build is an area (regions and districts too); only levels 7-10 name places (locate).
+  if (!Number.isInteger(level) || level < 3 || level > 11) return undefined;
   const postcode = single(tags.postal_code);
-  if (!ADMIN_LEVELS.has(level) && !postcode) return undefined;
   const name = tags.name?.trim();
   if (!name && !postcode) return undefined;
   return { kind: 'admin', level, ...(name ? { name } : {}), ...(postcode ? { postcode } : {}) };
@@ -60,6 +64,7 @@ export interface Located {
 /** Where an address lies: its country, municipality and postcode area, from the file's boundaries. */
 export class PlaceLocator {
   private readonly grid = new AreaGrid<Boundary>();
+  private readonly nodes = new PlaceNodes();
   private size = 0;
 
   add(area: Area<Boundary>): void {
@@ -67,8 +72,21 @@ export class PlaceLocator {
     this.size++;
   }
 
+  addPlaceNode(lat: number, lng: number, node: PlaceNode): void {
+    this.nodes.add(lat, lng, node);
+  }
+
   get areas(): number {
     return this.size;
+  }
+
+  get placeNodes(): number {
+    return this.nodes.size;
+  }
+
+  /** Where no municipality holds a point: the nearest place node that reaches it (osm-place-nodes.ts). */
+  town(lat: number, lng: number): string | undefined {
+    return this.nodes.town(lat, lng);
   }
 
   /** `country` is the address's own (tag or import option); the file's country boundary decides otherwise. */
@@ -76,7 +94,8 @@ export class PlaceLocator {
     if (this.size === 0) return {};
     const found = this.grid.containing(lat, lng);
     const cc = country ?? found.find((b) => b.kind === 'country')?.country;
-    const admin = found.filter((b) => b.kind === 'admin');
+    const all = found.filter((b) => b.kind === 'admin');
+    const admin = all.filter((b) => ADMIN_LEVELS.has(b.level!));
     const out: Located = {};
     if (cc) out.country = cc;
     for (const level of (cc ? MUNICIPALITY_LEVELS[cc] : undefined) ?? DEFAULT_LEVELS) {
@@ -89,7 +108,7 @@ export class PlaceLocator {
     // Residents write any level they live in (a parish, a quarter, the municipality): all are places of the address.
     const others = admin.filter((b) => b.name && b.name !== out.municipality).sort((a, b) => b.level! - a.level!).map((b) => b.name!);
     if (others.length > 0) out.places = [...new Set(others)];
-    const postcode = found.find((b) => b.kind === 'postal')?.postcode ?? admin.filter((b) => b.postcode).sort((a, b) => b.level! - a.level!)[0]?.postcode;
+    const postcode = found.find((b) => b.kind === 'postal')?.postcode ?? all.filter((b) => b.postcode).sort((a, b) => b.level! - a.level!)[0]?.postcode;
     if (postcode) out.postcode = postcode;
     return out;
   }

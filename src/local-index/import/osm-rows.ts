@@ -1,4 +1,5 @@
-import type { ReaderItem } from '../types.js';
+import type { InferredComponent } from '../../contract/address.js';
+import type { RowItem } from '../types.js';
 import { addressForms } from './osm-address-forms.js';
 import { interpolate } from './osm-interpolation.js';
 import type { PlaceLocator } from './osm-places.js';
@@ -31,20 +32,29 @@ function placesOf(tags: Tags, located: string[] | undefined): string[] | undefin
  */
 export function fields(tags: Tags, lat: number | undefined, lng: number | undefined, sourceId: string, places: PlaceLocator | undefined, country?: string) {
   const tagged = tags['addr:country'];
-  const at = places && lat !== undefined && lng !== undefined ? places.locate(lat, lng, tagged?.toUpperCase()) : {};
+  const located = places && lat !== undefined && lng !== undefined;
+  const at = located ? places.locate(lat, lng, tagged?.toUpperCase()) : {};
+  // The town: `addr:city`, or `addr:place` beside a street (the place it belongs to); else derived.
+  const taggedCity = tags['addr:city'] || (tags['addr:street'] ? tags['addr:place'] : undefined);
+  const city = taggedCity || at.municipality || (located ? places.town(lat, lng) : undefined);
+  const postcode = tags['addr:postcode'] || at.postcode;
+  const inferred: InferredComponent[] = [];
+  if (city && !taggedCity) inferred.push('city');
+  if (postcode && !tags['addr:postcode']) inferred.push('postcode');
   return {
     lat,
     lng,
     houseNumber: tags['addr:housenumber'],
     street: tags['addr:street'] || tags['addr:place'],
-    postcode: tags['addr:postcode'] || at.postcode,
-    city: tags['addr:city'] || at.municipality,
+    postcode,
+    city,
     municipality: at.municipality,
     places: placesOf(tags, at.places),
     state: tags['addr:state'],
     country: tagged || at.country || country,
     sourceId,
     ...osmUnitList(tags),
+    ...(inferred.length > 0 ? { inferred } : {}),
   };
 }
 
@@ -53,7 +63,7 @@ export function fields(tags: Tags, lat: number | undefined, lng: number | undefi
  * (osm-address-forms.ts), row and source id suffixed for all but its own (`osm:n5#cn`). The
  * object's units belong to its own form only.
  */
-export function osmRows(row: string, tags: Tags, lat: number, lng: number, places: PlaceLocator | undefined, country: string | undefined): ReaderItem[] {
+export function osmRows(row: string, tags: Tags, lat: number, lng: number, places: PlaceLocator | undefined, country: string | undefined): RowItem[] {
   const f = fields(tags, lat, lng, `osm:${row}`, places, country);
   // Most objects have one form: no array of forms, no copy of the fields.
   if (!tags['addr:conscriptionnumber'] && !tags['addr:streetnumber']) return [buildAddress(row, f)];
@@ -74,7 +84,7 @@ export function interpolationRows(
   numbered: (id: number) => Tags | undefined,
   places: PlaceLocator | undefined,
   country: string | undefined,
-): ReaderItem[] {
+): RowItem[] {
   return interpolate(tags, refs, at, numbered).map((a, k) =>
     buildAddress(`${row}#${k}`, { ...fields(a.tags, a.lat, a.lng, `osm:${row}#${k}`, places, country), interpolated: true }),
   );

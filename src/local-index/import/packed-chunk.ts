@@ -14,6 +14,8 @@ export interface PackedChunk {
   skips: KeyedChunk['skips'];
   countries: string[];
   bytesRead: number;
+  derived: KeyedChunk['derived'];
+  areasNotClosed: KeyedChunk['areasNotClosed'];
   streets: StreetInput[];
   line: (number | string)[];
   street: Uint32Array;
@@ -37,6 +39,8 @@ export function packChunk(chunk: KeyedChunk): PackedChunk {
     skips: chunk.skips,
     countries: chunk.countries,
     bytesRead: chunk.bytesRead,
+    derived: chunk.derived,
+    areasNotClosed: chunk.areasNotClosed,
     streets: [],
     line: new Array<number | string>(n),
     street: new Uint32Array(n),
@@ -96,5 +100,5 @@ export function unpackChunk(p: PackedChunk): KeyedChunk {
     };
     keyed[i] = { row: p.line[i]!, a };
   }
-  return { rows: p.rows, keyed, skips: p.skips, countries: p.countries, bytesRead: p.bytesRead };
+  return { rows: p.rows, keyed, skips: p.skips, countries: p.countries, bytesRead: p.bytesRead, derived: p.derived, areasNotClosed: p.areasNotClosed };
 }

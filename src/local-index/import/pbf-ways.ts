@@ -145,12 +145,16 @@ export async function* wayPass(
       }
     }
     const items = decoder.decode(block);
-    if (!relation && items.some((i) => i.type === 'relation')) return;
+    // A block may hold the last ways and the first relations (osmium writes such blocks): its ways count too.
+    let relations = false;
     for (const item of items) {
-      if (item.type === 'relation') relation?.(item);
-      else if (item.type === 'way') way(objectView(item));
+      if (item.type === 'relation') {
+        relations = true;
+        relation?.(item);
+      } else if (item.type === 'way') way(objectView(item));
     }
     yield;
+    if (relations && !relation) return;
   }
 }
 

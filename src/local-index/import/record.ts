@@ -1,5 +1,6 @@
+import type { InferredComponent } from '../../contract/address.js';
 import { collapseSpaces } from '../text.js';
-import type { RawAddress, ReaderItem, SkipReason } from '../types.js';
+import type { RawAddress, RowItem, SkipReason } from '../types.js';
 
 /** Fields as a reader found them (strings from CSV, numbers from OSM). */
 export interface RawFields {
@@ -24,6 +25,8 @@ export interface RawFields {
   sourceId?: string;
   /** Placed between two known house numbers (an OSM interpolation way), not mapped itself. */
   interpolated?: true;
+  /** Components the reader derived rather than read (a town from an area, a postcode from a postal-code area). */
+  inferred?: InferredComponent[];
 }
 
 type Coordinate = number | 'missing' | 'invalid';
@@ -46,7 +49,7 @@ const optional = (s: string | undefined): string | undefined => {
   return v === '' ? undefined : v;
 };
 
-const bad = (row: number | string, reason: SkipReason, detail?: string): ReaderItem => ({ kind: 'bad', row, reason, detail });
+const bad = (row: number | string, reason: SkipReason, detail?: string): RowItem => ({ kind: 'bad', row, reason, detail });
 const NUMBER = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 const WORD = /[\p{L}\p{N}]/u;
 const SHORT_UNIT = /^[\p{L}\p{N}]{1,4}$/u;
@@ -56,7 +59,7 @@ const SHORT_UNIT = /^[\p{L}\p{N}]{1,4}$/u;
  * short unit (`2` for `123`) is a BAG addition and becomes part of the house number (`123-2`),
  * as Dutch data writes them; elsewhere the unit (`APT 5`, `3B`) is one of the house's units.
  */
-export function buildAddress(row: number | string, f: RawFields): ReaderItem {
+export function buildAddress(row: number | string, f: RawFields): RowItem {
   const lat = coordinate(f.lat, 90);
   const lng = coordinate(f.lng, 180);
   if (lat === 'missing' || lng === 'missing') return bad(row, 'missing_coordinates');
@@ -87,5 +90,7 @@ export function buildAddress(row: number | string, f: RawFields): ReaderItem {
     ...(units?.length && units === f.units && f.unitsPartial ? { unitsPartial: true as const } : {}),
   };
   if (f.interpolated) address.interpolated = true;
+  const inferred = f.inferred?.filter((c) => address[c] !== undefined);
+  if (inferred?.length) address.inferred = inferred;
   return { kind: 'address', row, address };
 }

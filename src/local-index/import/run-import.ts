@@ -42,6 +42,9 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
       summary.rows += chunk.rows;
       for (const p of chunk.skips) summary.skip(p.row, p.reason, p.detail);
       for (const code of chunk.countries) summary.country(code);
+      summary.derived.city += chunk.derived.city;
+      summary.derived.postcode += chunk.derived.postcode;
+      summary.areasNotClosed.push(...chunk.areasNotClosed);
       for (const item of chunk.keyed) batch.push(item);
       // Rows are reported with every chunk: the OSM reader yields its ways after reading the file.
       opts.onProgress?.({ bytesRead: chunk.bytesRead, totalBytes: info.size, rows: summary.rows });

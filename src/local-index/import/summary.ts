@@ -1,4 +1,4 @@
-import type { ImportFormat, ImportSummary, RowProblem, SkipReason } from '../types.js';
+import type { DerivedCounts, ImportFormat, ImportSummary, RowProblem, SkipReason, UnclosedArea } from '../types.js';
 
 /** Bad rows listed one by one up to this many; beyond it they are only counted. */
 export const MAX_PROBLEMS = 1000;
@@ -12,6 +12,8 @@ export class SummaryBuilder {
   private readonly problems: RowProblem[] = [];
   private truncated = false;
   private readonly countries = new Set<string>();
+  readonly derived: DerivedCounts = { city: 0, postcode: 0 };
+  readonly areasNotClosed: UnclosedArea[] = [];
   private readonly started = performance.now();
 
   constructor(
@@ -49,6 +51,8 @@ export class SummaryBuilder {
       skipped: this.skipped,
       problems: this.problems,
       problemsTruncated: this.truncated,
+      derived: { ...this.derived },
+      areasNotClosed: [...this.areasNotClosed].sort((a, b) => a.relation - b.relation),
       durationMs,
       ratePerSecond: durationMs > 0 ? Math.round((this.rows * 1000) / durationMs) : this.rows,
     };

@@ -19,12 +19,15 @@ function places(s: StreetHit): Pick<LocalHit, 'placeNames'> {
 
 /**
  * An address as a result. One the source gave no postcode (most OSM points) takes its
- * street's, when every address of the street that has one agrees (as Nominatim does).
+ * street's, when every address of the street that has one agrees (as Nominatim does). What
+ * the import derived, and a postcode taken from the street, is named in `inferred`.
  */
 export function addressToHit(a: AddressHit, score: number): LocalHit {
   const components: AddressComponents = { ...streetComponents(a.street), houseNumber: a.hn };
   const postcode = a.postcode ?? a.street.postcode;
   if (postcode) components.postcode = postcode;
+  const inferred = new Set(a.inferred?.filter((c) => components[c] !== undefined));
+  if (!a.postcode && postcode) inferred.add('postcode');
   return {
     components,
     location: { lat: a.lat, lng: a.lng },
@@ -35,6 +38,7 @@ export function addressToHit(a: AddressHit, score: number): LocalHit {
     ...(a.units ? { units: a.units } : {}),
     ...(a.unitsPartial ? { unitsPartial: true } : {}),
     ...(a.interpolated ? { interpolated: true } : {}),
+    ...(inferred.size > 0 ? { inferred: [...inferred].sort() } : {}),
   };
 }
 

@@ -37,6 +37,12 @@ function dedupe(hits: LocalHit[]): LocalHit[] {
       if (partial) first.unitsPartial = true;
       else delete first.unitsPartial;
     }
+    // A component one object of the house states is stated: derived only where every object derived it.
+    if (first.inferred) {
+      const kept = first.inferred.filter((c) => h.inferred?.includes(c));
+      if (kept.length > 0) first.inferred = kept;
+      else delete first.inferred;
+    }
     if (first.interpolated && !h.interpolated) {
       first.location = h.location;
       delete first.interpolated;

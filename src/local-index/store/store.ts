@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { InferredComponent } from '../../contract/address.js';
 import { mayHaveTypo } from '../fuzzy.js';
 import type { SampleAddress } from './sample-address.js';
 import type { LatLng } from '../../lib/sphere.js';
@@ -298,6 +299,8 @@ export interface AddressHit {
   unitsPartial?: true;
   /** Placed between two known house numbers (OSM interpolation), not mapped itself. */
   interpolated?: true;
+  /** What the import derived of this address (its town, its postcode) rather than read. */
+  inferred?: InferredComponent[];
 }
 
 /** An address a reverse look-up found: its row, its id and its great-circle distance from the position. */

@@ -11,7 +11,8 @@ import { addrTags, interpolationRows, osmRows } from '../import/osm-rows.js';
 import { readOsmChange, type OsmChange } from '../import/osc-parse.js';
 import { SummaryBuilder } from '../import/summary.js';
 import type { IndexStore } from '../store/store.js';
-import { ImportFormatError, type ImportSummary, type ReaderItem } from '../types.js';
+import { ImportFormatError, type ImportSummary, type RowItem } from '../types.js';
+import { deriveFromIndex } from './derive-from-index.js';
 import { areaMembers, areaWay, entranceNode, entranceWay, entranceWayId, storedEnds, withEnds } from './osm-derived-ways.js';
 import { stateTags, tracked, type ImportFailure, type OsmStateStore, type StateChange, type StoredWay, type Tags } from './osm-state.js';
 
@@ -48,11 +49,16 @@ function centre(refs: number[], at: (id: number) => [number, number] | undefined
 /** The places of the recorded boundaries, built as the import builds them. */
 async function placesOf(state: OsmStateStore): Promise<PlaceLocator | undefined> {
   const locator = new PlaceLocator();
-  for (const a of await state.areas()) {
-    const area = makeArea(a.value, a.rings);
+  for (const { value, rings } of await state.areas()) {
+    if (value.kind === 'place') {
+      const at = rings[0]?.[0];
+      if (at) locator.addPlaceNode(at[0], at[1], { name: value.name, place: value.place });
+      continue;
+    }
+    const area = makeArea(value, rings);
     if (area) locator.add(area);
   }
-  return locator.areas > 0 ? locator : undefined;
+  return locator.areas > 0 || locator.placeNodes > 0 ? locator : undefined;
 }
 
 /** Why `--update` cannot run: the failed import by name when there was one. */
@@ -86,10 +92,10 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
 
   const { ways, stored, coords, buildingOf } = await resolveWays(state, change);
   const places = await placesOf(state);
-  const items: ReaderItem[] = [];
+  const items: RowItem[] = [];
   const removals: string[] = [];
   /** Writes an object's rows, and removes its forms (and interpolated numbers) it no longer has. */
-  const place = (row: string, rows: ReaderItem[], old?: StoredWay) => {
+  const place = (row: string, rows: RowItem[], old?: StoredWay) => {
     items.push(...rows);
     const written = new Set(rows.map((r) => String(r.row)));
     for (const suffix of ['', ...FORM_SUFFIXES]) if (!written.has(`${row}${suffix}`)) removals.push(`osm:${row}${suffix}`);
@@ -147,7 +153,7 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
   // Relations that are no address multipolygon, now or before (resolveWays left them out).
   const relationsIgnored = [...change.relations.keys()].filter((id) => !ways.has(-id)).length;
 
-  const keyed = keyAll(items, summary, removals);
+  const keyed = keyAll(await deriveFromIndex(store, items), summary, removals);
   await state.apply(stateChange, digest);
   const session = await store.beginImport();
   try {
@@ -259,7 +265,7 @@ async function resolveWays(state: OsmStateStore, change: OsmChange) {
 }
 
 /** Keys the rows as an import does; a row that is no longer usable is counted and leaves the index. */
-function keyAll(items: ReaderItem[], summary: SummaryBuilder, removals: string[]): KeyedAddress[] {
+function keyAll(items: RowItem[], summary: SummaryBuilder, removals: string[]): KeyedAddress[] {
   const keyer = new AddressKeyer();
   const out: KeyedAddress[] = [];
   const sourceOf = (row: number | string) => `osm:${String(row)}`;
@@ -270,6 +276,9 @@ function keyAll(items: ReaderItem[], summary: SummaryBuilder, removals: string[]
       removals.push(sourceOf(item.row));
       continue;
     }
+    const inferred = item.address.inferred;
+    if (inferred?.includes('city')) summary.derived.city++;
+    if (inferred?.includes('postcode')) summary.derived.postcode++;
     const code = item.address.country?.toUpperCase();
     const problem = !code ? 'missing_country' : !/^[A-Z]{2}$/.test(code) ? 'invalid_country' : undefined;
     const a = problem ? problem : keyer.key(item.address, code!);

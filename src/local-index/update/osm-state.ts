@@ -1,4 +1,5 @@
 import { hasAddress } from '../import/osm-address-forms.js';
+import type { PlaceNode } from '../import/osm-place-nodes.js';
 import type { Boundary } from '../import/osm-places.js';
 
 /**
@@ -34,10 +35,13 @@ export interface StoredWay {
   refs: number[];
 }
 
-/** A boundary as the import built it: what it tells, and its closed rings as [lat, lng] points. */
+/**
+ * A boundary as the import built it: what it tells, and its closed rings as [lat, lng] points.
+ * A place node (osm-place-nodes.ts) is kept alike, under its negated id, its one point the only ring.
+ */
 export interface StoredArea {
   id: number;
-  value: Boundary;
+  value: Boundary | ({ kind: 'place' } & PlaceNode);
   rings: [number, number][][];
 }
 

@@ -12,7 +12,8 @@ export async function writeStateBatch(recorder: StateRecorder, batch: StateBatch
       return undefined;
     case 'areas':
       await recorder.areas(batch.rows);
-      return { ways: batch.ways, areas: batch.rows.length };
+      // Boundaries only: place nodes ride in the same batch.
+      return { ways: batch.ways, areas: batch.rows.filter((a) => a.value.kind !== 'place').length };
   }
 }
 

@@ -1,4 +1,6 @@
-import { assembleRings, makeArea } from '../import/osm-areas.js';
+import { makeArea } from '../import/osm-areas.js';
+import { relationRings } from '../import/osm-rings.js';
+import { placeNodeOf } from '../import/osm-place-nodes.js';
 import { isInterpolation } from '../import/osm-interpolation.js';
 import { addressAreaWays, NODE_PASS_BUDGET, NodeFilter } from '../import/osm-pbf.js';
 import { isBareEntrance } from '../import/osm-entrances.js';
@@ -129,10 +131,14 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
   const entrances: StoredWayRow[] = [];
   const endNodes = new Set(interpolations.flatMap((w) => w.refs));
   const coords = new Map<number, [number, number]>();
+  // Place nodes name the town where no boundary does (osm-place-nodes.ts).
+  const places: StoredArea[] = [];
   if (wayCount > 0 || boundaries.length > 0) {
     const nodes = new PackedNodes();
     for await (const _ of nodePass(path, (id, lat, lon, tags) => {
       if (boundaryNodes.has(id)) coords.set(id, [lat, lon]);
+      const place = tags?.place ? placeNodeOf(tags) : undefined;
+      if (place) places.push({ id: -id, value: { kind: 'place', ...place }, rings: [[[lat, lon]]] });
       if (tags?.['addr:housenumber'] && endNodes.has(id)) ends.set(id, addrTags(tags));
       if (!uses(id)) return;
       if (tags && isBareEntrance(tags)) entrances.push({ id: entranceWayId(id), ...entranceWay(id, addrTags(tags)) });
@@ -148,20 +154,11 @@ export async function* readOsmState(path: string, opts: StateReadOptions = {}): 
   if (withEndTags.length + entrances.length > 0) yield { kind: 'ways', rows: encodeWays([...withEndTags, ...entrances]) };
   wayCount += entrances.length;
 
-  // The areas as the import builds them (osm-boundary-areas.ts): joined rings, a cut-off boundary dropped.
-  const areas: StoredArea[] = [];
+  // The areas as the import builds them (osm-boundary-areas.ts, osm-rings.ts); one that does not close is left out.
+  const areas: StoredArea[] = [...places];
   for (const b of boundaries) {
-    const refs = b.ways.flatMap((id) => {
-      const r = memberRefs.get(id);
-      return r ? [r] : [];
-    });
-    const rings = assembleRings(refs).map((ring) =>
-      ring.flatMap((id): [number, number][] => {
-        const c = coords.get(id);
-        return c ? [c] : [];
-      }),
-    );
-    if (makeArea(b.boundary, rings)) areas.push({ id: b.id, value: b.boundary, rings });
+    const built = relationRings(b.ways, (id) => memberRefs.get(id), (id) => coords.get(id));
+    if ('rings' in built && makeArea(b.boundary, built.rings)) areas.push({ id: b.id, value: b.boundary, rings: built.rings });
   }
   yield { kind: 'areas', rows: areas, ways: wayCount };
 }

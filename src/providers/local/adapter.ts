@@ -13,6 +13,7 @@ function toCandidate(hit: LocalHit): ProviderCandidate {
     ...(hit.units ? { units: hit.units } : {}),
     ...(hit.units && hit.unitsPartial ? { unitsPartial: true } : {}),
     ...(hit.interpolated ? { interpolated: true } : {}),
+    ...(hit.inferred ? { inferred: hit.inferred } : {}),
     ...(hit.houseNumbersKnown ? { houseNumbersKnown: true } : {}),
     ...(hit.postcodesKnown ? { postcodesKnown: true } : {}),
     raw: { score: hit.score, precision: hit.precision },

@@ -23,7 +23,7 @@ const boundary = (id: number, tags: Record<string, string>, ways: [number, strin
  * Vaduz), a postal-code area over Schaan, a neighbour cut off by the extract's edge, and
  * addresses of which most carry neither `addr:city` nor `addr:postcode`.
  */
-export function osmBoundariesFixture(opts: { boundaries?: boolean } = {}): Buffer {
+export function osmBoundariesFixture(opts: { boundaries?: boolean; relationsWithWays?: boolean } = {}): Buffer {
   const nodes: PbfNode[] = [
     ...corners(1000, 47.0, 9.4, 47.3, 9.7), // country
     ...corners(1010, 47.1, 9.53, 47.13, 9.57), // Triesenberg
@@ -59,5 +59,5 @@ export function osmBoundariesFixture(opts: { boundaries?: boolean } = {}): Buffe
     boundary(3031, { boundary: 'postal_code', postal_code: '9494' }, [[2030, 'outer']]),
     boundary(3040, { boundary: 'administrative', admin_level: '8', name: 'Cutoff' }, [[2040, 'outer']]),
   ];
-  return writePbf(nodes, ways, opts.boundaries === false ? [] : relations);
+  return writePbf(nodes, ways, opts.boundaries === false ? [] : relations, { relationsWithWays: opts.relationsWithWays ?? false });
 }

@@ -44,10 +44,9 @@ function stringTable(): { sid(s: string): number; table(): { s: Buffer[] } } {
   };
 }
 
-/** Relations in their own block after nodes and ways, as sorted OSM files store them. */
-function relationBlock(relations: PbfRelation[]): Buffer {
-  const st = stringTable();
-  const messages = relations.map((r) => ({
+/** Relations as a primitive group, with their strings in `st`. */
+function relationGroup(relations: PbfRelation[], st: ReturnType<typeof stringTable>) {
+  return relations.map((r) => ({
     id: r.id,
     keys: Object.keys(r.tags ?? {}).map(st.sid),
     vals: Object.values(r.tags ?? {}).map(st.sid),
@@ -55,6 +54,12 @@ function relationBlock(relations: PbfRelation[]): Buffer {
     memids: delta(r.members.map((m) => m.id)),
     types: r.members.map((m) => MEMBER_TYPE[m.type]),
   }));
+}
+
+/** Relations in their own block after nodes and ways, as sorted OSM files store them. */
+function relationBlock(relations: PbfRelation[]): Buffer {
+  const st = stringTable();
+  const messages = relationGroup(relations, st);
   return block('OSMData', parsers.osm.PrimitiveBlock.encode({ stringtable: st.table(), primitivegroup: [{ relations: messages }], granularity: 100 }));
 }
 
@@ -66,8 +71,9 @@ function delta(values: number[]): number[] {
  * Writes a small OpenStreetMap PBF (dense nodes, then ways, then relations) with the protobuf
  * codecs that osm-pbf-parser itself ships, so tests build their fixtures instead of committing binaries.
  */
-export function writePbf(nodes: PbfNode[], ways: PbfWay[], relations: PbfRelation[] = []): Buffer {
-  const { sid, table } = stringTable();
+export function writePbf(nodes: PbfNode[], ways: PbfWay[], relations: PbfRelation[] = [], opts: { relationsWithWays?: boolean } = {}): Buffer {
+  const st = stringTable();
+  const { sid, table } = st;
   const keysVals = nodes.flatMap((n) => [...Object.entries(n.tags ?? {}).flatMap(([k, v]) => [sid(k), sid(v)]), 0]);
   const dense = {
     id: delta(nodes.map((n) => n.id)),
@@ -81,13 +87,15 @@ export function writePbf(nodes: PbfNode[], ways: PbfWay[], relations: PbfRelatio
     vals: Object.values(w.tags ?? {}).map(sid),
     refs: delta(w.refs),
   }));
+  // Real extracts may close a block with the last ways and the first relations (the Liechtenstein one does).
+  const mixed = opts.relationsWithWays && relations.length > 0 ? [{ relations: relationGroup(relations, st) }] : [];
   const primitive = parsers.osm.PrimitiveBlock.encode({
     stringtable: table(),
-    primitivegroup: [{ dense }, { ways: wayMessages }],
+    primitivegroup: [{ dense }, { ways: wayMessages }, ...mixed],
     granularity: 100,
   });
   const header = parsers.osm.HeaderBlock.encode({ required_features: ['OsmSchema-V0.6', 'DenseNodes'], writingprogram: 'addressd tests' });
   const blocks = [block('OSMHeader', header), block('OSMData', primitive)];
-  if (relations.length > 0) blocks.push(relationBlock(relations));
+  if (relations.length > 0 && mixed.length === 0) blocks.push(relationBlock(relations));
   return Buffer.concat(blocks);
 }

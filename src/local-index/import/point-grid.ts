@@ -1,0 +1,80 @@
+/**
+ * Points bucketed by a fine grid, for "the nearest point within r metres that passes a test"
+ * over millions of points: the search widens ring by ring around the query's cell and stops
+ * once no unvisited cell can hold a nearer point, so a dense town costs a few cells and a
+ * lonely farm a few empty look-ups.
+ */
+
+/** Metres per degree of latitude. */
+const M_PER_DEG = 111_320;
+
+/** Distance in metres (equirectangular: exact enough within the few kilometres searched here). */
+export function metres(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const x = (lng2 - lng1) * Math.cos(((lat1 + lat2) / 2) * (Math.PI / 180));
+  return Math.hypot(lat2 - lat1, x) * M_PER_DEG;
+}
+
+export class PointGrid<T> {
+  /** Rows of cells, then cells: both keys small integers (a single key would leave V8's fast integer range). */
+  private readonly rows = new Map<number, Map<number, number[]>>();
+  private readonly lat: number[] = [];
+  private readonly lng: number[] = [];
+  private readonly values: T[] = [];
+
+  /** `cell` in degrees: about the spacing of the points searched for. */
+  constructor(private readonly cell = 0.002) {}
+
+  get size(): number {
+    return this.values.length;
+  }
+
+  add(lat: number, lng: number, value: T): void {
+    const i = this.values.push(value) - 1;
+    this.lat.push(lat);
+    this.lng.push(lng);
+    const y = Math.floor(lat / this.cell);
+    const x = Math.floor(lng / this.cell);
+    let row = this.rows.get(y);
+    if (!row) this.rows.set(y, (row = new Map()));
+    const list = row.get(x);
+    if (list) list.push(i);
+    else row.set(x, [i]);
+  }
+
+  /** The nearest point within `radius` metres whose value passes `accept` (all by default), or undefined. */
+  nearest(lat: number, lng: number, radius: number, accept?: (value: T) => boolean): { value: T; distance: number } | undefined {
+    const cy = Math.floor(lat / this.cell);
+    const cx = Math.floor(lng / this.cell);
+    // Cells are narrower in metres east-west than north-south: the widest a ring may need to reach.
+    const cosLat = Math.cos(lat * (Math.PI / 180));
+    const cos = Math.max(0.05, cosLat);
+    const cellMetres = this.cell * M_PER_DEG * cos;
+    const maxRing = Math.ceil(radius / cellMetres) + 1;
+    let best = -1;
+    let bestDistance = radius;
+    for (let ring = 0; ring <= maxRing; ring++) {
+      // Every point of this ring and beyond is at least (ring - 1) cells away.
+      if (best >= 0 && (ring - 1) * cellMetres > bestDistance) break;
+      for (let dy = -ring; dy <= ring; dy++) {
+        const edge = dy === -ring || dy === ring;
+        const row = this.rows.get(cy + dy);
+        if (!row) continue;
+        for (let dx = -ring; dx <= ring; dx += edge ? 1 : 2 * ring) {
+          const list = row.get(cx + dx);
+          if (list) {
+            for (const i of list) {
+              const d = Math.hypot(this.lat[i]! - lat, (this.lng[i]! - lng) * cosLat) * M_PER_DEG;
+              if (d <= bestDistance && (d < bestDistance || best < 0) && (!accept || accept(this.values[i]!))) {
+                best = i;
+                bestDistance = d;
+              }
+            }
+          }
+          if (ring === 0) break;
+        }
+      }
+    }
+    return best >= 0 ? { value: this.values[best]!, distance: bestDistance } : undefined;
+  }
+
+}
