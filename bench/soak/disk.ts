@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 
 /**
  * A small filesystem of the soak's own (tmpfs, we are root) for the SQLite instance's DATA_DIR,
@@ -46,4 +47,15 @@ export function mountSmallDisk(sizeMiB: number): SmallDisk {
       }
     },
   };
+}
+
+/** Checkpoints a WAL-mode SQLite file and truncates its WAL to zero bytes (from another connection, as an operator could). */
+export function truncateWal(file: string): void {
+  const db = new SQLite(file, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
 }

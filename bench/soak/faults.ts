@@ -1,5 +1,5 @@
 import type { RedisProcess } from '../../test/support/redis-process.js';
-import type { SmallDisk } from './disk.js';
+import { type SmallDisk, truncateWal } from './disk.js';
 import type { Instance } from './instances.js';
 import type { PostgresCluster } from './postgres-cluster.js';
 
@@ -15,6 +15,8 @@ export interface Fault {
   holdMs: number;
   strike(): Promise<string | void>;
   end(): Promise<void>;
+  /** Said after recovery (how long a restart took to listen). */
+  after?(): string;
 }
 
 export interface FaultWorld {
@@ -23,6 +25,8 @@ export interface FaultWorld {
   redis: RedisProcess;
   cluster: PostgresCluster;
   disk: SmallDisk;
+  /** The SQLite instance's main database file (on the small disk). */
+  sqliteFile: string;
   /** How long the disk stays full / Redis stays away (shorter in a quick run). */
   holdMs: number;
 }
@@ -36,6 +40,7 @@ export function faultList(w: FaultWorld): Fault[] {
     strike: () => instance.kill('SIGKILL'),
     // Not awaited here: recovery is timed from the restart's order to the first answer.
     end: async () => void instance.start().catch((error: unknown) => console.error(`soak: restart of ${instance.name} failed: ${String(error)}`)),
+    after: () => `listening ${(instance.startMs() / 1000).toFixed(1)} s after the restart`,
   });
   return [
     kill(w.pgA),
@@ -73,7 +78,11 @@ export function faultList(w: FaultWorld): Fault[] {
       name: 'SQLite disk full, freed',
       store: 'sqlite',
       holdMs: w.holdMs,
-      strike: async () => `${(w.disk.fill() / 1024 / 1024).toFixed(0)} MiB filler`,
+      // The WAL truncated first: a WAL that keeps its size takes writes in pages it already has.
+      strike: async () => {
+        truncateWal(w.sqliteFile);
+        return `${(w.disk.fill() / 1024 / 1024).toFixed(0)} MiB filler`;
+      },
       end: async () => w.disk.free(),
     },
     kill(w.pgB),

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,8 @@ export async function benchSoak(args: string[]): Promise<void> {
 
 async function run(options: Options, work: string, cleanups: (() => Promise<void> | void)[]): Promise<void> {
   const buildings = options.quick ? 5_000 : 20_000;
+  // The instances run the compiled service, as `npm start` does.
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/build.ts']);
   const extracts = await writeExtracts(work, buildings);
   const cluster = await startPostgresCluster();
   cleanups.push(() => cluster.destroy());
@@ -98,7 +101,7 @@ async function run(options: Options, work: string, cleanups: (() => Promise<void
   const now = () => performance.now() - started;
   const totalMs = options.minutes * 60_000;
   const gapMs = options.quick ? 3000 : 15_000;
-  const faults = faultList({ pgA, pgB, redis, cluster, disk, holdMs: options.quick ? 3000 : 5000 });
+  const faults = faultList({ pgA, pgB, redis, cluster, disk, sqliteFile: path.join(disk.dir, 'addressd.sqlite'), holdMs: options.quick ? 3000 : 5000 });
   const rows: FaultRow[] = [];
   const imports: { name: string; args: string[]; atMs: number; done?: string }[] = [
     { name: '--update with the next day’s diff', args: ['import', extracts.diff, '--update', '--country', 'DE'], atMs: totalMs * 0.4 },
@@ -187,7 +190,8 @@ async function strike(fault: Fault, instances: Instance[], send: (t: Target, kin
   );
   const toMs = backs.includes(undefined) ? now() : Math.max(...(backs as number[]));
   const backAfterS = backs.includes(undefined) ? undefined : (toMs - endMs) / 1000;
+  const said = [note, fault.after?.()].filter(Boolean).join('; ');
   const window = outcomes.filter((o) => o.store === fault.store && o.sent >= fromMs && o.sent <= toMs);
-  console.log(`  ${(fromMs / 1000).toFixed(0).padStart(4)} s  ${fault.name}${note ? ` (${note})` : ''}: back after ${backAfterS === undefined ? 'NEVER' : `${backAfterS.toFixed(1)} s`}`);
-  return { name: fault.name, note, tally: tally(window), backAfterS, fromMs, toMs, store: fault.store };
+  console.log(`  ${(fromMs / 1000).toFixed(0).padStart(4)} s  ${fault.name}${said ? ` (${said})` : ''}: back after ${backAfterS === undefined ? 'NEVER' : `${backAfterS.toFixed(1)} s`}`);
+  return { name: fault.name, note: said, tally: tally(window), backAfterS, fromMs, toMs, store: fault.store };
 }

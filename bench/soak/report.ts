@@ -13,17 +13,23 @@ export interface Tally {
   connection: number;
   /** 4xx other than what the traffic expects (its test key stays under its limit, feedback ids are fresh). */
   refused: number;
+  /** The 4xx by kind and status, e.g. `test-key 429`. */
+  refusals: Map<string, number>;
 }
 
 export function tally(outcomes: Iterable<Outcome>): Tally {
-  const t: Tally = { requests: 0, answered: 0, retryLater: 0, bare503: 0, errors: 0, connection: 0, refused: 0 };
+  const t: Tally = { requests: 0, answered: 0, retryLater: 0, bare503: 0, errors: 0, connection: 0, refused: 0, refusals: new Map() };
   for (const o of outcomes) {
     t.requests++;
     if (o.status === 'connection') t.connection++;
-    else if (o.status === 200 || o.status === 204) t.answered++;
+    else if (o.status === 200 || o.status === 204 || (o.kind === 'limiter-probe' && o.status === 404)) t.answered++;
     else if (o.status === 503) o.retryAfter ? t.retryLater++ : t.bare503++;
     else if (o.status >= 500) t.errors++;
-    else t.refused++;
+    else {
+      t.refused++;
+      const what = `${o.kind} ${o.status}`;
+      t.refusals.set(what, (t.refusals.get(what) ?? 0) + 1);
+    }
   }
   return t;
 }
@@ -51,9 +57,10 @@ export function printTable(rows: FaultRow[]): void {
     console.log(
       `${r.name.padEnd(46)} ${pad(t.requests, 8)} ${pad(t.answered, 8)} ${pad(t.retryLater, 7)} ${pad(t.bare503, 7)} ${pad(t.errors, 7)} ${pad(t.connection, 5)} ${pad(t.refused, 4)} ${pad(back, 10)}${r.note ? `  (${r.note})` : ''}`,
     );
+    if (t.refused > 0) console.log(`${''.padEnd(46)} 4xx: ${[...t.refusals].map(([what, n]) => `${n} × ${what}`).join(', ')}`);
   }
 }
 
 export function describeTally(label: string, t: Tally): string {
-  return `${label}: ${t.requests} requests, ${t.answered} answered, ${t.retryLater} × 503 with Retry-After, ${t.bare503} × 503 without, ${t.errors} × 500/5xx, ${t.connection} connection errors, ${t.refused} other 4xx`;
+  return `${label}: ${t.requests} requests, ${t.answered} answered, ${t.retryLater} × 503 with Retry-After, ${t.bare503} × 503 without, ${t.errors} × 500/5xx, ${t.connection} connection errors, ${t.refused} other 4xx${t.refused ? ` (${[...t.refusals].map(([w, n]) => `${n} × ${w}`).join(', ')})` : ''}`;
 }
