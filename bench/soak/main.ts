@@ -11,7 +11,8 @@ import { faultList, type Fault } from './faults.js';
 import { createInstance, type Instance } from './instances.js';
 import { startPostgresCluster } from './postgres-cluster.js';
 import { printTable, tally, describeTally, type FaultRow } from './report.js';
-import { createAccount, runCli, writeExtracts } from './setup.js';
+import { checkList, type ListRun, runList } from './list-run.js';
+import { createAccount, runCli, writeExtracts, writeList } from './setup.js';
 import { type Outcome, startTraffic, type Target } from './traffic.js';
 
 /**
@@ -111,31 +112,41 @@ async function run(options: Options, work: string, cleanups: (() => Promise<void
     const ran = await runCli(step.args, cliPg, 600_000);
     const [before] = await cluster.query<{ n: number }>('SELECT count(*)::int AS n FROM local_addresses');
     step.done = `${ran.code === 0 ? 'ok' : `FAILED (exit ${ran.code}): ${ran.stderr.trim().split('\n').pop()}`} in ${(ran.ms / 1000).toFixed(1)} s, index then ${before?.n} addresses`;
-    console.log(`  ${(now() / 1000).toFixed(0).padStart(4)} s  import ${step.name}: ${step.done}`);
+    log(`import ${step.name}: ${step.done}`);
   };
+
+  const listFile = path.join(work, 'customers.csv');
+  const listRows = options.quick ? 200 : 600;
+  writeList(listFile, listRows);
+  let list: Promise<ListRun> | undefined;
+  const log = (line: string) => console.log(`  ${(now() / 1000).toFixed(0).padStart(4)} s  ${line}`);
 
   await sleep(options.quick ? 5000 : 15_000);
   for (let i = 0; ; i++) {
+    // The list runs beside the faults (from a quarter of the time), resumed when one cuts it short.
+    if (!list && now() >= totalMs * 0.25) list = runList(listFile, path.join(work, 'customers-out.csv'), listRows, keys.postgres.accountId, cliPg, log);
     for (const step of imports) if (!step.done && now() >= step.atMs) await runImport(step);
     if (options.quick ? i >= faults.length : now() > totalMs - 30_000) break;
     rows.push(await strike(faults[i % faults.length]!, instances, traffic.send, now, outcomes));
     await sleep(gapMs);
   }
   for (const step of imports) if (!step.done) await runImport(step);
+  const listRun = await (list ?? runList(listFile, path.join(work, 'customers-out.csv'), listRows, keys.postgres.accountId, cliPg, log));
   while (now() < totalMs && !options.quick) await sleep(1000);
   await traffic.stop();
   const endedMs = now();
   await Promise.all(instances.map((i) => i.kill('SIGTERM')));
 
   printTable(rows);
-  const quiet = outcomes.filter((o) => !rows.some((r) => r.store === o.store && o.sent >= r.fromMs && o.sent <= r.toMs));
+  const quiet = outcomes.filter((o) => !rows.some((r) => r.store === o.store && o.ended >= r.fromMs && o.sent <= r.toMs));
   console.log(`\n${describeTally(`all ${(endedMs / 60_000).toFixed(1)} minutes`, tally(outcomes))}`);
   console.log(describeTally('outside the fault windows', tally(quiet)));
   const books: Books[] = [];
   console.log('\nPostgreSQL books (two instances):');
   books.push(await checkBooks(readPostgres(cluster), outcomes.filter((o) => o.store === 'postgres')));
   books.push(await checkIndex(readPostgres(cluster), (t) => `local_${t}`, extracts.day1Addresses));
-  for (const line of books.slice(-2).flatMap((b) => b.lines)) console.log(`  ${line}`);
+  books.push(await checkList(readPostgres(cluster), listRun));
+  for (const line of books.slice(-3).flatMap((b) => b.lines)) console.log(`  ${line}`);
   console.log('SQLite books (one instance, disk filled and freed):');
   const sqliteBooks = readSqlite(path.join(disk.dir, 'addressd.sqlite'));
   const sqliteIndex = readSqlite(path.join(disk.dir, 'local-index.sqlite'));
@@ -191,7 +202,8 @@ async function strike(fault: Fault, instances: Instance[], send: (t: Target, kin
   const toMs = backs.includes(undefined) ? now() : Math.max(...(backs as number[]));
   const backAfterS = backs.includes(undefined) ? undefined : (toMs - endMs) / 1000;
   const said = [note, fault.after?.()].filter(Boolean).join('; ');
-  const window = outcomes.filter((o) => o.store === fault.store && o.sent >= fromMs && o.sent <= toMs);
+  // Requests in flight when it struck count too (a kill -9 cuts them).
+  const window = outcomes.filter((o) => o.store === fault.store && o.ended >= fromMs && o.sent <= toMs);
   console.log(`  ${(fromMs / 1000).toFixed(0).padStart(4)} s  ${fault.name}${said ? ` (${said})` : ''}: back after ${backAfterS === undefined ? 'NEVER' : `${backAfterS.toFixed(1)} s`}`);
   return { name: fault.name, note: said, tally: tally(window), backAfterS, fromMs, toMs, store: fault.store };
 }

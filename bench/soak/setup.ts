@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AccountStore } from '../../src/accounts/accounts.js';
@@ -75,4 +76,14 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs: n
       resolve({ code, ms: performance.now() - started, json, stderr });
     }),
   );
+}
+
+/** A customer list of `rows` addresses (a fifth repeated: the CLI answers repeats as cache hits). */
+export function writeList(file: string, rows: number): void {
+  const lines = ['address,country'];
+  for (let i = 0; i < rows; i++) {
+    const n = i % 5 === 4 ? i - 1 : i;
+    lines.push(n % 2 === 0 ? `"Weg${n % 500} ${(n % 40) + 1}, Gemeinde ${n % 100}",DE` : `"Damrak ${(n % 90) + 1}, Amsterdam",NL`);
+  }
+  writeFileSync(file, `${lines.join('\n')}\n`);
 }
