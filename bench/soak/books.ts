@@ -65,6 +65,7 @@ export async function checkBooks(read: Read, outcomes: Outcome[]): Promise<Books
       if (billed[0] !== credits) wrongCredits++;
     }
   }
+  const others = events.filter((e) => !e.source?.startsWith('soak.'));
   let lostBilled = 0;
   let refusedBilled = 0;
   let strangers = 0;
@@ -77,7 +78,7 @@ export async function checkBooks(read: Read, outcomes: Outcome[]): Promise<Books
   }
   const eventCredits = events.reduce((sum, e) => sum + Number(e.credits), 0);
   const ledger = Number(used?.n ?? 0);
-  check(ledger === eventCredits, `credits used ${ledger} = usage events' credits ${eventCredits} (${events.length} events)`);
+  check(ledger === eventCredits, `credits used ${ledger} = usage events' credits ${eventCredits} (${events.length} events; ${others.length} of them the list's, ${others.reduce((sum, e) => sum + Number(e.credits), 0)} credits)`);
   check(Number(held?.n ?? 0) === 0, `reservations left: ${held?.n ?? 0}`);
   check(unbilled === 0 && twice === 0, `answers billed: ${answered.size} answered calls, ${answeredCredits} credits; unbilled ${unbilled}, billed twice ${twice}`);
   check(wrongCredits === 0, `credits named by ${tracedCredits} debug traces = their events' credits (${wrongCredits} differ)`);

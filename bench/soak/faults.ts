@@ -40,7 +40,7 @@ export function faultList(w: FaultWorld): Fault[] {
     strike: () => instance.kill('SIGKILL'),
     // Not awaited here: recovery is timed from the restart's order to the first answer.
     end: async () => void instance.start().catch((error: unknown) => console.error(`soak: restart of ${instance.name} failed: ${String(error)}`)),
-    after: () => `listening ${(instance.startMs() / 1000).toFixed(1)} s after the restart`,
+    after: () => `listening ${(instance.startMs() / 1000).toFixed(1)} s after the restart (process start)`,
   });
   return [
     kill(w.pgA),
