@@ -67,23 +67,32 @@ export async function checkBooks(read: Read, outcomes: Outcome[]): Promise<Books
   }
   const others = events.filter((e) => !e.source?.startsWith('soak.'));
   let lostBilled = 0;
+  let lostCredits = 0;
   let refusedBilled = 0;
   let strangers = 0;
-  for (const source of bySource.keys()) {
+  for (const [source, credits] of bySource) {
     // The list's rows (list-run.ts) are checked on their own.
     if (answered.has(source) || !source.startsWith('soak.')) continue;
-    if (lost.has(source)) lostBilled++;
+    if (lost.has(source)) {
+      lostBilled++;
+      lostCredits += credits.reduce((a, b) => a + b, 0);
+    }
     else if (refused.has(source)) refusedBilled++;
     else strangers++;
   }
   const eventCredits = events.reduce((sum, e) => sum + Number(e.credits), 0);
   const ledger = Number(used?.n ?? 0);
-  check(ledger === eventCredits, `credits used ${ledger} = usage events' credits ${eventCredits} (${events.length} events; ${others.length} of them the list's, ${others.reduce((sum, e) => sum + Number(e.credits), 0)} credits)`);
+  const listCredits = others.reduce((sum, e) => sum + Number(e.credits), 0);
+  check(ledger === eventCredits, `credits used ${ledger} = usage events' credits ${eventCredits} (${events.length} events)`);
+  check(
+    eventCredits === answeredCredits + listCredits + lostCredits,
+    `usage events' credits ${eventCredits} = answered calls' ${answeredCredits} + the list's ${listCredits} (${others.length} rows) + answers lost in flight ${lostCredits}`,
+  );
   check(Number(held?.n ?? 0) === 0, `reservations left: ${held?.n ?? 0}`);
   check(unbilled === 0 && twice === 0, `answers billed: ${answered.size} answered calls, ${answeredCredits} credits; unbilled ${unbilled}, billed twice ${twice}`);
   check(wrongCredits === 0, `credits named by ${tracedCredits} debug traces = their events' credits (${wrongCredits} differ)`);
   check(refusedBilled === 0 && strangers === 0, `events of calls answered with an error: ${refusedBilled}; of calls never sent: ${strangers}`);
-  lines.push(`     events of calls whose connection failed (answered, the answer lost in flight): ${lostBilled} of ${lost.size} such calls`);
+  lines.push(`     calls whose connection failed: ${lost.size}, of which answered and billed (the answer lost in flight): ${lostBilled}`);
   return { lines, ok };
 }
 
