@@ -7,13 +7,14 @@ import path from 'node:path';
 import { startRedisProcess } from '../../test/support/redis-process.js';
 import { checkBooks, checkIndex, checkSqliteFiles, readPostgres, readSqlite, type Books } from './books.js';
 import { mountSmallDisk } from './disk.js';
-import { faultList, type Fault } from './faults.js';
-import { createInstance, type Instance } from './instances.js';
+import { faultList } from './faults.js';
+import { createInstance } from './instances.js';
 import { startPostgresCluster } from './postgres-cluster.js';
-import { printTable, tally, describeTally, type FaultRow } from './report.js';
+import { describeTally, type FaultRow, printTable, tally } from './report.js';
 import { checkList, type ListRun, runList } from './list-run.js';
 import { createAccount, runCli, writeExtracts, writeList } from './setup.js';
-import { type Outcome, startTraffic, type Target } from './traffic.js';
+import { strike } from './strike.js';
+import { type Outcome, startTraffic } from './traffic.js';
 
 /**
  * `npm run bench:soak -- [--minutes N] [--quick]` (issue 37): two instances on a PostgreSQL cluster
@@ -36,8 +37,6 @@ function parseOptions(args: string[]): Options {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Whatever happens, no probe loop outlives this (a restart on a machine this busy can take a minute). */
-const RECOVERY_BOUND_MS = 180_000;
 
 export async function benchSoak(args: string[]): Promise<void> {
   const options = parseOptions(args);
@@ -171,39 +170,4 @@ function count(lines: string[]): [string, number][] {
   const counts = new Map<string, number>();
   for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1]);
-}
-
-/**
- * Strikes, holds, ends; then probes every concerned instance until it answers a billed validate
- * (and, when Redis was the fault, passes the rate limiter): the row's window runs from the strike
- * to that moment.
- */
-async function strike(fault: Fault, instances: Instance[], send: (t: Target, kind: 'probe' | 'limiter-probe') => Promise<Outcome>, now: () => number, outcomes: Outcome[]): Promise<FaultRow> {
-  const fromMs = now();
-  const note = (await fault.strike()) ?? '';
-  await sleep(fault.holdMs);
-  await fault.end();
-  const endMs = now();
-  const concerned = instances.filter((i) => i.store === fault.store);
-  const backs = await Promise.all(
-    concerned.map(async (instance) => {
-      const kinds = fault.limiter ? (['probe', 'limiter-probe'] as const) : (['probe'] as const);
-      for (const kind of kinds) {
-        for (;;) {
-          const outcome = await send(instance, kind);
-          if (outcome.status === (kind === 'probe' ? 200 : 404)) break;
-          if (now() - endMs > RECOVERY_BOUND_MS) return undefined;
-          await sleep(100);
-        }
-      }
-      return now();
-    }),
-  );
-  const toMs = backs.includes(undefined) ? now() : Math.max(...(backs as number[]));
-  const backAfterS = backs.includes(undefined) ? undefined : (toMs - endMs) / 1000;
-  const said = [note, fault.after?.()].filter(Boolean).join('; ');
-  // Requests in flight when it struck count too (a kill -9 cuts them).
-  const window = outcomes.filter((o) => o.store === fault.store && o.ended >= fromMs && o.sent <= toMs);
-  console.log(`  ${(fromMs / 1000).toFixed(0).padStart(4)} s  ${fault.name}${said ? ` (${said})` : ''}: back after ${backAfterS === undefined ? 'NEVER' : `${backAfterS.toFixed(1)} s`}`);
-  return { name: fault.name, note: said, tally: tally(window), backAfterS, fromMs, toMs, store: fault.store };
 }
