@@ -8,6 +8,9 @@ export interface RedisProcess {
   url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** SIGSTOP: the server holds its connections open and answers nothing until resume() (SIGCONT). */
+  pause(): void;
+  resume(): void;
 }
 
 async function freePort(): Promise<number> {
@@ -41,6 +44,8 @@ export async function startRedisProcess(): Promise<RedisProcess> {
     port,
     url: `redis://127.0.0.1:${port}`,
     start,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     async stop() {
       const proc = child;
       child = undefined;

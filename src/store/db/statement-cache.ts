@@ -10,9 +10,20 @@ import { LRUCache } from 'lru-cache';
  */
 export function withStatementCache(db: SQLite.Database, max = 1000): SqliteDatabase {
   const statements = new LRUCache<string, SqliteStatement>({ max });
+  const rollback = db.prepare('rollback');
+  // SQLite rolls a transaction back by itself when a write fails for want of space or memory
+  // (SQLITE_FULL, some IOERR). Kysely then sends ROLLBACK anyway, and its "no transaction is
+  // active" error replaced the real one: a full disk answered 500 instead of 503.
+  const rollbackIfOpen: SqliteStatement = {
+    reader: false,
+    run: () => (db.inTransaction ? rollback.run() : { changes: 0, lastInsertRowid: 0 }),
+    all: () => (db.inTransaction && rollback.run(), []),
+    iterate: () => (db.inTransaction && rollback.run(), [][Symbol.iterator]()),
+  };
   return {
     close: () => db.close(),
     prepare(text) {
+      if (text === 'rollback') return rollbackIfOpen;
       // Kysely begins with a plain (deferred) BEGIN. With several processes on one file (WORKERS),
       // a deferred transaction that reads and then writes can fail at once with SQLITE_BUSY when
       // another holds the write lock; BEGIN IMMEDIATE takes the lock first and waits busy_timeout.
