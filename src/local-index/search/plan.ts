@@ -29,6 +29,13 @@ export interface Plan {
   /** The query ends with a separator after a street name: expand the street into its house numbers. */
   drill: boolean;
   structured: boolean;
+  /**
+   * Free text whose number was read as a street word (a word of some street, of any country): the
+   * same text with that number as the house number. Searched instead when no street of the
+   * country has every word as first read (`10 New Square` in GB), so a number is a street word only
+   * where the words around it make sense as one street's name (`Straße des 17 Juni 5`).
+   */
+  numberRead?: Plan;
 }
 
 /** The street search the caller makes of a plan (see `LookUpInput.prefetch`). */
@@ -129,28 +136,41 @@ export function textReading(text: string, typing: boolean, country?: string): Re
     const wordish = kept.map((k) => k.w);
     const terms = kept.map((k) => k.term);
 
-    let hn: HouseNumberPart | undefined;
-    const words: Term[] = [];
-    wordish.forEach((w, k) => {
-      const next = wordish[k + 1];
-      // `3e` in `3e Binnenvestgracht`, `34` in `Rge Road 34 712046`: part of the name when something follows.
-      const isStreetWord = terms[k]!.alts.length > 0 && !terms[k]!.fuzzy && next !== undefined;
-      if (w.num && !hn && !isStreetWord) {
-        let typed = raw[w.i]!;
-        let last = w.i;
-        const after = raw[w.i + 1];
-        if (after !== undefined && !used.has(w.i + 1) && HN_SUFFIX.test(after) && !(terms[k + 1]?.alts.length && !terms[k + 1]?.fuzzy)) {
-          typed = `${typed} ${after}`;
-          last = w.i + 1;
-          used.add(w.i + 1);
+    /**
+     * `numberFirst`: the first number is the house number even where it is a word of some street
+     * (`10` of a Portuguese `Rua … entrada 10 loja 11`): the reading searched when no street of the
+     * country has every word read the other way (see `Plan.numberRead`).
+     */
+    const read = (numberFirst: boolean) => {
+      let hn: HouseNumberPart | undefined;
+      let wordNumber = false;
+      const taken = new Set(used);
+      const words: Term[] = [];
+      wordish.forEach((w, k) => {
+        const next = wordish[k + 1];
+        // `3e` in `3e Binnenvestgracht`, `34` in `Rge Road 34 712046`: part of the name when something follows.
+        const isStreetWord = terms[k]!.alts.length > 0 && !terms[k]!.fuzzy && next !== undefined && !(numberFirst && !hn);
+        if (w.num && !hn && !isStreetWord) {
+          let typed = raw[w.i]!;
+          let last = w.i;
+          const after = raw[w.i + 1];
+          if (after !== undefined && !taken.has(w.i + 1) && HN_SUFFIX.test(after) && !(terms[k + 1]?.alts.length && !terms[k + 1]?.fuzzy)) {
+            typed = `${typed} ${after}`;
+            last = w.i + 1;
+            taken.add(w.i + 1);
+          }
+          hn = { key: houseNumberKey(typed), base: houseNumberBase(typed), prefix: typing && !ends && last === lastIndex };
+          return;
         }
-        hn = { key: houseNumberKey(typed), base: houseNumberBase(typed), prefix: typing && !ends && last === lastIndex };
-        return;
-      }
-      if (used.has(w.i)) return;
-      if (!w.num || terms[k]!.alts.length > 0) words.push(terms[k]!);
-    });
-    return { words, cityWords: [], hn, postcode: postcode?.part, country, drill: typing && ends, structured: false };
+        if (taken.has(w.i)) return;
+        if (w.num && !hn && isStreetWord) wordNumber = true;
+        if (!w.num || terms[k]!.alts.length > 0) words.push(terms[k]!);
+      });
+      const plan: Plan = { words, cityWords: [], hn, postcode: postcode?.part, country, drill: typing && ends, structured: false };
+      return { plan, wordNumber };
+    };
+    const { plan, wordNumber } = read(false);
+    return wordNumber ? { ...plan, numberRead: read(true).plan } : plan;
   }
 }
 

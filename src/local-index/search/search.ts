@@ -4,7 +4,7 @@ import { addressToHit, streetToHit } from './hits.js';
 import { componentsReading, lookUpOf, planComponents, planText, textReading, type Plan } from './plan.js';
 import { scoreHit, scoreStreet } from './score.js';
 import { foldTownless } from './fold-streets.js';
-import { expectedStreetSearch, rankStreets, streetRanking, type RankedStreet } from './streets.js';
+import { expectedStreetSearch, readStreets, streetRanking, type RankedStreet } from './streets.js';
 import { postcodeKey } from '../text.js';
 import { mergeUnits } from '../units.js';
 
@@ -58,8 +58,9 @@ async function exactOnStreets(store: IndexStore, streets: StreetHit[], hnKey: st
     .map((a) => a.hit);
 }
 
-async function geocodePlan(store: IndexStore, plan: Plan, limit: number): Promise<LocalHit[]> {
-  const streets = (await rankStreets(store, plan, plan.hn?.key)).slice(0, 10);
+async function geocodePlan(store: IndexStore, read: Plan, limit: number): Promise<LocalHit[]> {
+  const { plan, streets: ranked } = await readStreets(store, read, true);
+  const streets = ranked.slice(0, 10);
   const ids = streets.map((s) => s.street.id);
   const hits: AddressHit[] = [];
   if (plan.hn) {
@@ -170,14 +171,16 @@ export async function autocomplete(store: IndexStore, input: AutocompleteInput):
         ? { hn: numberFilter(plan.hn), limit: limit * 4, maxStreets: AUTOCOMPLETE_STREETS, rank: streetRanking(plan) }
         : { hn: undefined, limit: plan.drill ? limit : limit - 1, maxStreets: 1 },
     );
-  const plan = await planText(store, input.query, true, input.country, expected);
-  if (!plan.words.some((t) => t.alts.length > 0)) {
+  const read = await planText(store, input.query, true, input.country, expected);
+  if (!read.words.some((t) => t.alts.length > 0)) {
+    const plan = read;
     if (!plan.postcode) return [];
     const hn = plan.hn ? numberFilter(plan.hn) : undefined;
     const hits = await store.addressesByPostcode(plan.postcode, hn, plan.country, limit);
     return byScore(scoredAddresses(plan, hits, []));
   }
-  const streets = (await rankStreets(store, plan)).slice(0, AUTOCOMPLETE_STREETS);
+  const { plan, streets: ranked } = await readStreets(store, read, false);
+  const streets = ranked.slice(0, AUTOCOMPLETE_STREETS);
   const best = streets[0];
   if (!best) return [];
   if (plan.hn) {

@@ -57,7 +57,7 @@ export function streetRanking(plan: Plan): StreetRanking {
  * word at a time is left out: it may be noise (a country name) or a typo beyond repair.
  * `hnKey` asks the store for each street's addresses of that number with it (`numbered`).
  */
-export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string): Promise<RankedStreet[]> {
+export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string, leaveOut = true): Promise<RankedStreet[]> {
   const terms = plan.words.filter((t) => t.alts.length > 0).map((t) => t.alts);
   if (terms.length === 0) return [];
   const cities = plan.cityWords.map((t) => t.alts);
@@ -96,10 +96,32 @@ export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string)
   }
   if (streets.length === 0 && cities.length > 0) streets = await run([...terms, ...cities]);
   if (streets.length === 0) streets = await run(terms);
-  if (streets.length === 0 && terms.length > 1 && !plan.structured) {
+  if (streets.length === 0 && terms.length > 1 && !plan.structured && leaveOut) {
     streets = merge(await runAll(terms.slice(0, 4).map((_, skip) => terms.filter((__, i) => i !== skip))));
   }
   return streets
     .map((street) => ({ street, ...scoreStreet(plan, street) }))
     .sort((a, b) => b.score - a.score || b.street.n - a.street.n || a.street.street.length - b.street.street.length);
+}
+
+/** A plan and the streets it found. */
+export interface PlanStreets {
+  plan: Plan;
+  streets: RankedStreet[];
+}
+
+/**
+ * rankStreets for the text's reading that names streets: where a number was read as a street word
+ * and no street of the country has every word, the reading with it as the house number
+ * (`Plan.numberRead`), so a word of another street (`10` of `Sant Salvador 10`) never swallows the
+ * house number. `withNumber`: the plan's house number goes to the store (a geocode's `hnKey`).
+ */
+export async function readStreets(store: IndexStore, plan: Plan, withNumber: boolean): Promise<PlanStreets> {
+  const hnKey = (p: Plan) => (withNumber ? p.hn?.key : undefined);
+  if (plan.numberRead) {
+    const streets = await rankStreets(store, plan, hnKey(plan), false);
+    if (streets.length > 0) return { plan, streets };
+    return readStreets(store, plan.numberRead, withNumber);
+  }
+  return { plan, streets: await rankStreets(store, plan, hnKey(plan)) };
 }
