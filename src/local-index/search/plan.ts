@@ -36,6 +36,11 @@ export interface Plan {
    * where the words around it make sense as one street's name (`Straße des 17 Juni 5`).
    */
   numberRead?: Plan;
+  /**
+   * Free text whose house number is also a postcode of the index (`9495 Landstr`): the same text
+   * with it as that postcode, read where the streets have no such number.
+   */
+  postcodeRead?: Plan;
 }
 
 /** The street search the caller makes of a plan (see `LookUpInput.prefetch`). */
@@ -143,6 +148,7 @@ export function textReading(text: string, typing: boolean, country?: string): Re
      */
     const read = (numberFirst: boolean) => {
       let hn: HouseNumberPart | undefined;
+      let hnAt = -1;
       let wordNumber = false;
       const taken = new Set(used);
       const words: Term[] = [];
@@ -160,6 +166,7 @@ export function textReading(text: string, typing: boolean, country?: string): Re
             taken.add(w.i + 1);
           }
           hn = { key: houseNumberKey(typed), base: houseNumberBase(typed), prefix: typing && !ends && last === lastIndex };
+          hnAt = last === w.i ? w.i : -1;
           return;
         }
         if (taken.has(w.i)) return;
@@ -167,6 +174,10 @@ export function textReading(text: string, typing: boolean, country?: string): Re
         if (!w.num || terms[k]!.alts.length > 0) words.push(terms[k]!);
       });
       const plan: Plan = { words, cityWords: [], hn, postcode: postcode?.part, country, drill: typing && ends, structured: false };
+      const asPostcode = hn && !hn.prefix && !postcode && hnAt >= 0 ? postcodeKey(raw[hnAt]!) : undefined;
+      if (asPostcode !== undefined && found.postcodes.has(asPostcode)) {
+        plan.postcodeRead = { ...plan, hn: undefined, postcode: { key: asPostcode, prefix: false, known: true } };
+      }
       return { plan, wordNumber };
     };
     const { plan, wordNumber } = read(false);
@@ -196,7 +207,9 @@ function postcodeCandidates(raw: string[], typingLast: boolean): PostcodeCandida
     }
     if (/\d/.test(t) && postcodeKey(t).length >= 3) candidates.push({ at: [i], key: postcodeKey(t) });
   });
-  const keys = [...new Set(candidates.filter((c) => allowed(c.at, c.key)).map((c) => c.key))];
+  // A lone number read as the house number is looked up too: a postcode typed first (`9495 Landstr`)
+  // is read as one where the streets lack that number (Plan.postcodeRead).
+  const keys = [...new Set(candidates.filter((c) => allowed(c.at, c.key) || (c.at.length === 1 && /^\d+$/.test(c.key))).map((c) => c.key))];
   const n = raw.length;
   const typed = (!typingLast || n === 0 ? [] : n >= 2 ? [[n - 2, n - 1], [n - 1]] : [[n - 1]])
     .map((at) => ({ at, key: postcodeKey(at.map((i) => raw[i]).join('')) }))

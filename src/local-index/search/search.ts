@@ -61,11 +61,14 @@ async function exactOnStreets(store: IndexStore, streets: StreetHit[], hnKey: st
 async function geocodePlan(store: IndexStore, read: Plan, limit: number): Promise<LocalHit[]> {
   const { plan, streets: ranked } = await readStreets(store, read, true);
   const streets = ranked.slice(0, 10);
+
   const ids = streets.map((s) => s.street.id);
   const hits: AddressHit[] = [];
   if (plan.hn) {
     const hn = plan.hn;
     hits.push(...(await exactOnStreets(store, streets.map((s) => s.street), hn.key)));
+    // A postcode typed first (`9495 Landstrasse`), read as the house number, that no street has: the postcode.
+    if (hits.length === 0 && plan.postcodeRead) return geocodePlan(store, plan.postcodeRead, limit);
     // The postcode finds the number on a same-named street beyond the top ten (a name in thousands
     // of towns), or on the street a misspelt name did not reach; when a top street already has it
     // in that postcode, the look-up would only repeat it. It depends on the exact hits only, so it
@@ -171,7 +174,11 @@ export async function autocomplete(store: IndexStore, input: AutocompleteInput):
         ? { hn: numberFilter(plan.hn), limit: limit * 4, maxStreets: AUTOCOMPLETE_STREETS, rank: streetRanking(plan) }
         : { hn: undefined, limit: plan.drill ? limit : limit - 1, maxStreets: 1 },
     );
-  const read = await planText(store, input.query, true, input.country, expected);
+  return suggest(store, await planText(store, input.query, true, input.country, expected), limit);
+}
+
+/** Autocomplete's answers for a plan of the typed text. */
+async function suggest(store: IndexStore, read: Plan, limit: number): Promise<LocalHit[]> {
   if (!read.words.some((t) => t.alts.length > 0)) {
     const plan = read;
     if (!plan.postcode) return [];
@@ -182,13 +189,15 @@ export async function autocomplete(store: IndexStore, input: AutocompleteInput):
   const { plan, streets: ranked } = await readStreets(store, read, false);
   const streets = ranked.slice(0, AUTOCOMPLETE_STREETS);
   const best = streets[0];
-  if (!best) return [];
+  if (!best) return plan.postcodeRead ? suggest(store, plan.postcodeRead, limit) : [];
   if (plan.hn) {
     const [onStreets, inPostcode] = await numberedOn(store, plan, streets, best, limit);
     let hits = [...onStreets, ...inPostcode];
     let numbers = plan;
     // A whole number the streets do not have (`Landstrasse 3, 9495 Triesen`, where Triesen's
-    // Landstrasse has 30, 323, 340) is the start of their numbers, not another street's 3.
+    // Landstrasse has 30, 323, 340) is the start of their numbers, not another street's 3; one that
+    // is a postcode, typed first (`9495 Landstr`), names the town.
+    if (hits.length === 0 && plan.postcodeRead) return suggest(store, plan.postcodeRead, limit);
     if (hits.length === 0 && !plan.hn.prefix) {
       numbers = { ...plan, hn: { ...plan.hn, prefix: true } };
       hits = (await numberedOn(store, numbers, streets, best, limit)).flat();
