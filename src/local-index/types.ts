@@ -148,6 +148,8 @@ export interface GeocodeInput {
   components?: AddressComponents;
   country?: string;
   limit?: number;
+  /** The customer's position (issue 35): orders the alternatives, nearest first among equals; never changes a score. */
+  near?: GeoPoint;
 }
 
 export interface AutocompleteInput {

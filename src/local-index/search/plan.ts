@@ -1,4 +1,4 @@
-import type { AddressComponents } from '../../contract/address.js';
+import type { AddressComponents, GeoPoint } from '../../contract/address.js';
 import type { IndexStore, LookUpInput, LookUpResult, StreetPrefetch, WordLookUp, WordQuery, WordResolution } from '../store/store.js';
 import { houseNumberBase, houseNumberKey, postcodeKey, tokens, wordForms } from '../text.js';
 
@@ -29,6 +29,8 @@ export interface Plan {
   /** The query ends with a separator after a street name: expand the street into its house numbers. */
   drill: boolean;
   structured: boolean;
+  /** The customer's position: streets are searched and ranked nearest first (search/near.ts). */
+  near?: GeoPoint;
   /**
    * Free text whose number was read as a street word (a word of some street, of any country): the
    * same text with that number as the house number. Searched instead when no street of the
@@ -116,12 +118,12 @@ function termsFrom(words: string[], queries: TermQuery[], resolved: WordResoluti
  * number-like token that is not a street word (`3e` in `3e Binnenvestgracht` is one), and
  * every other word becomes a term matched against street and city names, with typos.
  */
-export function planText(store: IndexStore, text: string, typing: boolean, country?: string, expect?: ExpectedSearch): Promise<Plan> {
-  return resolve(store, textReading(text, typing, country), expect);
+export function planText(store: IndexStore, text: string, typing: boolean, country?: string, expect?: ExpectedSearch, near?: GeoPoint): Promise<Plan> {
+  return resolve(store, textReading(text, typing, country, near), expect);
 }
 
 /** planText's look-up and plan. */
-export function textReading(text: string, typing: boolean, country?: string): Reading {
+export function textReading(text: string, typing: boolean, country?: string, near?: GeoPoint): Reading {
   const ends = /[\s,;]$/.test(text);
   const raw = text.split(/[\s,;]+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
   const lastIndex = raw.length - 1;
@@ -173,7 +175,7 @@ export function textReading(text: string, typing: boolean, country?: string): Re
         if (w.num && !hn && isStreetWord) wordNumber = true;
         if (!w.num || terms[k]!.alts.length > 0) words.push(terms[k]!);
       });
-      const plan: Plan = { words, cityWords: [], hn, postcode: postcode?.part, country, drill: typing && ends, structured: false };
+      const plan: Plan = { words, cityWords: [], hn, postcode: postcode?.part, country, drill: typing && ends, structured: false, ...(near ? { near } : {}) };
       const asPostcode = hn && !hn.prefix && !postcode && hnAt >= 0 ? postcodeKey(raw[hnAt]!) : undefined;
       if (asPostcode !== undefined && found.postcodes.has(asPostcode)) {
         plan.postcodeRead = { ...plan, hn: undefined, postcode: { key: asPostcode, prefix: false, known: true } };
@@ -230,12 +232,12 @@ function pickPostcode(
 }
 
 /** Structured input (the caller's components, or what a parser read from the query). */
-export function planComponents(store: IndexStore, c: AddressComponents, country?: string, expect?: ExpectedSearch): Promise<Plan> {
-  return resolve(store, componentsReading(c, country), expect);
+export function planComponents(store: IndexStore, c: AddressComponents, country?: string, expect?: ExpectedSearch, near?: GeoPoint): Promise<Plan> {
+  return resolve(store, componentsReading(c, country, near), expect);
 }
 
 /** planComponents' look-up and plan. */
-export function componentsReading(c: AddressComponents, country?: string): Reading {
+export function componentsReading(c: AddressComponents, country?: string, near?: GeoPoint): Reading {
   const cc = c.country ?? country;
   const streetWords = tokens(c.street);
   const cityWords = tokens(c.city);
@@ -262,6 +264,7 @@ export function componentsReading(c: AddressComponents, country?: string): Readi
         country: cc,
         drill: false,
         structured: true,
+        ...(near ? { near } : {}),
       };
     },
   };

@@ -7,6 +7,8 @@ import { foldTownless } from './fold-streets.js';
 import { expectedStreetSearch, readStreets, streetRanking, type RankedStreet } from './streets.js';
 import { postcodeKey } from '../text.js';
 import { mergeUnits } from '../units.js';
+import type { GeoPoint } from '../../contract/address.js';
+import { nearRank } from './near.js';
 
 /** Hits scoring below this are not the address asked for; returning them would only mislead. */
 const MIN_SCORE = 0.35;
@@ -39,8 +41,15 @@ function dedupe(hits: LocalHit[]): LocalHit[] {
   });
 }
 
-/** Stable sort by score: ties keep the store's order (house numbers ascending). */
-const byScore = (hits: LocalHit[]) => hits.map((h, i) => ({ h, i })).sort((a, b) => b.h.score - a.h.score || a.i - b.i).map(({ h }) => h);
+/**
+ * Stable sort by score, with a position by the score raised by nearness (search/near.ts): ties keep
+ * the store's order (house numbers ascending).
+ */
+const byScore = (hits: LocalHit[], near?: GeoPoint) =>
+  hits
+    .map((h, i) => ({ h, i, rank: nearRank(h.score, near, h.location) }))
+    .sort((a, b) => b.rank - a.rank || a.i - b.i)
+    .map(({ h }) => h);
 
 /** How many addresses of the exact number a geocode takes from its top streets. */
 const EXACT_ON_STREETS = NUMBERED_PER_STREET;
@@ -95,7 +104,7 @@ async function geocodePlan(store: IndexStore, read: Plan, limit: number): Promis
     const hit = streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score));
     out.push({ ...hit, ...(plan.hn ? { houseNumbersKnown: true } : {}), ...(notIn.has(s.street.id) ? { postcodesKnown: true } : {}) });
   }
-  return dedupe(byScore(out)).filter((h) => h.score >= MIN_SCORE).slice(0, limit);
+  return dedupe(byScore(out, plan.near)).filter((h) => h.score >= MIN_SCORE).slice(0, limit);
 }
 
 /** The street search a geocode's plan leads to (see rankStreets' call in geocodePlan). */
@@ -110,11 +119,11 @@ export async function geocode(store: IndexStore, input: GeocodeInput): Promise<L
   const limit = input.limit ?? 5;
   const c = input.components;
   if (c && (c.street || c.postcode)) {
-    const hits = await geocodePlan(store, await planComponents(store, c, input.country, geocodeSearch), limit);
+    const hits = await geocodePlan(store, await planComponents(store, c, input.country, geocodeSearch, input.near), limit);
     if (hits.length > 0 || !input.query) return hits;
   }
   if (!input.query) return [];
-  return geocodePlan(store, await planText(store, input.query, false, input.country ?? c?.country, geocodeSearch), limit);
+  return geocodePlan(store, await planText(store, input.query, false, input.country ?? c?.country, geocodeSearch, input.near), limit);
 }
 
 /** A plan's house number as the stores filter by it. */
@@ -132,8 +141,8 @@ export async function primeGeocodes(store: IndexStore, inputs: GeocodeInput[]): 
   if (!store.lookUpAll) return;
   const readings = inputs.flatMap((input) => {
     const c = input.components;
-    if (c && (c.street || c.postcode)) return [componentsReading(c, input.country)];
-    return input.query ? [textReading(input.query, false, input.country ?? c?.country)] : [];
+    if (c && (c.street || c.postcode)) return [componentsReading(c, input.country, input.near)];
+    return input.query ? [textReading(input.query, false, input.country ?? c?.country, input.near)] : [];
   });
   await store.lookUpAll(readings.map((r) => lookUpOf(r, geocodeSearch)));
 }
@@ -171,10 +180,11 @@ export async function autocomplete(store: IndexStore, input: AutocompleteInput):
       plan,
       undefined,
       plan.hn
-        ? { hn: numberFilter(plan.hn), limit: limit * 4, maxStreets: AUTOCOMPLETE_STREETS, rank: streetRanking(plan) }
+        ? // The store ranks as rankStreets does without a position only.
+          { hn: numberFilter(plan.hn), limit: limit * 4, maxStreets: AUTOCOMPLETE_STREETS, rank: plan.near ? undefined : streetRanking(plan) }
         : { hn: undefined, limit: plan.drill ? limit : limit - 1, maxStreets: 1 },
     );
-  return suggest(store, await planText(store, input.query, true, input.country, expected), limit);
+  return suggest(store, await planText(store, input.query, true, input.country, expected, input.near), limit);
 }
 
 /** Autocomplete's answers for a plan of the typed text. */
@@ -184,7 +194,7 @@ async function suggest(store: IndexStore, read: Plan, limit: number): Promise<Lo
     if (!plan.postcode) return [];
     const hn = plan.hn ? numberFilter(plan.hn) : undefined;
     const hits = await store.addressesByPostcode(plan.postcode, hn, plan.country, limit);
-    return byScore(scoredAddresses(plan, hits, []));
+    return byScore(scoredAddresses(plan, hits, []), plan.near);
   }
   const { plan, streets: ranked } = await readStreets(store, read, false);
   const streets = ranked.slice(0, AUTOCOMPLETE_STREETS);
@@ -202,7 +212,7 @@ async function suggest(store: IndexStore, read: Plan, limit: number): Promise<Lo
       numbers = { ...plan, hn: { ...plan.hn, prefix: true } };
       hits = (await numberedOn(store, numbers, streets, best, limit)).flat();
     }
-    if (hits.length > 0) return dedupe(byScore(scoredAddresses(numbers, hits, streets))).slice(0, limit);
+    if (hits.length > 0) return dedupe(byScore(scoredAddresses(numbers, hits, streets), plan.near)).slice(0, limit);
     return foldTownless(streets).slice(0, limit).map((s) => streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score)));
   }
   const tied = streets.filter((s) => s.exact && s.coverage === 1 && s.score === best.score).length;

@@ -1,6 +1,7 @@
 import type { IndexStore, StreetHit, StreetPrefetch, StreetRanking, WordQuery } from '../store/store.js';
 import type { Plan } from './plan.js';
 import { scoreStreet, type StreetScore } from './score.js';
+import { kmBetween, nearRank } from './near.js';
 
 /** Streets fetched from the full-text index per query before ranking. */
 const POOL = 60;
@@ -33,7 +34,7 @@ export function expectedStreetSearch(plan: Plan, hnKey: string | undefined, numb
   const terms = plan.words.filter((t) => t.alts.length > 0).map((t) => t.alts);
   if (terms.length === 0) return undefined;
   const words = [...terms, ...plan.cityWords.map((t) => t.alts)];
-  const base = { terms: words, country: plan.country, limit: POOL };
+  const base = { terms: words, country: plan.country, limit: POOL, ...(plan.near ? { near: plan.near } : {}) };
   const narrow = narrowFor(plan);
   if (narrow) return typingLast(words) ? undefined : { ...base, search: { kind: 'narrowed', ...narrow } };
   if ((plan.postcode?.known && !plan.postcode.prefix) || (hnKey !== undefined && typingLast(words))) return undefined;
@@ -69,10 +70,11 @@ export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string,
   const runAll = async (list: WordQuery[][][], narrow?: { hnKey: string; inPostcode: string }): Promise<StreetHit[][]> => {
     const each = list.map(forms);
     if (narrow || hnKey !== undefined) {
-      const find = (words: WordQuery[][]) => (narrow ? store.findStreets(words, plan.country, POOL, narrow.hnKey, narrow.inPostcode) : store.findStreets(words, plan.country, POOL, hnKey));
+      const find = (words: WordQuery[][]) =>
+        narrow ? store.findStreets(words, plan.country, POOL, narrow.hnKey, narrow.inPostcode) : store.findStreets(words, plan.country, POOL, hnKey, undefined, plan.near);
       return Promise.all(each.map(async (variants) => merge(await Promise.all(variants.map(find)))));
     }
-    const found = await store.findStreetsEach(each.flat(), plan.country, POOL);
+    const found = await store.findStreetsEach(each.flat(), plan.country, POOL, plan.near);
     let at = 0;
     return each.map((variants) => merge(variants.map(() => found[at++]!)));
   };
@@ -99,9 +101,12 @@ export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string,
   if (streets.length === 0 && terms.length > 1 && !plan.structured && leaveOut) {
     streets = merge(await runAll(terms.slice(0, 4).map((_, skip) => terms.filter((__, i) => i !== skip))));
   }
-  return streets
-    .map((street) => ({ street, ...scoreStreet(plan, street) }))
-    .sort((a, b) => b.score - a.score || b.street.n - a.street.n || a.street.street.length - b.street.street.length);
+  const near = plan.near;
+  const ranked = streets.map((street) => ({ street, ...scoreStreet(plan, street) }));
+  if (!near) return ranked.sort((a, b) => b.score - a.score || b.street.n - a.street.n || a.street.street.length - b.street.street.length);
+  // With a position: the text score raised by nearness (search/near.ts), the nearer first at a tie.
+  const at = new Map(ranked.map((r) => [r, { rank: nearRank(r.score, near, r.street), km: kmBetween(near, r.street) }]));
+  return ranked.sort((a, b) => at.get(b)!.rank - at.get(a)!.rank || at.get(a)!.km - at.get(b)!.km || b.street.n - a.street.n);
 }
 
 /** A plan and the streets it found. */

@@ -1,3 +1,4 @@
+import type { GeoPoint } from '../../contract/address.js';
 import { PREFIX_END, type HouseNumberFilter, type PostcodeFilter } from './store.js';
 
 /**
@@ -140,4 +141,28 @@ export function streetStatsSql(t: string, inList: string): string {
             SELECT count(*), avg(a.lat), avg(a.lng), CASE WHEN min(a.postcode) = max(a.postcode) THEN min(a.postcode) END
             FROM ${t}addresses a WHERE a.street_id = ${t}streets.id)
           WHERE country IN (${inList})`;
+}
+
+/**
+ * With a position (issue 35's `near`), a word match is cut to its streets nearest to it, of at
+ * most this many matches read: a name in hundreds of towns (`Mühlenweg`) is read whole, so the
+ * near town's street is in the pool whatever the index's order; a word typed so far that matches
+ * more streets (`m`) reads this many, never the whole match.
+ */
+export const NEAR_SCAN = 2000;
+
+/**
+ * `match` (a street search of `streetColumns`, at most NEAR_SCAN rows) as its `limit` streets
+ * nearest to a point, ties by id: equirectangular squared distance of the streets' centres, exact
+ * enough to order streets within a country. Args after the match's: `nearArgs(near)`.
+ */
+export function nearestStreetsSql(match: string, limit: number): string {
+  return `SELECT * FROM (${match}) s
+          ORDER BY (s.lat - ?) * (s.lat - ?) + (s.lng - ?) * (s.lng - ?) * ?, s.id LIMIT ${sqlLimit(limit)}`;
+}
+
+/** The values nearestStreetsSql binds. */
+export function nearArgs(near: GeoPoint): number[] {
+  const cos = Math.cos((near.lat * Math.PI) / 180);
+  return [near.lat, near.lat, near.lng, near.lng, cos * cos];
 }

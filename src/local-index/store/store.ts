@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { GeoPoint } from '../../contract/address.js';
 import { mayHaveTypo } from '../fuzzy.js';
 
 /**
@@ -214,6 +215,8 @@ export interface StreetPrefetch {
   search: { kind: 'narrowed'; hnKey: string; inPostcode: string } | { kind: 'numbered'; hnKey: string } | { kind: 'each'; forms: boolean };
   country: string | undefined;
   limit: number;
+  /** The position the search's streets are nearest to (`findStreets`' `near`). */
+  near?: GeoPoint | undefined;
   /**
    * Then `addressesOnStreets` of every street found, when they are at most `maxStreets` (they are
    * then the ranking's top ones); with `rank`, of the top `maxStreets` as `rankStreets` ranks them
@@ -335,15 +338,16 @@ export interface IndexStore {
    * With `hnKey` and `inPostcode` (an exact postcode key), only streets with an address of that
    * number in that postcode, ascending id, with their `numbered` addresses: a name in thousands of
    * towns is then narrowed by the index to the one street the input means, instead of `limit` of
-   * its namesakes fetched and ranked (both stores).
+   * its namesakes fetched and ranked (both stores). With `near` (not narrowed), the `limit`
+   * matches nearest to it (of at most NEAR_SCAN read, queries.ts), ties by id.
    */
-  findStreets(terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string, inPostcode?: string): Promise<StreetHit[]>;
+  findStreets(terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string, inPostcode?: string, near?: GeoPoint): Promise<StreetHit[]>;
   /**
    * Several street searches at once (the exact and the prefix form of a word being typed, or the
    * query with one word left out at a time): each list as `findStreets(variants[i], …)` returns it,
    * in one round trip on PostgreSQL.
    */
-  findStreetsEach(variants: WordQuery[][][], country: string | undefined, limit: number): Promise<StreetHit[][]>;
+  findStreetsEach(variants: WordQuery[][][], country: string | undefined, limit: number, near?: GeoPoint): Promise<StreetHit[][]>;
   /**
    * Streets matching every term that have an address in this postcode (an exact key), ascending
    * id: the postcode alone narrows a name in thousands of towns where no house number can (none
