@@ -6,15 +6,18 @@ import type { GeoPoint } from '../../contract/address.js';
  * HALF_KM: 0.81 at 3 km, 0.5 at 10 km, 0.03 at 50 km, nothing to speak of beyond 100 km. It ranks;
  * it never changes a hit's score (what the engine judges the match by).
  */
-const HALF_KM = 10;
-const NEAR_BOOST = 0.4;
+export const HALF_KM = 10;
+export const NEAR_BOOST = 0.4;
 
-/** Great-circle distance in km. */
+/**
+ * Great-circle distance in km (haversine). The PostgreSQL search function ranks streets with the
+ * same arithmetic, step for step (pg-rank-streets.ts: `nearKmSql`).
+ */
 export function kmBetween(a: GeoPoint, b: GeoPoint): number {
   const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLng = (b.lng - a.lng) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
+  const sLat = Math.sin(((b.lat - a.lat) * rad) / 2);
+  const sLng = Math.sin(((b.lng - a.lng) * rad) / 2);
+  const h = sLat * sLat + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * (sLng * sLng);
   return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 

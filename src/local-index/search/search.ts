@@ -180,8 +180,7 @@ export async function autocomplete(store: IndexStore, input: AutocompleteInput):
       plan,
       undefined,
       plan.hn
-        ? // The store ranks as rankStreets does without a position only.
-          { hn: numberFilter(plan.hn), limit: limit * 4, maxStreets: AUTOCOMPLETE_STREETS, rank: plan.near ? undefined : streetRanking(plan) }
+        ? { hn: numberFilter(plan.hn), limit: limit * 4, maxStreets: AUTOCOMPLETE_STREETS, rank: streetRanking(plan) }
         : { hn: undefined, limit: plan.drill ? limit : limit - 1, maxStreets: 1 },
     );
   return suggest(store, await planText(store, input.query, true, input.country, expected, input.near), limit);

@@ -48,7 +48,8 @@ export function expectedStreetSearch(plan: Plan, hnKey: string | undefined, numb
  * count of terms (those without readings score 0), and whether town words count.
  */
 export function streetRanking(plan: Plan): StreetRanking {
-  return { fuzzy: plan.words.filter((t) => t.alts.length > 0).map((t) => t.fuzzy), words: plan.words.length, structured: plan.structured };
+  const near: [number, number] | undefined = plan.near ? [plan.near.lat, plan.near.lng] : undefined;
+  return { fuzzy: plan.words.filter((t) => t.alts.length > 0).map((t) => t.fuzzy), words: plan.words.length, structured: plan.structured, ...(near ? { near } : {}) };
 }
 
 /**

@@ -236,6 +236,8 @@ export interface StreetRanking {
   words: number;
   /** Structured input: a street's town words do not count for its name's terms. */
   structured: boolean;
+  /** The customer's position `[lat, lng]`: ranked as search/near.ts ranks (streets.ts: the near order). */
+  near?: [number, number] | undefined;
 }
 
 export interface LookUpResult {
