@@ -120,7 +120,12 @@ export class ImportFormatError extends Error {
 export interface LocalHit {
   components: AddressComponents;
   location: GeoPoint;
-  precision: Extract<Precision, 'address' | 'street'>;
+  precision: Extract<Precision, 'address' | 'street' | 'postcode' | 'locality'>;
+  /**
+   * What kind of suggestion it is (issue 35's `types`; the suggestion's `type`): `address` and
+   * `street` as the precision says, a `postcode` with its town, a `locality` (a town).
+   */
+  kind?: SuggestionType;
   /** Match score 0-1 of this hit against the query. */
   score: number;
   label: string;

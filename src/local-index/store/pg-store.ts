@@ -5,7 +5,7 @@ import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
 import { COUNTRY_STATE_COLUMNS, toSnapshot } from './country-state.js';
 import { applyPgSchema, ensurePartitions, ident, INDEX_CHANNEL } from './pg-schema.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, nearArgs, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
+import { postcodeAreasQuery, addressesByPostcodeQuery, addressesOnStreetsQuery, nearArgs, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { narrowedStreetsSql, numberedStreetsSql, postcodeStreetsSql, streetsEachSql, wordStreetsSql } from './pg-street-queries.js';
@@ -544,6 +544,12 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       if (streetIds.length === 0) return [];
       const rows = prefetched.take<AddressRow>(prefetchKey.numbers(streetIds, hn, limit)) ?? (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit)));
       return rows.map(toAddressHit);
+    },
+    async postcodeAreas(pc, country, limit) {
+      const rows = await all<{ pc_key: string; postcode: string | null; country: string; city: string | null; state: string | null; lat: number; lng: number; n: number | string }>(
+        postcodeAreasQuery('local_', pc, country, limit),
+      );
+      return rows.map((r) => ({ postcode: r.postcode ?? r.pc_key, country: r.country, city: r.city, state: r.state, lat: Number(r.lat), lng: Number(r.lng), n: Number(r.n) }));
     },
     async streetsNotInPostcode(streetIds, pcKey, country) {
       if (streetIds.length === 0) return [];

@@ -3,7 +3,7 @@ import type { GeoPoint } from '../../contract/address.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { preparePrivateSqliteFile } from '../../store/db/private-file.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, NEAR_SCAN, nearArgs, nearestStreetsSql, numberedColumns, postcodeAbsentQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
+import { postcodeAreasQuery, addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, NEAR_SCAN, nearArgs, nearestStreetsSql, numberedColumns, postcodeAbsentQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { applySqliteSchema } from './sqlite-schema.js';
 import { applySqliteStreetPostcodes } from './street-postcodes.js';
 import { beginSqliteImport } from './sqlite-import.js';
@@ -214,6 +214,12 @@ export function openSqliteStore(dataDir: string): IndexStore {
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
       return all<AddressRow>(addressesOnStreetsQuery('', streetIds, hn, limit)).map(toAddressHit);
+    },
+    async postcodeAreas(pc, country, limit) {
+      const rows = await all<{ pc_key: string; postcode: string | null; country: string; city: string | null; state: string | null; lat: number; lng: number; n: number | string }>(
+        postcodeAreasQuery('', pc, country, limit),
+      );
+      return rows.map((r) => ({ postcode: r.postcode ?? r.pc_key, country: r.country, city: r.city, state: r.state, lat: Number(r.lat), lng: Number(r.lng), n: Number(r.n) }));
     },
     async streetsNotInPostcode(streetIds, pcKey) {
       if (streetIds.length === 0) return [];

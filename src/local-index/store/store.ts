@@ -299,6 +299,19 @@ export interface AddressHit {
   interpolated?: true;
 }
 
+/** A postcode in one town, as a suggestion (issue 35's `postcode` type). */
+export interface PostcodeArea {
+  /** As the data writes it (`1012 LG`). */
+  postcode: string;
+  country: string;
+  city: string | null;
+  state: string | null;
+  lat: number;
+  lng: number;
+  /** Its addresses in that town's streets. */
+  n: number;
+}
+
 /** House-number filter: exact key, key prefix (typing), or the leading integer (`123` for `123-2`). */
 export type HouseNumberFilter = { key: string; prefix: boolean } | { base: number };
 
@@ -359,6 +372,8 @@ export interface IndexStore {
   findStreetsInPostcode(terms: WordQuery[][], country: string | undefined, limit: number, pcKey: string, hnKey?: string): Promise<StreetHit[]>;
   addressesOnStreets(streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Promise<AddressHit[]>;
   addressesByPostcode(pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number): Promise<AddressHit[]>;
+  /** Postcodes starting with (or equal to) a key, each with each town it reaches: see `postcodeAreasQuery`. */
+  postcodeAreas(pc: PostcodeFilter, country: string | undefined, limit: number): Promise<PostcodeArea[]>;
   /** Of these streets, the ids of those with postcoded addresses, none in this postcode (an exact key): see `postcodeAbsentQuery`. */
   streetsNotInPostcode(streetIds: number[], pcKey: string, country: string | undefined): Promise<number[]>;
   close(): Promise<void>;
