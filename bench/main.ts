@@ -1,6 +1,6 @@
 /**
  * `tsx bench/main.ts NAME [args]` (`npm run bench:local`, `bench:scale`, `bench:hang`, `bench:crash`,
- * `bench:validate`, `bench:list`, `bench:reimport`, `bench:osm-update`): the named benchmarks beside
+ * `bench:validate`, `bench:list`, `bench:reimport`, `bench:osm-update`, `bench:keystrokes`): the named benchmarks beside
  * the side-by-side HTTP comparison, which is
  * `npm run bench` (bench/compare/). Add yours to BENCHES. Benchmarks measure speed; tests never
  * assert on it.
@@ -14,6 +14,7 @@ const BENCHES: Record<string, (args: string[]) => Promise<void>> = {
   list: async (args) => (await import('./list/main.js')).benchList(args),
   reimport: async (args) => (await import('./reimport.js')).benchReimport(args),
   'osm-update': async (args) => (await import('./osm-update.js')).benchOsmUpdate(args),
+  keystrokes: async (args) => (await import('./keystrokes/main.js')).benchKeystrokes(args),
 };
 
 const [name = 'local', ...args] = process.argv.slice(2);
