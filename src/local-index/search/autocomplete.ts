@@ -51,7 +51,7 @@ export async function autocomplete(store: IndexStore, input: AutocompleteInput):
         ? { hn: numberFilter(plan.hn), limit: limit * 4, maxStreets: AUTOCOMPLETE_STREETS, rank: streetRanking(plan) }
         : { hn: undefined, limit: plan.drill ? limit : limit - 1, maxStreets: 1 },
     );
-  const plan = await planText(store, input.query, true, input.country, kinds.has('address') ? expected : undefined, input.near);
+  const plan = await planText(store, input.query, true, input.country, kinds.has('address') ? expected : (p) => expected(numberless(p)), input.near);
   const hits = await suggest(store, kinds.has('address') ? plan : numberless(plan), limit, kinds);
   return hits.filter((h) => kinds.has(h.kind ?? h.precision)).slice(0, limit);
 }
