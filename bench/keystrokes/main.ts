@@ -13,6 +13,15 @@ function flag(args: string[], name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined;
 }
 
+/** The checkout's commit; none for a copy outside git (a run of an older tree for its before figures). */
+function commit(): string | null {
+  try {
+    return headCommit();
+  } catch {
+    return null;
+  }
+}
+
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 function line(name: string, s: Summary): string {
@@ -52,7 +61,7 @@ export async function benchKeystrokes(args: string[]): Promise<void> {
   const store = (flag(args, '--store') ?? 'sqlite') as 'sqlite' | 'postgres';
   const skip = new Set((flag(args, '--skip') ?? '').split(','));
   const seed = Number(flag(args, '--seed') ?? 35);
-  const record: Record<string, unknown> = { at: new Date().toISOString(), commit: headCommit(), store, loadavg: loadavg() };
+  const record: Record<string, unknown> = { at: new Date().toISOString(), commit: commit(), store, loadavg: loadavg() };
   const work = mkdtempSync(join(tmpdir(), 'bench-keystrokes-'));
   try {
     if (!skip.has('corpus')) {
