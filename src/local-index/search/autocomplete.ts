@@ -1,4 +1,4 @@
-import type { IndexStore } from '../store/store.js';
+import type { AddressHit, IndexStore } from '../store/store.js';
 import type { AutocompleteInput, LocalHit } from '../types.js';
 import { streetToHit } from './hits.js';
 import { planText, type Plan } from './plan.js';
@@ -6,7 +6,6 @@ import { scoreHit, scoreStreet } from './score.js';
 import { foldTownless } from './fold-streets.js';
 import { expectedStreetSearch, readStreets, streetRanking, type RankedStreet } from './streets.js';
 import { byScore, dedupe, numberFilter, scoredAddresses } from './results.js';
-import type { AddressHit } from '../store/store.js';
 import { kindsOf, localityHits, postcodeHits, type Kinds } from './kinds.js';
 
 /** How many ranked streets autocomplete looks at. */

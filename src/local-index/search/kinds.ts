@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { SuggestionType } from '../../contract/autocomplete.js';
 import { formatLabel } from '../../providers/label.js';
 import type { AddressComponents } from '../../contract/address.js';
@@ -19,6 +20,14 @@ const ALL: Kinds = new Set<SuggestionType>(['address', 'street', 'postcode', 'lo
 
 /** The kinds asked for; all when none are named. */
 export const kindsOf = (types: readonly SuggestionType[] | undefined): Kinds => (types && types.length > 0 ? new Set(types) : ALL);
+
+/** A town's name as index words: the same towns come back keystroke after keystroke. */
+const townWords = new LRUCache<string, string[]>({ max: 20_000 });
+function wordsOf(city: string): string[] {
+  let words = townWords.get(city);
+  if (!words) townWords.set(city, (words = tokens(city)));
+  return words;
+}
 
 const round = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
 
@@ -55,7 +64,7 @@ export function localityHits(plan: Plan, streets: readonly RankedStreet[]): Loca
       seen.n += street.n;
       continue;
     }
-    const name = tokens(street.city);
+    const name = wordsOf(street.city);
     const { scores, covered } = matchWords(plan.words, name);
     if (scores.some((s) => s === 0)) continue;
     const coverage = name.filter((w) => covered.has(w)).length / name.length;
