@@ -5,6 +5,7 @@ import { corpusAddresses, writeImportCsv } from '../accuracy/corpus.js';
 import { rng } from '../local-generate.js';
 import { headCommit, saveRecord } from '../record-file.js';
 import { generateCsv } from '../scale/generate.js';
+import { extractTargets } from './extracts.js';
 import { openService } from './service.js';
 import { nearBy, numberKept, summarize, typeAddress, type Summary, type Target, type Typed } from './typing.js';
 
@@ -46,12 +47,15 @@ function sampleOf<T>(list: T[], n: number, seed: number): T[] {
 }
 
 /**
- * `npm run bench:keystrokes -- [--store sqlite|postgres] [--corpus N] [--addresses 200000]
+ * `npm run bench:keystrokes -- [--store sqlite|postgres] [--corpus N] [--pbf a.osm.pbf,b.osm.pbf]
+ *   [--pbf-sample 100] [--addresses 200000]
  *   [--towns 1200] [--sample 20] [--skip corpus|scale] [--seed 35] [--save FILE]`
  * Types addresses one character at a time through `POST /v1/autocomplete` (limit 5) and reports
  * the share of characters typed before each is offered in the top 5 and at rank 1 (issue 35):
  * on the accuracy corpus (an index of its many countries; `--corpus` addresses of it, all by
- * default), with both orders of street and number typed whole (`no typed number lost`); and on
+ * default; `--pbf` imports OpenStreetMap extracts beside it and, on SQLite, types `--pbf-sample`
+ * of their addresses too), with both orders of street and number typed whole (`no typed number
+ * lost`); and on
  * the bench:scale country (`--addresses`, by default 200,000 over the 2M country's 1,200
  * municipalities, so a common street name is in as many towns; `--addresses 2000000` for the
  * country itself), `--sample` addresses per street-name frequency, without and with `near` (a
@@ -67,18 +71,22 @@ export async function benchKeystrokes(args: string[]): Promise<void> {
     if (!skip.has('corpus')) {
       const all = corpusAddresses();
       const n = Number(flag(args, '--corpus') ?? all.length);
-      const targets = sampleOf(all, n, seed);
+      const pbfs = (flag(args, '--pbf') ?? '').split(',').filter(Boolean);
+      const targets: Target[] = sampleOf(all, n, seed);
       const service = await openService(store, async (index, dataDir) => {
         const csv = join(dataDir, 'corpus.csv');
         writeImportCsv(csv, all);
         await index.importFile(csv, { format: 'csv' });
+        for (const pbf of pbfs) await index.importFile(pbf, { format: 'osm' });
+        if (pbfs.length > 0 && store === 'sqlite') targets.push(...sampleOf(extractTargets(dataDir), Number(flag(args, '--pbf-sample') ?? 100), seed + 2));
       });
       try {
         const typed = summarize(await typeAll(service.ask, targets));
         let kept = 0;
         for (const t of targets) if (await numberKept(service.ask, t)) kept++;
         const countries = new Set(all.map((a) => a.country)).size;
-        console.log(`accuracy corpus (${store}, ${all.length} addresses of ${countries} countries in the index):`);
+        const extracts = pbfs.length > 0 ? ` and ${pbfs.length} OSM extract(s), ${targets.length - n} of their addresses typed too` : '';
+        console.log(`accuracy corpus (${store}, ${all.length} addresses of ${countries} countries in the index${extracts}):`);
         console.log(line('as the country writes it', typed));
         console.log(`  no typed number lost: number first and number last, typed whole, both in the top 5 for ${kept} of ${targets.length} (${pct(kept / targets.length)})`);
         record.corpus = { ...typed, numberKept: kept };
