@@ -53,14 +53,14 @@ describe.each(STORAGE_BACKENDS)('near: the customer’s position ranks (%s)', (b
     }
   });
 
-  it('the nearer towns follow, nearest first; a far position does not outweigh the text', async () => {
+  it('the nearer towns follow, nearest first; the typed words still count first', async () => {
     const hits = await box.index.autocomplete({ query: 'Mühlenweg 56', country: 'DE', near: nearTown(77), limit: 5 });
     const neighbours = hits.map((h) => h.components.city);
     // Town 77's neighbours 8 km away: 62 (south), 76 (west), 78 (east), 92 (north).
     expect(neighbours[0]).toBe(town(77));
     expect(new Set(neighbours.slice(1)).size).toBe(4);
     for (const city of neighbours.slice(1)) expect([62, 76, 78, 92].map(town)).toContain(city);
-    // Text first: the street typed whole beats a nearer street the typed words only begin.
+    // Text first: near a town with both, the street typed is offered, not the other of its words' start.
     const typed = await box.index.autocomplete({ query: 'Mühlenstraße 3', country: 'DE', near: nearTown(10) });
     expect(where(typed[0])).toBe(`Mühlenstraße 3 ${town(10)}`);
   });

@@ -57,7 +57,9 @@ export function streetRanking(plan: Plan): StreetRanking {
  * both as a whole word and as a prefix, so `Dam` finds the street `Dam` before the pool
  * of prefix matches (`Damrak`, `Damstraat`, …) fills up. If no street has every word, one
  * word at a time is left out: it may be noise (a country name) or a typo beyond repair.
- * `hnKey` asks the store for each street's addresses of that number with it (`numbered`).
+ * `hnKey` asks the store for each street's addresses of that number with it (`numbered`);
+ * `leaveOut: false` leaves no word out (readStreets tries the other reading of a number first).
+ * With `plan.near`, the store's pools are the matches nearest to it and the ranking blends it in.
  */
 export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string, leaveOut = true): Promise<RankedStreet[]> {
   const terms = plan.words.filter((t) => t.alts.length > 0).map((t) => t.alts);
