@@ -141,7 +141,12 @@ export class ImportFormatError extends Error {
 export interface LocalHit {
   components: AddressComponents;
   location: GeoPoint;
-  precision: Extract<Precision, 'address' | 'street'>;
+  precision: Extract<Precision, 'address' | 'street' | 'postcode' | 'locality'>;
+  /**
+   * What kind of suggestion it is (issue 35's `types`; the suggestion's `type`): `address` and
+   * `street` as the precision says, a `postcode` with its town, a `locality` (a town).
+   */
+  kind?: SuggestionType;
   /** Match score 0-1 of this hit against the query. */
   score: number;
   label: string;
@@ -169,6 +174,8 @@ export interface GeocodeInput {
   components?: AddressComponents;
   country?: string;
   limit?: number;
+  /** The customer's position (issue 35): orders the alternatives, nearest first among equals; never changes a score. */
+  near?: GeoPoint;
 }
 
 export interface AutocompleteInput {

@@ -70,6 +70,11 @@ const ONE_TRIP: [string, Call][] = [
   ['keystroke: a name of two words in many towns and a number', { autocomplete: { query: 'Neue Gasse 1', country: 'DE', limit: 5 } }],
   ['keystroke: one word of a two-word name in many towns and a number', { autocomplete: { query: 'Gasse 1', country: 'DE', limit: 5 } }],
   ['keystroke: a number, then a street of many towns being typed', { autocomplete: { query: '2 Haupts', country: 'DE', limit: 5 } }],
+  // Issue 35: with the customer's position, the streets nearest to it, ranked with it.
+  ['keystroke with a position: street being typed', { autocomplete: { query: 'Keizerw', country: 'DE', limit: 5, near: { lat: 50.001, lng: 8.001 } } }],
+  ['keystroke with a position: street of many towns and number being typed', { autocomplete: { query: 'Hauptstraße 1', country: 'DE', limit: 5, near: { lat: 51.001, lng: 9.2 } } }],
+  ['keystroke with a position: a name of two words in many towns and a number', { autocomplete: { query: 'Neue Gasse 1', country: 'DE', limit: 5, near: { lat: 52, lng: 9.05 } } }],
+  ['geocode with a position: street number, no town', { geocode: { query: 'Amselweg 3', country: 'DE', near: { lat: 51, lng: 9.3 } } }],
 ];
 
 /** Other shapes: whatever they take, the same answers as without the search beside the look-up. */

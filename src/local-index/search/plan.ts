@@ -1,4 +1,4 @@
-import type { AddressComponents } from '../../contract/address.js';
+import type { AddressComponents, GeoPoint } from '../../contract/address.js';
 import type { IndexStore, LookUpInput, LookUpResult, StreetPrefetch, WordLookUp, WordQuery, WordResolution } from '../store/store.js';
 import { houseNumberBase, houseNumberKey, postcodeKey, tokens, wordForms } from '../text.js';
 
@@ -29,6 +29,20 @@ export interface Plan {
   /** The query ends with a separator after a street name: expand the street into its house numbers. */
   drill: boolean;
   structured: boolean;
+  /** The customer's position: streets are searched and ranked nearest first (search/near.ts). */
+  near?: GeoPoint;
+  /**
+   * Free text whose number was read as a street word (a word of some street, of any country): the
+   * same text with that number as the house number. Searched instead when no street of the
+   * country has every word as first read (`10 New Square` in GB), so a number is a street word only
+   * where the words around it make sense as one street's name (`Straße des 17 Juni 5`).
+   */
+  numberRead?: Plan;
+  /**
+   * Free text whose house number is also a postcode of the index (`9495 Landstr`): the same text
+   * with it as that postcode, read where the streets have no such number.
+   */
+  postcodeRead?: Plan;
 }
 
 /** The street search the caller makes of a plan (see `LookUpInput.prefetch`). */
@@ -104,12 +118,12 @@ function termsFrom(words: string[], queries: TermQuery[], resolved: WordResoluti
  * number-like token that is not a street word (`3e` in `3e Binnenvestgracht` is one), and
  * every other word becomes a term matched against street and city names, with typos.
  */
-export function planText(store: IndexStore, text: string, typing: boolean, country?: string, expect?: ExpectedSearch): Promise<Plan> {
-  return resolve(store, textReading(text, typing, country), expect);
+export function planText(store: IndexStore, text: string, typing: boolean, country?: string, expect?: ExpectedSearch, near?: GeoPoint): Promise<Plan> {
+  return resolve(store, textReading(text, typing, country, near), expect);
 }
 
 /** planText's look-up and plan. */
-export function textReading(text: string, typing: boolean, country?: string): Reading {
+export function textReading(text: string, typing: boolean, country?: string, near?: GeoPoint): Reading {
   const ends = /[\s,;]$/.test(text);
   const raw = text.split(/[\s,;]+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
   const lastIndex = raw.length - 1;
@@ -129,28 +143,47 @@ export function textReading(text: string, typing: boolean, country?: string): Re
     const wordish = kept.map((k) => k.w);
     const terms = kept.map((k) => k.term);
 
-    let hn: HouseNumberPart | undefined;
-    const words: Term[] = [];
-    wordish.forEach((w, k) => {
-      const next = wordish[k + 1];
-      // `3e` in `3e Binnenvestgracht`, `34` in `Rge Road 34 712046`: part of the name when something follows.
-      const isStreetWord = terms[k]!.alts.length > 0 && !terms[k]!.fuzzy && next !== undefined;
-      if (w.num && !hn && !isStreetWord) {
-        let typed = raw[w.i]!;
-        let last = w.i;
-        const after = raw[w.i + 1];
-        if (after !== undefined && !used.has(w.i + 1) && HN_SUFFIX.test(after) && !(terms[k + 1]?.alts.length && !terms[k + 1]?.fuzzy)) {
-          typed = `${typed} ${after}`;
-          last = w.i + 1;
-          used.add(w.i + 1);
+    /**
+     * `numberFirst`: the first number is the house number even where it is a word of some street
+     * (`10` of a Portuguese `Rua … entrada 10 loja 11`): the reading searched when no street of the
+     * country has every word read the other way (see `Plan.numberRead`).
+     */
+    const read = (numberFirst: boolean) => {
+      let hn: HouseNumberPart | undefined;
+      let hnAt = -1;
+      let wordNumber = false;
+      const taken = new Set(used);
+      const words: Term[] = [];
+      wordish.forEach((w, k) => {
+        const next = wordish[k + 1];
+        // `3e` in `3e Binnenvestgracht`, `34` in `Rge Road 34 712046`: part of the name when something follows.
+        const isStreetWord = terms[k]!.alts.length > 0 && !terms[k]!.fuzzy && next !== undefined && !(numberFirst && !hn);
+        if (w.num && !hn && !isStreetWord) {
+          let typed = raw[w.i]!;
+          let last = w.i;
+          const after = raw[w.i + 1];
+          if (after !== undefined && !taken.has(w.i + 1) && HN_SUFFIX.test(after) && !(terms[k + 1]?.alts.length && !terms[k + 1]?.fuzzy)) {
+            typed = `${typed} ${after}`;
+            last = w.i + 1;
+            taken.add(w.i + 1);
+          }
+          hn = { key: houseNumberKey(typed), base: houseNumberBase(typed), prefix: typing && !ends && last === lastIndex };
+          hnAt = last === w.i ? w.i : -1;
+          return;
         }
-        hn = { key: houseNumberKey(typed), base: houseNumberBase(typed), prefix: typing && !ends && last === lastIndex };
-        return;
+        if (taken.has(w.i)) return;
+        if (w.num && !hn && isStreetWord) wordNumber = true;
+        if (!w.num || terms[k]!.alts.length > 0) words.push(terms[k]!);
+      });
+      const plan: Plan = { words, cityWords: [], hn, postcode: postcode?.part, country, drill: typing && ends, structured: false, ...(near ? { near } : {}) };
+      const asPostcode = hn && !hn.prefix && !postcode && hnAt >= 0 ? postcodeKey(raw[hnAt]!) : undefined;
+      if (asPostcode !== undefined && found.postcodes.has(asPostcode)) {
+        plan.postcodeRead = { ...plan, hn: undefined, postcode: { key: asPostcode, prefix: false, known: true } };
       }
-      if (used.has(w.i)) return;
-      if (!w.num || terms[k]!.alts.length > 0) words.push(terms[k]!);
-    });
-    return { words, cityWords: [], hn, postcode: postcode?.part, country, drill: typing && ends, structured: false };
+      return { plan, wordNumber };
+    };
+    const { plan, wordNumber } = read(false);
+    return wordNumber ? { ...plan, numberRead: read(true).plan } : plan;
   }
 }
 
@@ -176,7 +209,9 @@ function postcodeCandidates(raw: string[], typingLast: boolean): PostcodeCandida
     }
     if (/\d/.test(t) && postcodeKey(t).length >= 3) candidates.push({ at: [i], key: postcodeKey(t) });
   });
-  const keys = [...new Set(candidates.filter((c) => allowed(c.at, c.key)).map((c) => c.key))];
+  // A lone number read as the house number is looked up too: a postcode typed first (`9495 Landstr`)
+  // is read as one where the streets lack that number (Plan.postcodeRead).
+  const keys = [...new Set(candidates.filter((c) => allowed(c.at, c.key) || (c.at.length === 1 && /^\d+$/.test(c.key))).map((c) => c.key))];
   const n = raw.length;
   const typed = (!typingLast || n === 0 ? [] : n >= 2 ? [[n - 2, n - 1], [n - 1]] : [[n - 1]])
     .map((at) => ({ at, key: postcodeKey(at.map((i) => raw[i]).join('')) }))
@@ -197,12 +232,12 @@ function pickPostcode(
 }
 
 /** Structured input (the caller's components, or what a parser read from the query). */
-export function planComponents(store: IndexStore, c: AddressComponents, country?: string, expect?: ExpectedSearch): Promise<Plan> {
-  return resolve(store, componentsReading(c, country), expect);
+export function planComponents(store: IndexStore, c: AddressComponents, country?: string, expect?: ExpectedSearch, near?: GeoPoint): Promise<Plan> {
+  return resolve(store, componentsReading(c, country, near), expect);
 }
 
 /** planComponents' look-up and plan. */
-export function componentsReading(c: AddressComponents, country?: string): Reading {
+export function componentsReading(c: AddressComponents, country?: string, near?: GeoPoint): Reading {
   const cc = c.country ?? country;
   const streetWords = tokens(c.street);
   const cityWords = tokens(c.city);
@@ -229,6 +264,7 @@ export function componentsReading(c: AddressComponents, country?: string): Readi
         country: cc,
         drill: false,
         structured: true,
+        ...(near ? { near } : {}),
       };
     },
   };

@@ -26,7 +26,7 @@ export interface StreetScore {
   exact: boolean;
 }
 
-function matchWords(terms: Term[], words: string[]): { scores: number[]; covered: Set<string> } {
+export function matchWords(terms: Term[], words: string[]): { scores: number[]; covered: Set<string> } {
   const covered = new Set<string>();
   const scores = terms.map((term) => {
     let best = 0;
@@ -54,7 +54,7 @@ function formsOf(street: StreetHit): [string[], string[]] {
   return forms;
 }
 
-const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+export const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 export function scoreStreet(plan: Plan, street: StreetHit): StreetScore {
   const pool = plan.structured ? street.streetWords : [...street.streetWords, ...street.cityWords];

@@ -1,6 +1,7 @@
 import type { IndexStore, StreetHit, StreetPrefetch, StreetRanking, WordQuery } from '../store/store.js';
 import type { Plan } from './plan.js';
 import { scoreStreet, type StreetScore } from './score.js';
+import { kmBetween, nearRank } from './near.js';
 
 /** Streets fetched from the full-text index per query before ranking. */
 const POOL = 60;
@@ -33,7 +34,7 @@ export function expectedStreetSearch(plan: Plan, hnKey: string | undefined, numb
   const terms = plan.words.filter((t) => t.alts.length > 0).map((t) => t.alts);
   if (terms.length === 0) return undefined;
   const words = [...terms, ...plan.cityWords.map((t) => t.alts)];
-  const base = { terms: words, country: plan.country, limit: POOL };
+  const base = { terms: words, country: plan.country, limit: POOL, ...(plan.near ? { near: plan.near } : {}) };
   const narrow = narrowFor(plan);
   if (narrow) return typingLast(words) ? undefined : { ...base, search: { kind: 'narrowed', ...narrow } };
   if ((plan.postcode?.known && !plan.postcode.prefix) || (hnKey !== undefined && typingLast(words))) return undefined;
@@ -47,7 +48,8 @@ export function expectedStreetSearch(plan: Plan, hnKey: string | undefined, numb
  * count of terms (those without readings score 0), and whether town words count.
  */
 export function streetRanking(plan: Plan): StreetRanking {
-  return { fuzzy: plan.words.filter((t) => t.alts.length > 0).map((t) => t.fuzzy), words: plan.words.length, structured: plan.structured };
+  const near: [number, number] | undefined = plan.near ? [plan.near.lat, plan.near.lng] : undefined;
+  return { fuzzy: plan.words.filter((t) => t.alts.length > 0).map((t) => t.fuzzy), words: plan.words.length, structured: plan.structured, ...(near ? { near } : {}) };
 }
 
 /**
@@ -55,9 +57,11 @@ export function streetRanking(plan: Plan): StreetRanking {
  * both as a whole word and as a prefix, so `Dam` finds the street `Dam` before the pool
  * of prefix matches (`Damrak`, `Damstraat`, …) fills up. If no street has every word, one
  * word at a time is left out: it may be noise (a country name) or a typo beyond repair.
- * `hnKey` asks the store for each street's addresses of that number with it (`numbered`).
+ * `hnKey` asks the store for each street's addresses of that number with it (`numbered`);
+ * `leaveOut: false` leaves no word out (readStreets tries the other reading of a number first).
+ * With `plan.near`, the store's pools are the matches nearest to it and the ranking blends it in.
  */
-export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string): Promise<RankedStreet[]> {
+export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string, leaveOut = true): Promise<RankedStreet[]> {
   const terms = plan.words.filter((t) => t.alts.length > 0).map((t) => t.alts);
   if (terms.length === 0) return [];
   const cities = plan.cityWords.map((t) => t.alts);
@@ -69,10 +73,11 @@ export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string)
   const runAll = async (list: WordQuery[][][], narrow?: { hnKey: string; inPostcode: string }): Promise<StreetHit[][]> => {
     const each = list.map(forms);
     if (narrow || hnKey !== undefined) {
-      const find = (words: WordQuery[][]) => (narrow ? store.findStreets(words, plan.country, POOL, narrow.hnKey, narrow.inPostcode) : store.findStreets(words, plan.country, POOL, hnKey));
+      const find = (words: WordQuery[][]) =>
+        narrow ? store.findStreets(words, plan.country, POOL, narrow.hnKey, narrow.inPostcode) : store.findStreets(words, plan.country, POOL, hnKey, undefined, plan.near);
       return Promise.all(each.map(async (variants) => merge(await Promise.all(variants.map(find)))));
     }
-    const found = await store.findStreetsEach(each.flat(), plan.country, POOL);
+    const found = await store.findStreetsEach(each.flat(), plan.country, POOL, plan.near);
     let at = 0;
     return each.map((variants) => merge(variants.map(() => found[at++]!)));
   };
@@ -96,10 +101,35 @@ export async function rankStreets(store: IndexStore, plan: Plan, hnKey?: string)
   }
   if (streets.length === 0 && cities.length > 0) streets = await run([...terms, ...cities]);
   if (streets.length === 0) streets = await run(terms);
-  if (streets.length === 0 && terms.length > 1 && !plan.structured) {
+  if (streets.length === 0 && terms.length > 1 && !plan.structured && leaveOut) {
     streets = merge(await runAll(terms.slice(0, 4).map((_, skip) => terms.filter((__, i) => i !== skip))));
   }
-  return streets
-    .map((street) => ({ street, ...scoreStreet(plan, street) }))
-    .sort((a, b) => b.score - a.score || b.street.n - a.street.n || a.street.street.length - b.street.street.length);
+  const near = plan.near;
+  const ranked = streets.map((street) => ({ street, ...scoreStreet(plan, street) }));
+  if (!near) return ranked.sort((a, b) => b.score - a.score || b.street.n - a.street.n || a.street.street.length - b.street.street.length);
+  // With a position: the text score raised by nearness (search/near.ts), the nearer first at a tie.
+  const at = new Map(ranked.map((r) => [r, { rank: nearRank(r.score, near, r.street), km: kmBetween(near, r.street) }]));
+  return ranked.sort((a, b) => at.get(b)!.rank - at.get(a)!.rank || at.get(a)!.km - at.get(b)!.km || b.street.n - a.street.n);
+}
+
+/** A plan and the streets it found. */
+export interface PlanStreets {
+  plan: Plan;
+  streets: RankedStreet[];
+}
+
+/**
+ * rankStreets for the text's reading that names streets: where a number was read as a street word
+ * and no street of the country has every word, the reading with it as the house number
+ * (`Plan.numberRead`), so a word of another street (`10` of `Sant Salvador 10`) never swallows the
+ * house number. `withNumber`: the plan's house number goes to the store (a geocode's `hnKey`).
+ */
+export async function readStreets(store: IndexStore, plan: Plan, withNumber: boolean): Promise<PlanStreets> {
+  const hnKey = (p: Plan) => (withNumber ? p.hn?.key : undefined);
+  if (plan.numberRead) {
+    const streets = await rankStreets(store, plan, hnKey(plan), false);
+    if (streets.length > 0) return { plan, streets };
+    return readStreets(store, plan.numberRead, withNumber);
+  }
+  return { plan, streets: await rankStreets(store, plan, hnKey(plan)) };
 }

@@ -1,4 +1,6 @@
 import pg from 'pg';
+import type { GeoPoint } from '../../contract/address.js';
+import { nearArgs } from './queries.js';
 import { numberedStreetsSql, streetsEachSql } from './pg-street-queries.js';
 import { NARROWED_PREFETCH_LIMIT } from './pg-search-function.js';
 import { numbersArgument } from './pg-function-numbers.js';
@@ -24,11 +26,14 @@ function inline(sql: string, args: unknown[]): string {
   });
 }
 
+const nearKey = (near: GeoPoint | undefined) => (near ? `${near.lat},${near.lng}` : '');
+
 /** Keys of the searches a prefetch answers: the arguments that decide their rows. */
 export const prefetchKey = {
   narrowed: (tsq: string, country: string | undefined, limit: number, hnKey: string, pcKey: string) => `n|${country ?? ''}|${limit}|${hnKey}|${pcKey}|${tsq}`,
-  numbered: (tsq: string, country: string | undefined, limit: number, hnKey: string) => `m|${country ?? ''}|${limit}|${hnKey}|${tsq}`,
-  each: (tsqs: string[], country: string | undefined, limit: number) => `e|${country ?? ''}|${limit}|${tsqs.join('\n')}`,
+  numbered: (tsq: string, country: string | undefined, limit: number, hnKey: string, near: GeoPoint | undefined) =>
+    `m|${country ?? ''}|${limit}|${hnKey}|${nearKey(near)}|${tsq}`,
+  each: (tsqs: string[], country: string | undefined, limit: number, near: GeoPoint | undefined) => `e|${country ?? ''}|${limit}|${nearKey(near)}|${tsqs.join('\n')}`,
   numbers: (ids: number[], hn: HouseNumberFilter | undefined, limit: number) =>
     `a|${[...ids].sort((a, b) => a - b).join(',')}|${JSON.stringify(hn ?? null)}|${limit}`,
 };
@@ -45,12 +50,13 @@ export function prefetchArgs(p: StreetPrefetch, bound: (prefix: string) => boole
     return [terms, false, null, p.search.hnKey, p.search.inPostcode, p.country ?? null, null, 0, null];
   }
   const country = p.country === undefined ? [] : [p.country];
+  const near = p.near ? nearArgs(p.near) : [];
   if (p.search.kind === 'numbered') {
-    const search = inline(numberedStreetsSql(p.country !== undefined, p.limit), [tsqMark(0), ...country, p.search.hnKey]);
+    const search = inline(numberedStreetsSql(p.country !== undefined, p.limit, !!p.near), [tsqMark(0), ...country, ...near, p.search.hnKey]);
     return [terms, false, search, null, null, null, null, 0, null];
   }
   const branches = p.search.forms ? [0, 1] : [0];
-  const search = inline(streetsEachSql(branches, p.country !== undefined, p.limit), branches.flatMap((v) => [tsqMark(v), ...country]));
+  const search = inline(streetsEachSql(branches, p.country !== undefined, p.limit, !!p.near), branches.flatMap((v) => [tsqMark(v), ...country, ...near]));
   const rank = p.numbers?.rank ? JSON.stringify(p.numbers.rank) : null;
   return [terms, p.search.forms, search, null, null, null, p.numbers ? numbersArgument(p.numbers.hn, p.numbers.limit) : null, p.numbers?.maxStreets ?? 0, rank];
 }
@@ -68,8 +74,8 @@ export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unkno
       p.search.kind === 'narrowed'
         ? prefetchKey.narrowed(tsqs[0]!, p.country, p.limit, p.search.hnKey, p.search.inPostcode)
         : p.search.kind === 'numbered'
-          ? prefetchKey.numbered(tsqs[0]!, p.country, p.limit, p.search.hnKey)
-          : prefetchKey.each(tsqs, p.country, p.limit),
+          ? prefetchKey.numbered(tsqs[0]!, p.country, p.limit, p.search.hnKey, p.near)
+          : prefetchKey.each(tsqs, p.country, p.limit, p.near),
       streets,
     ],
   ];

@@ -1,4 +1,5 @@
 import { tokens } from '../text.js';
+import { HALF_KM, NEAR_BOOST } from '../search/near.js';
 
 /*
  * `rankStreets` (search/streets.ts, scoring in search/score.ts) as SQL, for `addressd_local_search`:
@@ -70,6 +71,17 @@ export function writtenWords(street: string): string {
            FROM (SELECT ${fold} AS fold) t, regexp_split_to_table(${street}, '') WITH ORDINALITY AS z (ch, o))`;
 }
 
+/**
+ * A street's distance in km from the ranking's position (`p_rank->'near'`), as search/near.ts's
+ * kmBetween computes it, step for step; NULL without one. The near order is then that of rankStreets:
+ * the score raised by nearness, the nearer, the larger (no name length).
+ */
+const nearKmSql = `CASE WHEN p_rank ? 'near' THEN (SELECT 2::float8 * 6371::float8 * asin(least(1::float8, sqrt(
+      y.sl * y.sl + cos(y.alat * y.rad) * cos(y.blat * y.rad) * (y.sg * y.sg))))
+    FROM (SELECT z.*, sin(((z.blat - z.alat) * z.rad) / 2::float8) AS sl, sin(((z.blng - z.alng) * z.rad) / 2::float8) AS sg
+          FROM (SELECT (p_rank->'near'->>0)::float8 AS alat, (p_rank->'near'->>1)::float8 AS alng,
+                       (e.s->>'lat')::float8 AS blat, (e.s->>'lng')::float8 AS blng, pi() / 180::float8 AS rad) z) y) END`;
+
 /** The share of `forms` (with repeats) in `covered`, 0 for none (`share` in scoreStreet). */
 const share = (forms: string, covered: string) =>
   `(CASE WHEN cardinality(${forms}) = 0 THEN 0::float8 ELSE (SELECT count(*) FROM unnest(${forms}) f WHERE f = ANY (${covered}))::float8 / cardinality(${forms}) END)`;
@@ -119,7 +131,7 @@ const PARTLY_COVERED = `(SELECT CASE WHEN f.e IS NULL OR f.w IS NULL
 export function rankedStreetIdsSql(single: boolean, partly: boolean): string {
   return `
   WITH st AS MATERIALIZED (
-    SELECT DISTINCT ON (e.id) e.id, e.o, e.s->>'country' AS country, e.s->>'street' AS street, (e.s->>'n')::bigint AS n,
+    SELECT DISTINCT ON (e.id) e.id, e.o, e.s->>'country' AS country, e.s->>'street' AS street, (e.s->>'n')::bigint AS n, ${nearKmSql} AS km,
       string_to_array(e.s->>'street_words', ' ') AS u, string_to_array(e.s->>'city_words', ' ') AS c
     FROM (SELECT (x.value->>'id')::bigint AS id, x.o, x.value AS s FROM unnest(v_rows) WITH ORDINALITY AS x (value, o)) e
     ORDER BY e.id, e.o),
@@ -130,7 +142,7 @@ export function rankedStreetIdsSql(single: boolean, partly: boolean): string {
     WHERE (a.value->>0)::int <= jsonb_array_length(p_rank->'fuzzy')),
   ${matches(single)}
   scored AS (
-    SELECT st.id, st.o, st.n, st.street, coalesce(g.total, 0::float8) / (p_rank->>'words')::float8 AS mean,
+    SELECT st.id, st.o, st.n, st.street, st.km, coalesce(g.total, 0::float8) / (p_rank->>'words')::float8 AS mean,
       CASE WHEN g.covered IS NULL OR NOT st.u && g.covered THEN 0
            WHEN st.u <@ g.covered THEN cardinality(st.u)
            ELSE (SELECT count(*) FROM unnest(st.u) x WHERE x = ANY (g.covered)) END AS named,
@@ -140,8 +152,9 @@ export function rankedStreetIdsSql(single: boolean, partly: boolean): string {
     FROM st LEFT JOIN agg g ON g.id = st.id)
   SELECT CASE WHEN bool_and(s.coverage IS NOT NULL) THEN
     ARRAY(SELECT x FROM unnest((array_agg(s.id ORDER BY
-      CASE WHEN s.named = 0 THEN s.mean * (0.8::float8 + 0.2::float8 * s.coverage) * 0.5::float8 ELSE s.mean * (0.8::float8 + 0.2::float8 * s.coverage) END DESC,
-      s.n DESC, ${utf16Length('s.street')}, s.o))[1:p_max_streets]) x ORDER BY x) END
+      CASE WHEN s.named = 0 THEN s.mean * (0.8::float8 + 0.2::float8 * s.coverage) * 0.5::float8 ELSE s.mean * (0.8::float8 + 0.2::float8 * s.coverage) END
+        * CASE WHEN s.km IS NULL THEN 1::float8 ELSE 1::float8 + ${NEAR_BOOST}::float8 * power(0.5::float8, s.km / ${HALF_KM}::float8) END DESC,
+      s.km, s.n DESC, CASE WHEN s.km IS NULL THEN ${utf16Length('s.street')} END, s.o))[1:p_max_streets]) x ORDER BY x) END
   FROM scored s`;
 }
 

@@ -5,7 +5,7 @@ import { isTypoOf, mayHaveTypo } from '../fuzzy.js';
 import { beginPgImport } from './pg-import.js';
 import { COUNTRY_STATE_COLUMNS, toSnapshot } from './country-state.js';
 import { applyPgSchema, ensurePartitions, ident, INDEX_CHANNEL } from './pg-schema.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
+import { postcodeAreasQuery, addressesByPostcodeQuery, addressesOnStreetsQuery, nearArgs, numberedColumns, postcodeAbsentQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { toAddressHit, toStreetHit, tsQuery, withNumbers, type AddressRow, type NumberedRow, type StreetRow } from './rows.js';
 import { PostcodeCache } from './postcode-cache.js';
 import { pgSampleAddress } from './sample-address.js';
@@ -478,7 +478,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       }
     },
 
-    async findStreets(terms, country, limit, hnKey, inPostcode) {
+    async findStreets(terms, country, limit, hnKey, inPostcode, near) {
       if (terms.length === 0) return [];
       if (hnKey !== undefined && inPostcode !== undefined) {
         // The (postcode, number) index names a few addresses; their streets are checked against the
@@ -498,14 +498,16 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       }
       // Unnamed, so planned for its own tsquery every time (wordStreetsSql).
       const tsq = tsQuery(bounded(terms));
-      const args = country === undefined ? [tsq] : [tsq, country];
-      if (hnKey === undefined) return (await pool.query<StreetRow>({ text: numbered(wordStreetsSql(country !== undefined, limit)), values: args })).rows.map(toStreetHit);
+      const args = [tsq, ...(country === undefined ? [] : [country]), ...(near ? nearArgs(near) : [])];
+      if (hnKey === undefined) {
+        return (await pool.query<StreetRow>({ text: numbered(wordStreetsSql(country !== undefined, limit, !!near)), values: args })).rows.map(toStreetHit);
+      }
       const rows =
-        prefetched.take<NumberedRow>(prefetchKey.numbered(tsq, country, limit, hnKey)) ??
-        (await pool.query<NumberedRow>({ text: numbered(numberedStreetsSql(country !== undefined, limit)), values: [...args, hnKey] })).rows;
+        prefetched.take<NumberedRow>(prefetchKey.numbered(tsq, country, limit, hnKey, near)) ??
+        (await pool.query<NumberedRow>({ text: numbered(numberedStreetsSql(country !== undefined, limit, !!near)), values: [...args, hnKey] })).rows;
       return withNumbers(rows);
     },
-    async findStreetsEach(variants, country, limit) {
+    async findStreetsEach(variants, country, limit, near) {
       if (variants.length === 0) return [];
       const live = variants.filter((terms) => terms.length > 0);
       if (live.length === 0) return variants.map(() => []);
@@ -514,11 +516,11 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       const tsqs = variants.map((terms) => (terms.length === 0 ? '' : tsQuery(bounded(terms))));
       const branches = variants.flatMap((terms, v) => (terms.length === 0 ? [] : [v]));
       const rows =
-        prefetched.take<StreetRow & { v: number }>(prefetchKey.each(tsqs, country, limit)) ??
+        prefetched.take<StreetRow & { v: number }>(prefetchKey.each(tsqs, country, limit, near)) ??
         (
           await pool.query<StreetRow & { v: number; k: string }>({
-            text: numbered(streetsEachSql(branches, country !== undefined, limit)),
-            values: branches.flatMap((v) => (country === undefined ? [tsqs[v]] : [tsqs[v], country])),
+            text: numbered(streetsEachSql(branches, country !== undefined, limit, !!near)),
+            values: branches.flatMap((v) => [tsqs[v], ...(country === undefined ? [] : [country]), ...(near ? nearArgs(near) : [])]),
           })
         ).rows;
       const out: StreetHit[][] = variants.map(() => []);
@@ -545,6 +547,12 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       if (streetIds.length === 0) return [];
       const rows = prefetched.take<AddressRow>(prefetchKey.numbers(streetIds, hn, limit)) ?? (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit)));
       return rows.map(toAddressHit);
+    },
+    async postcodeAreas(pc, country, limit) {
+      const rows = await all<{ pc_key: string; postcode: string | null; country: string; city: string | null; state: string | null; lat: number; lng: number; n: number | string }>(
+        postcodeAreasQuery('local_', pc, country, limit),
+      );
+      return rows.map((r) => ({ postcode: r.postcode ?? r.pc_key, country: r.country, city: r.city, state: r.state, lat: Number(r.lat), lng: Number(r.lng), n: Number(r.n) }));
     },
     async streetsNotInPostcode(streetIds, pcKey, country) {
       if (streetIds.length === 0) return [];

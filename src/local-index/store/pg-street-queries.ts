@@ -1,4 +1,4 @@
-import { numberedColumns, sqlLimit, streetColumns } from './queries.js';
+import { NEAR_SCAN, nearestStreetsSql, numberedColumns, sqlLimit, streetColumns } from './queries.js';
 import { NUMBERED_PER_STREET } from './store.js';
 
 /*
@@ -34,12 +34,9 @@ export function postcodeStreetsSql(withCountry: boolean, limit: number): string 
  * branch (row_number over the branch as it came) order the result, so every list is exactly what the
  * search returns alone, whatever order the Append runs its branches in. Args per branch: tsquery[, country].
  */
-export function streetsEachSql(branches: number[], withCountry: boolean, limit: number): string {
+export function streetsEachSql(branches: number[], withCountry: boolean, limit: number, near = false): string {
   return `${branches
-    .map(
-      (v) => `(SELECT ${v} AS v, row_number() OVER () AS k, m.* FROM (SELECT ${streetColumns} FROM local_streets s
-               WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${withCountry ? ' AND s.country = ?' : ''} LIMIT ${sqlLimit(limit)}) m)`,
-    )
+    .map((v) => `(SELECT ${v} AS v, row_number() OVER () AS k, m.* FROM (${wordStreetsSql(withCountry, limit, near)}) m)`)
     .join(' UNION ALL ')} ORDER BY v, k`;
 }
 
@@ -49,19 +46,21 @@ export function streetsEachSql(branches: number[], withCountry: boolean, limit: 
  * the GIN index; `h:*` or a name in thousands of towns: read streets until the LIMIT is met). A
  * named statement goes generic after five runs, and the generic plan built the bitmap of all 55,000
  * `h:*` streets: 130 ms at 270k streets. The country as a plain equality (not `? IS NULL OR …`), so
- * the plan reads its partition only.
+ * the plan reads its partition only. `near`: the `limit` nearest of at most NEAR_SCAN matches
+ * (args after the country: `nearArgs`).
  */
-export function wordStreetsSql(withCountry: boolean, limit: number): string {
-  return `SELECT ${streetColumns} FROM local_streets s
-          WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${withCountry ? ' AND s.country = ?' : ''} LIMIT ${sqlLimit(limit)}`;
+export function wordStreetsSql(withCountry: boolean, limit: number, near = false): string {
+  const match = `SELECT ${streetColumns} FROM local_streets s
+          WHERE s.tsv @@ CAST(? AS tsquery) AND s.n > 0${withCountry ? ' AND s.country = ?' : ''} LIMIT ${sqlLimit(near ? NEAR_SCAN : limit)}`;
+  return near ? nearestStreetsSql(match, limit) : match;
 }
 
 /**
  * The wide match with each matched street's addresses of one number, in one round trip (the street
  * match stays materialized, planned as it is alone). Args: tsquery[, country], hnKey.
  */
-export function numberedStreetsSql(withCountry: boolean, limit: number): string {
-  return `WITH m AS MATERIALIZED (${wordStreetsSql(withCountry, limit)})
+export function numberedStreetsSql(withCountry: boolean, limit: number, near = false): string {
+  return `WITH m AS MATERIALIZED (${wordStreetsSql(withCountry, limit, near)})
           SELECT m.*, ${numberedColumns} FROM m
           LEFT JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = m.id AND a.country = m.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a ON true`;
 }

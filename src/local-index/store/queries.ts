@@ -1,3 +1,4 @@
+import type { GeoPoint } from '../../contract/address.js';
 import { PREFIX_END, type HouseNumberFilter, type PostcodeFilter } from './store.js';
 
 /**
@@ -140,4 +141,55 @@ export function streetStatsSql(t: string, inList: string): string {
             SELECT count(*), avg(a.lat), avg(a.lng), CASE WHEN min(a.postcode) = max(a.postcode) THEN min(a.postcode) END
             FROM ${t}addresses a WHERE a.street_id = ${t}streets.id)
           WHERE country IN (${inList})`;
+}
+
+/**
+ * With a position (issue 35's `near`), a word match is cut to its streets nearest to it, of at
+ * most this many matches read: a name in hundreds of towns (`Mühlenweg`) is read whole, so the
+ * near town's street is in the pool whatever the index's order; a word typed so far that matches
+ * more streets (`m`) reads this many, never the whole match.
+ */
+export const NEAR_SCAN = 2000;
+
+/**
+ * `match` (a street search of `streetColumns`, at most NEAR_SCAN rows) as its `limit` streets
+ * nearest to a point, ties by id: equirectangular squared distance of the streets' centres, exact
+ * enough to order streets within a country. Args after the match's: `nearArgs(near)`.
+ */
+export function nearestStreetsSql(match: string, limit: number): string {
+  return `SELECT * FROM (${match}) s
+          ORDER BY (s.lat - ?) * (s.lat - ?) + (s.lng - ?) * (s.lng - ?) * ?, s.id LIMIT ${sqlLimit(limit)}`;
+}
+
+/** The values nearestStreetsSql binds. */
+export function nearArgs(near: GeoPoint): number[] {
+  const cos = Math.cos((near.lat * Math.PI) / 180);
+  return [near.lat, near.lat, near.lng, near.lng, cos * cos];
+}
+
+/** Postcode areas read per search at most (a short prefix, `1`, names thousands of streets). */
+export const POSTCODE_AREA_SCAN = 2000;
+
+/**
+ * The postcodes starting with (or equal to) a key, each with each town it reaches (issue 35's
+ * `postcode` suggestions), smallest key first, then the town with most addresses: from
+ * `street_postcodes` (a street's postcodes), at most POSTCODE_AREA_SCAN of its rows read in key
+ * order; the centre is that of the streets, weighed by their addresses; the written form, that of
+ * an address of the postcode (its index). PostgreSQL (`t`): every partition joined on the country.
+ */
+export function postcodeAreasQuery(t: string, pc: PostcodeFilter, country: string | undefined, limit: number): Query {
+  const pcSql = pc.prefix ? 'sp.pc_key >= ? AND sp.pc_key < ?' : 'sp.pc_key = ?';
+  const pcArgs = pc.prefix ? [pc.key, pc.key + PREFIX_END] : [pc.key];
+  const inner = t && country !== undefined ? ' AND sp.country = ?' : '';
+  const outer = country !== undefined ? ' AND s.country = ?' : '';
+  return {
+    sql: `SELECT sp.pc_key, s.country, s.city, s.state, sum(s.n) AS n, sum(s.lat * s.n) / sum(s.n) AS lat, sum(s.lng * s.n) / sum(s.n) AS lng,
+            (SELECT a.postcode FROM ${t}addresses a WHERE a.pc_key = sp.pc_key${t ? ' AND a.country = s.country' : ''} ORDER BY a.pc_key LIMIT 1) AS postcode
+          FROM (SELECT sp.* FROM ${t}street_postcodes sp WHERE ${pcSql}${inner} ORDER BY sp.pc_key LIMIT ${sqlLimit(POSTCODE_AREA_SCAN)}) sp
+          JOIN ${t}streets s ON s.id = sp.street_id${t ? ' AND s.country = sp.country' : ''}
+          WHERE s.n > 0${outer}
+          GROUP BY sp.pc_key, s.country, s.city, s.state
+          ORDER BY sp.pc_key, sum(s.n) DESC, s.city LIMIT ${sqlLimit(limit)}`,
+    args: [...pcArgs, ...(inner ? [country] : []), ...(outer ? [country] : [])],
+  };
 }

@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
+import type { GeoPoint } from '../../contract/address.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { preparePrivateSqliteFile } from '../../store/db/private-file.js';
-import { addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, numberedColumns, postcodeAbsentQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
+import { postcodeAreasQuery, addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, NEAR_SCAN, nearArgs, nearestStreetsSql, numberedColumns, postcodeAbsentQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
 import { sqliteSampleAddress } from './sample-address.js';
 import { applySqliteSchema } from './sqlite-schema.js';
 import { applySqliteStreetPostcodes } from './street-postcodes.js';
@@ -113,7 +114,7 @@ export function openSqliteStore(dataDir: string): IndexStore {
   };
 
   /** Streets matching every term; see `IndexStore.findStreets`. */
-  const findStreets = async (terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string, inPostcode?: string): Promise<StreetHit[]> => {
+  const findStreets = async (terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string, inPostcode?: string, near?: GeoPoint): Promise<StreetHit[]> => {
     if (terms.length === 0) return [];
     if (hnKey !== undefined && inPostcode !== undefined) {
       // Words in few streets (a rare name, a town's name): the match drives, each street checked
@@ -143,11 +144,10 @@ export function openSqliteStore(dataDir: string): IndexStore {
               .slice(0, limit * NUMBERED_PER_STREET);
       return withNumbers(rows, NUMBERED_PER_STREET).slice(0, limit);
     }
-    const rows = all<StreetRow>({
-      sql: `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
-            WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter} LIMIT ${sqlLimit(limit)}`,
-      args: [ftsQuery(bounded(terms)), country ?? null, country ?? null],
-    });
+    const match = `SELECT ${streetColumns} FROM streets_fts f JOIN streets s ON s.id = f.rowid
+            WHERE streets_fts MATCH ? AND s.n > 0 AND ${countryFilter} LIMIT ${sqlLimit(near ? NEAR_SCAN : limit)}`;
+    const args = [ftsQuery(bounded(terms)), country ?? null, country ?? null];
+    const rows = all<StreetRow>(near ? { sql: nearestStreetsSql(match, limit), args: [...args, ...nearArgs(near)] } : { sql: match, args });
     return rows.map(toStreetHit);
   };
 
@@ -190,9 +190,9 @@ export function openSqliteStore(dataDir: string): IndexStore {
     },
     findStreets,
     // In process, a statement is no round trip: one after the other.
-    async findStreetsEach(variants, country, limit) {
+    async findStreetsEach(variants, country, limit, near) {
       const out: StreetHit[][] = [];
-      for (const terms of variants) out.push(await findStreets(terms, country, limit));
+      for (const terms of variants) out.push(await findStreets(terms, country, limit, undefined, undefined, near));
       return out;
     },
     async findStreetsInPostcode(terms, country, limit, pcKey) {
@@ -221,6 +221,12 @@ export function openSqliteStore(dataDir: string): IndexStore {
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
       return all<AddressRow>(addressesOnStreetsQuery('', streetIds, hn, limit)).map(toAddressHit);
+    },
+    async postcodeAreas(pc, country, limit) {
+      const rows = await all<{ pc_key: string; postcode: string | null; country: string; city: string | null; state: string | null; lat: number; lng: number; n: number | string }>(
+        postcodeAreasQuery('', pc, country, limit),
+      );
+      return rows.map((r) => ({ postcode: r.postcode ?? r.pc_key, country: r.country, city: r.city, state: r.state, lat: Number(r.lat), lng: Number(r.lng), n: Number(r.n) }));
     },
     async streetsNotInPostcode(streetIds, pcKey) {
       if (streetIds.length === 0) return [];

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { InferredComponent } from '../../contract/address.js';
+import type { GeoPoint, InferredComponent } from '../../contract/address.js';
 import { mayHaveTypo } from '../fuzzy.js';
 import type { SampleAddress } from './sample-address.js';
 import type { LatLng } from '../../lib/sphere.js';
@@ -217,6 +217,8 @@ export interface StreetPrefetch {
   search: { kind: 'narrowed'; hnKey: string; inPostcode: string } | { kind: 'numbered'; hnKey: string } | { kind: 'each'; forms: boolean };
   country: string | undefined;
   limit: number;
+  /** The position the search's streets are nearest to (`findStreets`' `near`). */
+  near?: GeoPoint | undefined;
   /**
    * Then `addressesOnStreets` of every street found, when they are at most `maxStreets` (they are
    * then the ranking's top ones); with `rank`, of the top `maxStreets` as `rankStreets` ranks them
@@ -236,6 +238,8 @@ export interface StreetRanking {
   words: number;
   /** Structured input: a street's town words do not count for its name's terms. */
   structured: boolean;
+  /** The customer's position `[lat, lng]`: ranked as search/near.ts ranks (streets.ts: the near order). */
+  near?: [number, number] | undefined;
 }
 
 export interface LookUpResult {
@@ -309,6 +313,19 @@ export interface NearAddress extends AddressHit {
   distanceM: number;
 }
 
+/** A postcode in one town, as a suggestion (issue 35's `postcode` type). */
+export interface PostcodeArea {
+  /** As the data writes it (`1012 LG`). */
+  postcode: string;
+  country: string;
+  city: string | null;
+  state: string | null;
+  lat: number;
+  lng: number;
+  /** Its addresses in that town's streets. */
+  n: number;
+}
+
 /** House-number filter: exact key, key prefix (typing), or the leading integer (`123` for `123-2`). */
 export type HouseNumberFilter = { key: string; prefix: boolean } | { base: number };
 
@@ -352,15 +369,16 @@ export interface IndexStore {
    * With `hnKey` and `inPostcode` (an exact postcode key), only streets with an address of that
    * number in that postcode, ascending id, with their `numbered` addresses: a name in thousands of
    * towns is then narrowed by the index to the one street the input means, instead of `limit` of
-   * its namesakes fetched and ranked (both stores).
+   * its namesakes fetched and ranked (both stores). With `near` (not narrowed), the `limit`
+   * matches nearest to it (of at most NEAR_SCAN read, queries.ts), ties by id.
    */
-  findStreets(terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string, inPostcode?: string): Promise<StreetHit[]>;
+  findStreets(terms: WordQuery[][], country: string | undefined, limit: number, hnKey?: string, inPostcode?: string, near?: GeoPoint): Promise<StreetHit[]>;
   /**
    * Several street searches at once (the exact and the prefix form of a word being typed, or the
    * query with one word left out at a time): each list as `findStreets(variants[i], …)` returns it,
    * in one round trip on PostgreSQL.
    */
-  findStreetsEach(variants: WordQuery[][][], country: string | undefined, limit: number): Promise<StreetHit[][]>;
+  findStreetsEach(variants: WordQuery[][][], country: string | undefined, limit: number, near?: GeoPoint): Promise<StreetHit[][]>;
   /**
    * Streets matching every term that have an address in this postcode (an exact key), ascending
    * id: the postcode alone narrows a name in thousands of towns where no house number can (none
@@ -370,6 +388,8 @@ export interface IndexStore {
   findStreetsInPostcode(terms: WordQuery[][], country: string | undefined, limit: number, pcKey: string, hnKey?: string): Promise<StreetHit[]>;
   addressesOnStreets(streetIds: number[], hn: HouseNumberFilter | undefined, limit: number): Promise<AddressHit[]>;
   addressesByPostcode(pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number): Promise<AddressHit[]>;
+  /** Postcodes starting with (or equal to) a key, each with each town it reaches: see `postcodeAreasQuery`. */
+  postcodeAreas(pc: PostcodeFilter, country: string | undefined, limit: number): Promise<PostcodeArea[]>;
   /** Of these streets, the ids of those with postcoded addresses, none in this postcode (an exact key): see `postcodeAbsentQuery`. */
   streetsNotInPostcode(streetIds: number[], pcKey: string, country: string | undefined): Promise<number[]>;
   /**
