@@ -22,7 +22,8 @@ function toCandidate(hit: LocalHit): ProviderCandidate {
 
 /** What the local provider asks its index for a geocode query. */
 export function localGeocodeInput(query: GeocodeQuery): GeocodeInput {
-  return { query: query.query, components: query.components, country: query.country, limit: 5 };
+  // The position picks between equal houses (the index ranks by it); it never changes a verdict.
+  return { query: query.query, components: query.components, country: query.country, limit: 5, ...(query.near ? { near: query.near } : {}) };
 }
 
 /**
