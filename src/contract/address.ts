@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { storableString, text } from './text.js';
+import { printableString, text } from './text.js';
 import { ComponentVerdict } from './enums.js';
 import { countryFromName } from '../address/countries.js';
 
@@ -12,7 +12,7 @@ function countryCodeMessage(input: unknown): string {
   return `Expected an ISO 3166-1 alpha-2 country code (two letters, such as "NL")${suggestion ? `: for "${input as string}" send "${suggestion}"` : ''}`;
 }
 
-export const CountryCode = storableString()
+export const CountryCode = printableString()
   .length(2, { error: (issue) => countryCodeMessage(issue.input) })
   .openapi({ description: 'ISO 3166-1 alpha-2', example: 'NL' });
 
@@ -24,7 +24,7 @@ export const AddressComponents = z
     city: text(1, 100, { storable: true }).optional(),
     state: text(1, 100, { storable: true }).optional(),
     country: CountryCode.optional(),
-    unit: text(1, 40, { storable: true, noControl: true })
+    unit: text(1, 40, { storable: true })
       .optional()
       .openapi({ description: 'Flat, apartment, suite, floor or door within the house (Apt 3B, Flat 3, Whg. 5, 2º Esq.); never compared with the house', example: 'Apt 3B' }),
   })

@@ -15,11 +15,16 @@ export const ValidateRequest = z
     language: Language.optional(),
     source: SourceTag.optional(),
     debug: z.boolean().optional(),
-    previousResponseId: ResponseId.optional().openapi({
-      description:
-        'Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), ' +
-        'which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.',
-    }),
+    // Any string: a stale, cut or foreign id only starts a new chain, so it never costs the customer their check (issue 36).
+    previousResponseId: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          'Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), ' +
+          'which takes one feedback conclusion, counted once. Any string is accepted: one that is not an id this account received within ' +
+          'FEEDBACK_RETENTION_DAYS (unknown, expired, cut, too long) starts a new chain.',
+      }),
   })
   .superRefine((value, ctx) => {
     // An empty components object gives the providers nothing to look up: it would bill for nothing.
