@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { printableString, text } from './text.js';
 import { ComponentVerdict } from './enums.js';
+import { requestObject } from './request-object.js';
 import { countryFromName } from '../address/countries.js';
 
 /**
@@ -19,8 +20,7 @@ export const CountryCode = printableString()
 /** The longest value each text component takes, in characters: the API's bounds, and an import's (issue 36: a longer value is skipped as `too_long`). */
 export const COMPONENT_MAX = { street: 200, houseNumber: 20, postcode: 20, city: 100, state: 100, unit: 40 } as const;
 
-export const AddressComponents = z
-  .object({
+export const AddressComponents = requestObject({
     street: text(1, COMPONENT_MAX.street, { storable: true }).optional(),
     houseNumber: text(1, COMPONENT_MAX.houseNumber, { storable: true }).optional().openapi({ description: 'Includes any suffix (2B, 2/B)' }),
     postcode: text(1, COMPONENT_MAX.postcode, { storable: true }).optional(),

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { text } from './text.js';
 import { AddressComponents, CountryCode, GeoPoint } from './address.js';
 import { Language, SourceTag } from './validate.js';
+import { requestObject } from './request-object.js';
 
 /** The kind of place a suggestion is (issue 35): a house, a whole street, a postcode area or a town. */
 export const SuggestionType = z.enum(['address', 'street', 'postcode', 'locality']).openapi('SuggestionType');
@@ -13,8 +14,7 @@ export const TextMatch = z
   .openapi('TextMatch', { example: { offset: 0, length: 9 } });
 export type TextMatch = z.infer<typeof TextMatch>;
 
-export const AutocompleteRequest = z
-  .object({
+export const AutocompleteRequest = requestObject({
     query: text(1, 200, { storable: true, notBlank: true }),
     country: CountryCode.optional(),
     language: Language.optional(),

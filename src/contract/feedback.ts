@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { text } from './text.js';
+import { requestObject } from './request-object.js';
 
 /**
  * Outcome feedback (issue 29): what the customer finally used for one validate answer, in
@@ -24,8 +25,7 @@ export const ResponseId = text(1, RESPONSE_ID_MAX)
     example: 'rsp_AbC…',
   });
 
-export const ValidateFeedbackRequest = z
-  .object({ responseId: ResponseId, conclusion: FeedbackConclusion })
+export const ValidateFeedbackRequest = requestObject({ responseId: ResponseId, conclusion: FeedbackConclusion })
   .openapi('ValidateFeedbackRequest', { example: { responseId: 'rsp_3q2-7wAAAAx…', conclusion: 'validated_used' } });
 export type ValidateFeedbackRequest = z.infer<typeof ValidateFeedbackRequest>;
 

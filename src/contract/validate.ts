@@ -3,12 +3,12 @@ import { text } from './text.js';
 import { AddressComponents, ComponentVerdicts, CountryCode, GeoPoint, ResolvedAddress } from './address.js';
 import { ConsensusStatus, DifferenceField, Granularity, NextAction, Reason, TraceStatus, Verdict } from './enums.js';
 import { ResponseId } from './feedback.js';
+import { requestObject } from './request-object.js';
 
 export const Language = text(2, 8).openapi({ example: 'nl-NL' });
 export const SourceTag = text(1, 64, { storable: true }).openapi({ description: 'Free-form usage tag' });
 
-export const ValidateRequest = z
-  .object({
+export const ValidateRequest = requestObject({
     query: text(1, 500, { storable: true, notBlank: true }).optional(),
     components: AddressComponents.optional(),
     country: CountryCode.optional(),
@@ -148,7 +148,6 @@ export type ValidateResponse = z.infer<typeof ValidateResponse>;
 export const DemoValidateResponse = z.object(validateResponseShape).openapi('DemoValidateResponse');
 export type DemoValidateResponse = z.infer<typeof DemoValidateResponse>;
 
-export const DemoValidateRequest = z
-  .object({ query: text(1, 200, { notBlank: true }) })
+export const DemoValidateRequest = requestObject({ query: text(1, 200, { notBlank: true }) })
   .openapi('DemoValidateRequest', { example: { query: 'Damrak 1, Amsterdam' } });
 export type DemoValidateRequest = z.infer<typeof DemoValidateRequest>;
