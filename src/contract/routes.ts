@@ -21,8 +21,8 @@ const SourceParam = z.object({
 });
 
 const errors = {
-  400: json(ValidationErrorBody, 'The body failed schema validation'),
-  401: json(ErrorBody, 'Missing, malformed, unknown or revoked API key'),
+  400: json(ValidationErrorBody, 'The body failed schema validation: a bad value, a control character in text, or a field the schema does not declare'),
+  401: json(ErrorBody, 'Missing, malformed, unknown or revoked API key, or a publishable token (those are for the widget endpoints)'),
   429: json(ErrorBody, 'Monthly credits exhausted, or the test-key rate limit reached'),
   503: {
     ...json(ErrorBody, 'The database (or the rate limiter) cannot be reached right now; nothing was billed, retry shortly'),
