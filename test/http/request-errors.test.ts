@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AutocompleteRequest } from '../../src/contract/autocomplete.js';
 import { closestField } from '../../src/contract/request-object.js';
+import type { SuggestRequest } from '../../src/widget/api-client.js';
 import { Messages } from '../../src/http/errors.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -10,7 +12,12 @@ import { startTestServer, type TestServer } from '../support/server.js';
  */
 const ORIGIN = 'https://shop.example';
 
+/** The widget's request type may only hold fields the schema declares (checked by tsc): an undeclared one would now be a 400 on every keystroke. */
+type WidgetOnlyFields = Exclude<keyof SuggestRequest, keyof AutocompleteRequest>;
+const widgetSendsDeclaredFieldsOnly: [WidgetOnlyFields] extends [never] ? true : never = true;
+
 describe('closestField', () => {
+  it('(the widget sends declared fields only: a compile-time check)', () => expect(widgetSendsDeclaredFieldsOnly).toBe(true));
   const known = ['query', 'components', 'country', 'language', 'source', 'debug', 'previousResponseId'];
   it.each([
     ['contry', 'country'],
