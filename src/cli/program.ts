@@ -36,7 +36,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .exitOverride()
     .showSuggestionAfterError(true)
     // One line per error: commander's "(Did you mean account?)" joins the line it follows.
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(`${text.trim().split('\n').join(' ')}\n`) });
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(`${terminalLine(text.trim().split('\n').join(' '))}\n`) });
   const ctx = createCliContext(config, () => program.opts<{ json?: boolean }>().json === true, io.stdout, io.stderr);
   registerAccountCommands(program, ctx);
   registerKeyCommands(program, ctx);

@@ -91,6 +91,13 @@ describe.each(STORAGE_BACKENDS)('CLI text output on %s', (backend) => {
     expect(status.stdout).toContain('evil\\x1b]0;x\\x07.csv');
   });
 
+  it("commander's own errors (a mistyped argument quoted back) are escaped too", async () => {
+    const res = await cli('gaps', '--country', `N${ATTACK}`);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).not.toMatch(RAW);
+    expect(res.stderr).toContain(terminalLine(ATTACK));
+  });
+
   it('an error that quotes its input is one escaped line', async () => {
     const res = await cli('import', join(server.sandbox.dataDir, `missing${ATTACK}.csv`));
     expect(res.code).not.toBe(0);
