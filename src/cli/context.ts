@@ -11,11 +11,12 @@ import { Sealer } from '../lib/seal.js';
 import { type ChangeFeed, createChangeFeed } from '../store/changes/index.js';
 import { type Database, openDatabase } from '../store/db/database.js';
 import { describeStore, storeIsNew } from './store-info.js';
+import { terminalJson, terminalLine } from './terminal-text.js';
 
 /** What CLI commands share: configuration, an output printer and lazily opened stores. */
 export interface CliContext {
   config: Config;
-  /** Prints one result: the JSON object with --json, else the human lines. */
+  /** Prints one result: the JSON object with --json, else the human lines (each escaped for the terminal: terminal-text.ts). */
   out(json: Record<string, unknown>, human: string | string[]): void;
   /** A note for a person on stderr (`store: …`, warnings); silent with --json, whose output is for scripts. */
   note(line: string): void;
@@ -49,14 +50,14 @@ export function createCliContext(
   let opened: CliStores | undefined;
   let changes: ChangeFeed | undefined;
   const note = (line: string) => {
-    if (!json()) writeErr(`${line}\n`);
+    if (!json()) writeErr(`${terminalLine(line)}\n`);
   };
   return {
     config,
     json,
     note,
     out(obj, human) {
-      write(json() ? `${JSON.stringify(obj)}\n` : `${[human].flat().join('\n')}\n`);
+      write(json() ? `${terminalJson(obj)}\n` : `${[human].flat().map(terminalLine).join('\n')}\n`);
     },
     async stores(access = 'read') {
       if (opened) return opened;

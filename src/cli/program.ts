@@ -9,6 +9,7 @@ import { registerInviteCommands } from './commands/invite.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerWidgetDemoCommand } from './commands/widget-demo.js';
 import { createCliContext } from './context.js';
+import { terminalLine } from './terminal-text.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -25,7 +26,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     config = loadConfig(io.env ?? process.env);
   } catch (error) {
-    io.stderr(`error: ${error instanceof ConfigError ? error.problems.join('; ') : String(error)}\n`);
+    io.stderr(`error: ${terminalLine(error instanceof ConfigError ? error.problems.join('; ') : String(error))}\n`);
     return 2;
   }
   const program = new Command('addressd')
@@ -35,7 +36,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .exitOverride()
     .showSuggestionAfterError(true)
     // One line per error: commander's "(Did you mean account?)" joins the line it follows.
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(`${text.trim().split('\n').join(' ')}\n`) });
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(`${terminalLine(text.trim().split('\n').join(' '))}\n`) });
   const ctx = createCliContext(config, () => program.opts<{ json?: boolean }>().json === true, io.stdout, io.stderr);
   registerAccountCommands(program, ctx);
   registerKeyCommands(program, ctx);
@@ -59,7 +60,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof CommanderError) {
       return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? 0 : 1;
     }
-    io.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    // A message may quote a file's or a store's text: escaped like every other line (terminal-text.ts).
+    io.stderr(`error: ${terminalLine(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   } finally {
     await ctx.close();

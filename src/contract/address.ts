@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { storableString, text } from './text.js';
+import { printableString, text } from './text.js';
 import { ComponentVerdict } from './enums.js';
+import { requestObject } from './request-object.js';
 import { countryFromName } from '../address/countries.js';
 
 /**
@@ -12,19 +13,21 @@ function countryCodeMessage(input: unknown): string {
   return `Expected an ISO 3166-1 alpha-2 country code (two letters, such as "NL")${suggestion ? `: for "${input as string}" send "${suggestion}"` : ''}`;
 }
 
-export const CountryCode = storableString()
+export const CountryCode = printableString()
   .length(2, { error: (issue) => countryCodeMessage(issue.input) })
   .openapi({ description: 'ISO 3166-1 alpha-2', example: 'NL' });
 
-export const AddressComponents = z
-  .object({
-    street: text(1, 200, { storable: true }).optional(),
-    houseNumber: text(1, 20, { storable: true }).optional().openapi({ description: 'Includes any suffix (2B, 2/B)' }),
-    postcode: text(1, 20, { storable: true }).optional(),
-    city: text(1, 100, { storable: true }).optional(),
-    state: text(1, 100, { storable: true }).optional(),
+/** The longest value each text component takes, in characters: the API's bounds, and an import's (issue 36: a longer value is skipped as `too_long`). */
+export const COMPONENT_MAX = { street: 200, houseNumber: 20, postcode: 20, city: 100, state: 100, unit: 40 } as const;
+
+export const AddressComponents = requestObject({
+    street: text(1, COMPONENT_MAX.street, { storable: true }).optional(),
+    houseNumber: text(1, COMPONENT_MAX.houseNumber, { storable: true }).optional().openapi({ description: 'Includes any suffix (2B, 2/B)' }),
+    postcode: text(1, COMPONENT_MAX.postcode, { storable: true }).optional(),
+    city: text(1, COMPONENT_MAX.city, { storable: true }).optional(),
+    state: text(1, COMPONENT_MAX.state, { storable: true }).optional(),
     country: CountryCode.optional(),
-    unit: text(1, 40, { storable: true, noControl: true })
+    unit: text(1, COMPONENT_MAX.unit, { storable: true })
       .optional()
       .openapi({ description: 'Flat, apartment, suite, floor or door within the house (Apt 3B, Flat 3, Whg. 5, 2º Esq.); never compared with the house', example: 'Apt 3B' }),
   })

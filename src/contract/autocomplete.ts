@@ -3,6 +3,7 @@ import { text } from './text.js';
 import { AddressComponents, CountryCode, GeoPoint } from './address.js';
 import { Language, SourceTag } from './validate.js';
 import { Near } from './near.js';
+import { requestObject } from './request-object.js';
 
 /** The kind of place a suggestion is (issue 35): a house, a whole street, a postcode area or a town. */
 export const SuggestionType = z.enum(['address', 'street', 'postcode', 'locality']).openapi('SuggestionType');
@@ -31,8 +32,7 @@ const suggestionMatches = z.array(TextMatch).openapi({
   example: [{ offset: 0, length: 6 }],
 });
 
-export const AutocompleteRequest = z
-  .object({
+export const AutocompleteRequest = requestObject({
     query: text(1, 200, { storable: true, notBlank: true }),
     country: CountryCode.optional(),
     language: Language.optional(),

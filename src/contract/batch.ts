@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ValidationIssue } from './errors.js';
 import { SourceTag, ValidateResponse } from './validate.js';
+import { requestObject } from './request-object.js';
 
 /** Items per `POST /v1/validate/batch` (issue 13). */
 export const BATCH_MAX_ITEMS = 100;
@@ -10,8 +11,7 @@ export const BATCH_MAX_ITEMS = 100;
  * item gets its own 400 entry instead of failing the other 99; the document still says each
  * item is a ValidateRequest.
  */
-export const ValidateBatchRequest = z
-  .object({
+export const ValidateBatchRequest = requestObject({
     items: z
       .array(z.unknown())
       .min(1)

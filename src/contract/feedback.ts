@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { text } from './text.js';
+import { requestObject } from './request-object.js';
 
 /**
  * Outcome feedback (issue 29): what the customer finally used for one validate answer, in
@@ -14,20 +16,16 @@ export const FeedbackConclusion = z
 export type FeedbackConclusion = z.infer<typeof FeedbackConclusion>;
 export const FEEDBACK_CONCLUSIONS = FeedbackConclusion.options;
 
-/** `rsp_` + an opaque signed value (feedback/response-ids.ts); far below the bound, with room to grow. */
+/** `rsp_` + an opaque signed value (feedback/response-ids.ts), never longer than this: an id that would be leaves the address out. */
 export const RESPONSE_ID_MAX = 1024;
 
-export const ResponseId = z
-  .string()
-  .min(1)
-  .max(RESPONSE_ID_MAX)
+export const ResponseId = text(1, RESPONSE_ID_MAX)
   .openapi({
     description: 'Opaque id of one validate answer, scoped to the account; accepted by `POST /v1/validate/feedback` for FEEDBACK_RETENTION_DAYS (default 30)',
     example: 'rsp_AbC…',
   });
 
-export const ValidateFeedbackRequest = z
-  .object({ responseId: ResponseId, conclusion: FeedbackConclusion })
+export const ValidateFeedbackRequest = requestObject({ responseId: ResponseId, conclusion: FeedbackConclusion })
   .openapi('ValidateFeedbackRequest', { example: { responseId: 'rsp_3q2-7wAAAAx…', conclusion: 'validated_used' } });
 export type ValidateFeedbackRequest = z.infer<typeof ValidateFeedbackRequest>;
 

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
+import { requestObject } from './request-object.js';
 
 /**
  * The customer's position (issue 35): WGS84 degrees, ranges checked so a swapped or projected
  * pair (RD, Web Mercator metres) is a clear 400 at `near.lat` / `near.lng`, not a silent miss.
  */
-export const Near = z
-  .object({
+export const Near = requestObject({
     lat: z
       .number({ error: 'Expected a latitude in degrees (a number)' })
       .min(-90, { error: 'Latitude must be between -90 and 90' })

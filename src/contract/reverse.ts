@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { Suggestion, SuggestionType, WidgetSuggestion } from './autocomplete.js';
 import { Language, SourceTag } from './validate.js';
+import { requestObject } from './request-object.js';
 
 /** Reverse look-up defaults (issue 35): 5 addresses within 200 m; at most 10 within 5 km. */
 export const REVERSE_DEFAULT_LIMIT = 5;
@@ -8,8 +9,7 @@ export const REVERSE_MAX_LIMIT = 10;
 export const REVERSE_DEFAULT_RADIUS_M = 200;
 export const REVERSE_MAX_RADIUS_M = 5000;
 
-export const ReverseRequest = z
-  .object({
+export const ReverseRequest = requestObject({
     lat: z.number().min(-90).max(90).openapi({ description: 'Latitude, WGS 84 degrees (-90 to 90); used to 5 decimal places (about 1 m)', example: 52.37317 }),
     lng: z.number().min(-180).max(180).openapi({ description: 'Longitude, WGS 84 degrees (-180 to 180); used to 5 decimal places (about 1 m)', example: 4.89297 }),
     limit: z.number().int().min(1).max(REVERSE_MAX_LIMIT).default(REVERSE_DEFAULT_LIMIT).openapi({ description: 'Most addresses returned' }),

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { storableString, text } from './text.js';
+import { printableString, text } from './text.js';
 import { AutocompleteRequest, AutocompleteResponse, WidgetAutocompleteResponse } from './autocomplete.js';
 import { DemoRateLimitError, ErrorBody, ValidationErrorBody } from './errors.js';
 import { HealthResponse, ReadyResponse } from './health.js';
@@ -22,8 +22,8 @@ const SourceParam = z.object({
 });
 
 const errors = {
-  400: json(ValidationErrorBody, 'The body failed schema validation'),
-  401: json(ErrorBody, 'Missing, malformed, unknown or revoked API key'),
+  400: json(ValidationErrorBody, 'The body failed schema validation: a bad value, a control character in text, or a field the schema does not declare'),
+  401: json(ErrorBody, 'Missing, malformed, unknown or revoked API key, or a publishable token (those are for the widget endpoints)'),
   429: json(ErrorBody, 'Monthly credits exhausted, or the test-key rate limit reached'),
   503: {
     ...json(ErrorBody, 'The database (or the rate limiter) cannot be reached right now; nothing was billed, retry shortly'),
@@ -132,7 +132,7 @@ export const usageRoute = createRoute({
   security: secret,
   request: {
     query: z.object({
-      source: storableString().optional().openapi({ param: { name: 'source', in: 'query' }, description: 'Filter summary, daily and recent to one tag' }),
+      source: printableString().optional().openapi({ param: { name: 'source', in: 'query' }, description: 'Filter summary, daily and recent to one tag' }),
     }),
   },
   responses: {
@@ -188,7 +188,7 @@ export const validateFeedbackRoute = createRoute({
   summary: 'Tell what the customer finally used for one validate answer (free)',
   description:
     'Send once the checkout is over: the `responseId` of the answer and what was used. Free (no credits, no usage event) with its own rate limit ' +
-    '(FEEDBACK_RATE_PER_MINUTE per key). Counted in `GET /v1/usage` `feedback`; a `user_used` conclusion on an answer that found no such street or ' +
+    '(FEEDBACK_RATE_PER_MINUTE per account, all its keys together). Counted in `GET /v1/usage` `feedback`; a `user_used` conclusion on an answer that found no such street or ' +
     'house number records an index gap for the operator. Sending the same conclusion again is harmless (204); another conclusion is 409. ' +
     'With FEEDBACK=off the service checks the id and answers 204 but keeps nothing.',
   security: secret,

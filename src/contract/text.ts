@@ -20,23 +20,41 @@ function checkStorable(value: string, ctx: Ctx): void {
   if (!isStorable(value)) ctx.addIssue({ code: 'custom', message: UNSTORABLE_MESSAGE });
 }
 
+/** C0 and C1 control characters (tab, line feed, escape...): no part of an address written on a label line. */
+const CONTROL = /[\u0001-\u001f\u007f-\u009f]/;
+/** Bidirectional embeddings, overrides and isolates: they reorder what a reader sees (`Evilweg` shown reversed). */
+const BIDI_OVERRIDE = /[\u202a-\u202e\u2066-\u2069]/;
+export const CONTROL_MESSAGE = 'Contains a control character (tab, line break, escape or another non-printing character)';
+export const BIDI_MESSAGE = 'Contains a bidirectional override (U+202A-U+202E, U+2066-U+2069), which changes how the text is shown';
+export const BLANK_MESSAGE = 'Contains only whitespace: send the address to look up';
+
+/**
+ * Why a value cannot be printed as it is (an issue's message), or undefined when it can: customer
+ * text reaches labels, the console and the operator's terminal (`addressd gaps`), where an escape
+ * sequence would act instead of being shown (issue 36).
+ */
+export function unprintableMessage(value: string): string | undefined {
+  if (CONTROL.test(value)) return CONTROL_MESSAGE;
+  if (BIDI_OVERRIDE.test(value)) return BIDI_MESSAGE;
+  return undefined;
+}
+
+function checkPrintable(value: string, ctx: Ctx): void {
+  const message = unprintableMessage(value);
+  if (message) ctx.addIssue({ code: 'custom', message });
+}
+
 /**
  * A string bounded in characters, as SPEC counts them ("Length bounds are character counts"):
  * z.string().max() counts UTF-16 code units, so one emoji or rare CJK character would count
  * twice. The issues keep Zod's own shape (too_small / too_big with minimum / maximum), and the
  * document states the bounds as JSON Schema's minLength / maxLength, which count characters too.
+ * Every such string refuses control characters and bidirectional overrides (an issue at its path).
  * `storable`: the value is written to the database (query, components, source), so a character
  * it cannot hold is a 400 issue at this field's path, alike on SQLite and PostgreSQL.
- * `notBlank`: a query, where only whitespace is an issue too. `noControl`: a value printed on one
- * line of a label (a unit), where a control character is an issue too.
+ * `notBlank`: a query, where only whitespace is an issue too.
  */
-export const BLANK_MESSAGE = 'Contains only whitespace: send the address to look up';
-
-/** C0 and C1 control characters (tab, line feed, escape...): no part of a unit written on one label line. */
-const CONTROL = /[\u0001-\u001f\u007f-\u009f]/;
-export const CONTROL_MESSAGE = 'Contains a control character (tab, line break or another non-printing character)';
-
-export function text(min: number, max: number, options: { storable?: boolean; notBlank?: boolean; noControl?: boolean } = {}) {
+export function text(min: number, max: number, options: { storable?: boolean; notBlank?: boolean } = {}) {
   return z
     .string()
     .superRefine((value, ctx) => {
@@ -49,10 +67,10 @@ export function text(min: number, max: number, options: { storable?: boolean; no
         ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, message: `Too big: expected string to have <=${max} characters` });
       }
       if (options.storable) checkStorable(value, ctx);
-      if (options.noControl && CONTROL.test(value)) ctx.addIssue({ code: 'custom', message: CONTROL_MESSAGE });
       // Spaces alone are no address: refused like an empty query, by the API and the CLI alike,
-      // instead of a lookup that can only answer `invalid`.
+      // instead of a lookup that can only answer `invalid` (a tab among them says nothing more).
       if (options.notBlank && n >= min && value.trim() === '') ctx.addIssue({ code: 'custom', message: BLANK_MESSAGE });
+      else checkPrintable(value, ctx);
     })
     .openapi({ minLength: min, maxLength: max });
 }
@@ -60,4 +78,12 @@ export function text(min: number, max: number, options: { storable?: boolean; no
 /** An unbounded string the database stores or searches with (a filter, a form field). */
 export function storableString() {
   return z.string().superRefine(checkStorable);
+}
+
+/** An unbounded string the database stores and a terminal or page prints (a country code, a filter). */
+export function printableString() {
+  return z.string().superRefine((value, ctx) => {
+    checkStorable(value, ctx);
+    checkPrintable(value, ctx);
+  });
 }

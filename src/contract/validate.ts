@@ -4,12 +4,12 @@ import { AddressComponents, ComponentVerdicts, CountryCode, GeoPoint, ResolvedAd
 import { ConsensusStatus, DifferenceField, Granularity, NextAction, Reason, TraceStatus, Verdict } from './enums.js';
 import { ResponseId } from './feedback.js';
 import { Near } from './near.js';
+import { requestObject } from './request-object.js';
 
 export const Language = text(2, 8).openapi({ example: 'nl-NL' });
 export const SourceTag = text(1, 64, { storable: true }).openapi({ description: 'Free-form usage tag' });
 
-export const ValidateRequest = z
-  .object({
+export const ValidateRequest = requestObject({
     query: text(1, 500, { storable: true, notBlank: true }).optional(),
     components: AddressComponents.optional(),
     country: CountryCode.optional(),
@@ -17,11 +17,16 @@ export const ValidateRequest = z
     source: SourceTag.optional(),
     debug: z.boolean().optional(),
     near: Near.optional(),
-    previousResponseId: ResponseId.optional().openapi({
-      description:
-        'Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), ' +
-        'which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.',
-    }),
+    // Any string: a stale, cut or foreign id only starts a new chain, so it never costs the customer their check (issue 36).
+    previousResponseId: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          'Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), ' +
+          'which takes one feedback conclusion, counted once. Any string is accepted: one that is not an id this account received within ' +
+          'FEEDBACK_RETENTION_DAYS (unknown, expired, cut, too long) starts a new chain.',
+      }),
   })
   .superRefine((value, ctx) => {
     // An empty components object gives the providers nothing to look up: it would bill for nothing.
@@ -145,7 +150,6 @@ export type ValidateResponse = z.infer<typeof ValidateResponse>;
 export const DemoValidateResponse = z.object(validateResponseShape).openapi('DemoValidateResponse');
 export type DemoValidateResponse = z.infer<typeof DemoValidateResponse>;
 
-export const DemoValidateRequest = z
-  .object({ query: text(1, 200, { notBlank: true }) })
+export const DemoValidateRequest = requestObject({ query: text(1, 200, { notBlank: true }) })
   .openapi('DemoValidateRequest', { example: { query: 'Damrak 1, Amsterdam' } });
 export type DemoValidateRequest = z.infer<typeof DemoValidateRequest>;

@@ -8,6 +8,8 @@ export const Messages = {
   missingKey: 'Missing API key: send Authorization: Bearer <API_KEY>',
   keyWithoutBearer: 'Send the key as Authorization: Bearer <API_KEY> (the word Bearer, a space, then the key)',
   malformedKey: 'Malformed API key',
+  publishableOnSecretEndpoint:
+    'Publishable tokens (svc_pk_…) are for the widget endpoints (/v1/widget/…) in the browser: send a secret key (ak_live_… or ak_test_…) to this endpoint, from your server',
   unknownKey: 'Unknown or revoked API key',
   widgetToken: 'Unknown, revoked, or origin-restricted publishable token',
   widgetOrigin: 'A permitted HTTPS Origin is required',

@@ -40,6 +40,8 @@ export function secretKeyAuth(services: Services, options: SecretKeyAuthOptions 
     // A header without a Bearer value (a bare key, another scheme) is a key sent wrongly, not a
     // missing one: say how the header must look.
     if (!presented) throw new HttpError(401, header?.trim() ? Messages.keyWithoutBearer : Messages.missingKey);
+    // The likeliest wrong credential is the other one we issue: say which endpoints it is for (issue 36).
+    if (presented.startsWith('svc_pk_')) throw new HttpError(401, Messages.publishableOnSecretEndpoint);
     const check = await services.auth.secretKey(presented);
     if (!check.ok) throw new HttpError(401, check.reason === 'malformed' ? Messages.malformedKey : Messages.unknownKey);
     void services.secretKeys.touch(check.key.keyId, (error) => services.logger.warn({ reqId: c.get('requestId'), err: error }, 'could not record key use'));

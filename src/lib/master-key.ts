@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ensureDataDir } from './data-dir.js';
 import path from 'node:path';
 import { parseMasterKey } from './seal.js';
 
@@ -15,7 +16,7 @@ export function resolveMasterKey(configured: string | undefined, dataDir: string
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(dataDir, { recursive: true });
+  ensureDataDir(dataDir);
   const key = randomBytes(32);
   writeFileSync(file, `${key.toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
   return key;

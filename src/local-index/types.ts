@@ -63,6 +63,8 @@ export type SkipReason =
   | 'missing_country'
   | 'invalid_country'
   | 'duplicate'
+  /** A value longer than the API takes for its component (contract COMPONENT_MAX): it could never be typed, and would bloat every answer. */
+  | 'too_long'
   | 'unresolved_way';
 
 export interface RowProblem {

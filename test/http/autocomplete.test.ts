@@ -197,7 +197,7 @@ describe('POST /v1/autocomplete', () => {
       ['Bearer ak_live_short', 'Malformed API key'],
       [`Bearer ak_live_${'A'.repeat(43)}`, 'Unknown or revoked API key'],
       [`Bearer ${revoked}`, 'Unknown or revoked API key'],
-      [`Bearer ${token}`, 'Malformed API key'],
+      [`Bearer ${token}`, 'Publishable tokens (svc_pk_…) are for the widget endpoints (/v1/widget/…) in the browser: send a secret key (ak_live_… or ak_test_…) to this endpoint, from your server'],
     ];
     for (const [auth, message] of cases) {
       const res = await server.post('/v1/autocomplete', { query: 'Damrak' }, auth ? { authorization: auth } : {});

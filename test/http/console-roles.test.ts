@@ -53,6 +53,20 @@ describe.each(STORAGE_BACKENDS)('console roles on %s', (backend) => {
     expect(tokenIdsOn((await member.get('/dashboard/tokens')).html)).toEqual([tokenId]);
   });
 
+  it("shows a member recent calls without their queries (recipient lines), the owner with them", async () => {
+    expect((await server.post('/v1/validate', { query: 'c/o Hans Geheim, Damrak 1, 1012 LG Amsterdam', country: 'NL' }, { authorization: `Bearer ${liveKey}` })).status).toBe(200);
+    const owners = (await owner.get('/dashboard/usage')).html;
+    expect(owners).toContain('c/o Hans Geheim');
+    expect(owners).toContain('<th scope="col">Query</th>');
+    const members = await member.get('/dashboard/usage');
+    expect(members.status).toBe(200);
+    expect(members.html).toContain('<table class="recent">');
+    expect(members.html).not.toContain('Hans Geheim');
+    expect(members.html).not.toContain('Damrak 1');
+    expect(members.html).not.toContain('<th scope="col">Query</th>');
+    expect(members.html).toContain('id="queries-hidden"');
+  });
+
   it("refuses a member every action on a live key, and the key keeps working", async () => {
     await member.get('/dashboard/keys');
     const attempts = [

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Messages } from '../../src/http/errors.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -68,12 +69,13 @@ describe('HTTP foundation', () => {
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ message: 'Unknown or revoked API key' });
     });
-    it('rejects publishable tokens', async () => {
+    it('rejects publishable tokens, saying they are for the widget endpoints', async () => {
       const { accountId } = await server.createAccount();
       const { token } = await server.createToken(accountId, ['https://shop.example']);
       const res = await call(method, path, body, { authorization: `Bearer ${token}` });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ message: 'Malformed API key' });
+      expect(await res.json()).toEqual({ message: Messages.publishableOnSecretEndpoint });
+      expect(Messages.publishableOnSecretEndpoint).toMatch(/^Publishable tokens .* are for the widget endpoints/);
     });
   });
 

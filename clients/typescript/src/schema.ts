@@ -122,7 +122,7 @@ export interface paths {
                         "application/json": components["schemas"]["ValidateResponse"];
                     };
                 };
-                /** @description The body failed schema validation */
+                /** @description The body failed schema validation: a bad value, a control character in text, or a field the schema does not declare */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -131,7 +131,7 @@ export interface paths {
                         "application/json": components["schemas"]["ValidationError"];
                     };
                 };
-                /** @description Missing, malformed, unknown or revoked API key */
+                /** @description Missing, malformed, unknown or revoked API key, or a publishable token (those are for the widget endpoints) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -206,7 +206,7 @@ export interface paths {
                         "application/json": components["schemas"]["ValidateBatchResponse"];
                     };
                 };
-                /** @description The body failed schema validation */
+                /** @description The body failed schema validation: a bad value, a control character in text, or a field the schema does not declare */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -215,7 +215,7 @@ export interface paths {
                         "application/json": components["schemas"]["ValidationError"];
                     };
                 };
-                /** @description Missing, malformed, unknown or revoked API key */
+                /** @description Missing, malformed, unknown or revoked API key, or a publishable token (those are for the widget endpoints) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -272,7 +272,7 @@ export interface paths {
         put?: never;
         /**
          * Tell what the customer finally used for one validate answer (free)
-         * @description Send once the checkout is over: the `responseId` of the answer and what was used. Free (no credits, no usage event) with its own rate limit (FEEDBACK_RATE_PER_MINUTE per key). Counted in `GET /v1/usage` `feedback`; a `user_used` conclusion on an answer that found no such street or house number records an index gap for the operator. Sending the same conclusion again is harmless (204); another conclusion is 409. With FEEDBACK=off the service checks the id and answers 204 but keeps nothing.
+         * @description Send once the checkout is over: the `responseId` of the answer and what was used. Free (no credits, no usage event) with its own rate limit (FEEDBACK_RATE_PER_MINUTE per account, all its keys together). Counted in `GET /v1/usage` `feedback`; a `user_used` conclusion on an answer that found no such street or house number records an index gap for the operator. Sending the same conclusion again is harmless (204); another conclusion is 409. With FEEDBACK=off the service checks the id and answers 204 but keeps nothing.
          */
         post: {
             parameters: {
@@ -294,7 +294,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description The body failed schema validation */
+                /** @description The body failed schema validation: a bad value, a control character in text, or a field the schema does not declare */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -303,7 +303,7 @@ export interface paths {
                         "application/json": components["schemas"]["ValidationError"];
                     };
                 };
-                /** @description Missing, malformed, unknown or revoked API key */
+                /** @description Missing, malformed, unknown or revoked API key, or a publishable token (those are for the widget endpoints) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -393,7 +393,7 @@ export interface paths {
                         "application/json": components["schemas"]["AutocompleteResponse"];
                     };
                 };
-                /** @description The body failed schema validation */
+                /** @description The body failed schema validation: a bad value, a control character in text, or a field the schema does not declare */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -402,7 +402,7 @@ export interface paths {
                         "application/json": components["schemas"]["ValidationError"];
                     };
                 };
-                /** @description Missing, malformed, unknown or revoked API key */
+                /** @description Missing, malformed, unknown or revoked API key, or a publishable token (those are for the widget endpoints) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -474,7 +474,7 @@ export interface paths {
                         "application/json": components["schemas"]["WidgetAutocompleteResponse"];
                     };
                 };
-                /** @description The body failed schema validation */
+                /** @description The body failed schema validation: a bad value, a control character in text, or a field the schema does not declare */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -596,7 +596,7 @@ export interface paths {
                         "application/json": components["schemas"]["ReverseResponse"];
                     };
                 };
-                /** @description The body failed schema validation */
+                /** @description The body failed schema validation: a bad value, a control character in text, or a field the schema does not declare */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -605,7 +605,7 @@ export interface paths {
                         "application/json": components["schemas"]["ValidationError"];
                     };
                 };
-                /** @description Missing, malformed, unknown or revoked API key */
+                /** @description Missing, malformed, unknown or revoked API key, or a publishable token (those are for the widget endpoints) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -680,7 +680,7 @@ export interface paths {
                         "application/json": components["schemas"]["WidgetReverseResponse"];
                     };
                 };
-                /** @description The body failed schema validation */
+                /** @description The body failed schema validation: a bad value, a control character in text, or a field the schema does not declare */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -793,7 +793,7 @@ export interface paths {
                         "application/json": components["schemas"]["UsageResponse"];
                     };
                 };
-                /** @description Missing, malformed, unknown or revoked API key */
+                /** @description Missing, malformed, unknown or revoked API key, or a publishable token (those are for the widget endpoints) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1147,10 +1147,7 @@ export interface components {
             source?: string;
             debug?: boolean;
             near?: components["schemas"]["Near"];
-            /**
-             * @description Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.
-             * @example rsp_AbC…
-             */
+            /** @description Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), which takes one feedback conclusion, counted once. Any string is accepted: one that is not an id this account received within FEEDBACK_RETENTION_DAYS (unknown, expired, cut, too long) starts a new chain. */
             previousResponseId?: string;
         } | {
             query?: string;
@@ -1166,10 +1163,7 @@ export interface components {
             source?: string;
             debug?: boolean;
             near?: components["schemas"]["Near"];
-            /**
-             * @description Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), which takes one feedback conclusion, counted once. An unknown or expired id starts a new chain.
-             * @example rsp_AbC…
-             */
+            /** @description Re-validating after the customer edited the address? The `responseId` of the previous answer: the answers form one chain (one checkout), which takes one feedback conclusion, counted once. Any string is accepted: one that is not an id this account received within FEEDBACK_RETENTION_DAYS (unknown, expired, cut, too long) starts a new chain. */
             previousResponseId?: string;
         };
         /**

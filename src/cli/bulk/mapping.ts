@@ -101,7 +101,9 @@ export function countryCell(value: string): string | undefined {
  * own country (its country column) wins over `country` (--country), which fills rows without one.
  */
 export function rowRequest(columns: readonly string[], row: readonly string[], mapping: ColumnMapping, country?: string): RowRequest {
-  const value = (name: string) => (row[columns.indexOf(name)] ?? '').trim();
+  // A spreadsheet cell may hold its address on several lines: those breaks and tabs separate parts,
+  // where the API (issue 36) refuses control characters in any text.
+  const value = (name: string, lineBreak = ' ') => (row[columns.indexOf(name)] ?? '').trim().replace(/\s*[\r\n]+\s*/g, lineBreak).replace(/\t/g, ' ');
   const body: Record<string, unknown> = country ? { country } : {};
   const ownCountry = (column: string): string | RowRequest => {
     const text = value(column);
@@ -109,7 +111,7 @@ export function rowRequest(columns: readonly string[], row: readonly string[], m
     return countryCell(text) ?? { ok: false, error: unknownCountry(text, column) };
   };
   if ('query' in mapping) {
-    const query = value(mapping.query);
+    const query = value(mapping.query, ', ');
     if (query) body.query = query;
     if (mapping.country) {
       const found = ownCountry(mapping.country);
@@ -133,6 +135,6 @@ export function rowRequest(columns: readonly string[], row: readonly string[], m
   const parsed = ValidateRequest.safeParse(body);
   if (parsed.success) return { ok: true, request: parsed.data };
   const issue = parsed.error.issues[0];
-  if (issue?.code === 'custom') return { ok: false, error: NO_ADDRESS };
+  if (issue?.code === 'custom' && issue.path.length === 0) return { ok: false, error: NO_ADDRESS };
   return { ok: false, error: `${issue?.path.join('.') || 'row'}: ${issue?.message ?? 'invalid'}` };
 }

@@ -44,10 +44,11 @@ function cell(value: string | number | undefined): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function csv(gaps: GapRow[]): string {
+/** The CSV's lines: printed one by one, so a cell's control characters are escaped like any other output line. */
+function csv(gaps: GapRow[]): string[] {
   const side = (f: GapFields) => GAP_FIELDS.map((k) => f[k]);
   const rows = gaps.map((g) => [g.count, g.kind, g.country, ...side(g.typed), ...side(g.read), g.firstSeen, g.lastSeen].map(cell).join(','));
-  return [CSV_COLUMNS.join(','), ...rows].join('\n');
+  return [CSV_COLUMNS.join(','), ...rows];
 }
 
 function line(g: GapRow): string {

@@ -25,7 +25,9 @@ function humanSummary(s: ImportSummary, backend: string): string[] {
   if (s.covered.length > 0) lines.push(`  covered countries (answered as checked): ${s.covered.join(', ')}`);
   // A re-import without --replace keeps what the new file no longer has: say so, and how to drop it.
   if (s.notInFile > 0) {
-    lines.push(`  ${s.notInFile} ${s.notInFile === 1 ? 'address' : 'addresses'} of ${s.countries.join(', ')} ${s.notInFile === 1 ? 'is' : 'are'} no longer in this file and stay in the index: import with --replace to remove them`);
+    // The countries the index compared with: a file whose rows all failed imported none, yet `--country` named one.
+    const compared = [...new Set([...s.countries, ...s.covered])].sort().join(', ');
+    lines.push(`  ${s.notInFile} ${s.notInFile === 1 ? 'address' : 'addresses'} of ${compared} ${s.notInFile === 1 ? 'is' : 'are'} no longer in this file and stay in the index: import with --replace to remove them`);
   }
   if (skipped.length > 0) lines.push(`  skipped by reason: ${skipped.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);
   // Most OpenStreetMap addresses carry no addr:country: say how to keep them.

@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generate } from 'selfsigned';
+import { ensureDataDir } from '../../lib/data-dir.js';
 
 export interface DemoCertificate {
   key: string;
@@ -37,7 +38,9 @@ export async function demoCertificate(dataDir: string, host: string): Promise<De
       { name: 'subjectAltName', altNames: [ip ? { type: 7, ip: host } : { type: 2, value: host }, { type: 7, ip: '127.0.0.1' }] },
     ],
   });
-  mkdirSync(dir, { recursive: true });
+  // The first command may be this one (the README's offline path): DATA_DIR is made 0700 like everywhere, and so is its folder of the key.
+  ensureDataDir(dataDir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(keyFile, pems.private, { mode: 0o600 });
   writeFileSync(certFile, pems.cert);
   return { key: pems.private, cert: pems.cert };

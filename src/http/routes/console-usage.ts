@@ -34,10 +34,12 @@ export function consoleUsageRoutes(web: Hono<AppEnv>, services: Services): void 
       // Addresses customers typed: the owner's to see (issue 29), not every member's.
       caller.role === 'owner' ? services.feedback.listGaps({ accountId: caller.account.id, limit: GAPS_SHOWN }) : null,
     ]);
+    // Queries may carry recipient lines (`c/o Hans Geheim`): like the gaps, the owner's to read, never a member's (issue 36).
+    const shown = caller.role === 'owner' ? report : { ...report, recent: report.recent.map((e) => ({ ...e, query: null })) };
     return page(c, (assets) =>
       usagePage(assets, {
         viewer: viewerOf(caller),
-        report,
+        report: shown,
         resetsOn: nextMonthStart(services.clock.now()),
         baseUrl: consoleOrigin(c, services),
         notice: flashNotice(flash),

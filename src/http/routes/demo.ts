@@ -63,6 +63,11 @@ export const demoRoutes: RouteModule = (app, services) => {
       if (outcome.source === 'sample') c.header(DEMO_ANSWER_HEADER, 'recorded-example');
       return c.json(outcome.response, 200);
     },
-    (result, c) => (result.success ? undefined : prompt(c)),
+    (result, c) => {
+      if (result.success) return undefined;
+      // A field the demo does not take is named (issue 36), in the demo's own {message} shape.
+      const unknown = result.error.issues.find((issue) => issue.code === 'unrecognized_keys');
+      return unknown ? c.json({ message: unknown.message }, 400) : prompt(c);
+    },
   );
 };

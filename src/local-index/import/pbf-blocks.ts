@@ -122,14 +122,28 @@ class BlockSplitter {
   }
 }
 
-/** The uncompressed content of a block: raw or zlib (the two encodings PBF writers use). */
+/**
+ * The uncompressed content of a block: raw or zlib (the two encodings PBF writers use). A block
+ * may not inflate past the format's 32 MiB nor past the `raw_size` it declares: a 600 KB file of
+ * zeros would otherwise take gigabytes (issue 36). The declared size is checked before inflating,
+ * and zlib stops at the bound (maxOutputLength), so nothing past it is ever allocated.
+ */
 async function blockData(block: Block): Promise<Buffer> {
-  const { raw, zlib_data: zlib } = block.blob;
+  const { raw, zlib_data: zlib, raw_size: rawSize } = block.blob;
   if (Buffer.isBuffer(raw)) return raw;
   if (!Buffer.isBuffer(zlib)) throw new ImportFormatError(`Unsupported PBF block at byte ${block.offset}: only raw and zlib blocks are read`);
+  const declared = typeof rawSize === 'number' && rawSize > 0 ? rawSize : undefined;
+  if (declared !== undefined && declared > MAX_BLOB) {
+    throw new ImportFormatError(`Corrupt PBF block at byte ${block.offset}: it declares ${declared} bytes uncompressed, over the format's limit of ${MAX_BLOB} (32 MiB)`);
+  }
+  const limit = declared ?? MAX_BLOB;
   try {
-    return await inflateAsync(zlib);
+    return await inflateAsync(zlib, { maxOutputLength: limit });
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      const what = declared === undefined ? `the format's limit of ${MAX_BLOB} bytes (32 MiB)` : `the ${declared} bytes it declares`;
+      throw new ImportFormatError(`Corrupt PBF block at byte ${block.offset}: it inflates past ${what} (a decompression bomb or a damaged file)`);
+    }
     throw new ImportFormatError(`Corrupt PBF block at byte ${block.offset}: ${describe(err)}`);
   }
 }

@@ -1,4 +1,4 @@
-import type { InferredComponent } from '../../contract/address.js';
+import { COMPONENT_MAX, type InferredComponent } from '../../contract/address.js';
 import { collapseSpaces } from '../text.js';
 import type { RawAddress, RowItem, SkipReason } from '../types.js';
 
@@ -50,7 +50,39 @@ const optional = (s: string | undefined): string | undefined => {
 };
 
 const bad = (row: number | string, reason: SkipReason, detail?: string): RowItem => ({ kind: 'bad', row, reason, detail });
-const NUMBER = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+
+/** Characters of a file's value a message quotes: a 1 MB cell is named, never printed whole. */
+export const QUOTED_CHARACTERS = 60;
+
+/** A value as a message quotes it: its first QUOTED_CHARACTERS characters, then `…` when there was more. */
+export function quoted(value: string): string {
+  if (value.length <= QUOTED_CHARACTERS) return value;
+  // Twice the UTF-16 units hold at least QUOTED_CHARACTERS characters, surrogate pairs and all.
+  const head = [...value.slice(0, QUOTED_CHARACTERS * 2)];
+  if (head.length <= QUOTED_CHARACTERS && value.length <= QUOTED_CHARACTERS * 2) return value;
+  return `${head.slice(0, QUOTED_CHARACTERS).join('')}…`;
+}
+
+/** Characters, as the API counts them (a surrogate pair is one). */
+function length(value: string): number {
+  return /[\uD800-\uDBFF]/.test(value) ? [...value].length : value.length;
+}
+
+/** The first field longer than the API takes, as a detail (`street: 5000000 characters, over 200 (Evilweg…)`). */
+function tooLong(f: Partial<Record<keyof typeof COMPONENT_MAX, string | undefined>>, units: readonly string[] | undefined): string | undefined {
+  for (const field of ['street', 'houseNumber', 'postcode', 'city', 'state', 'unit'] as const) {
+    const value = f[field];
+    // Cheap first: only a value past the bound in UTF-16 units can be past it in characters.
+    if (value !== undefined && value.length > COMPONENT_MAX[field] && length(value) > COMPONENT_MAX[field]) {
+      return `${field}: ${length(value)} characters, over ${COMPONENT_MAX[field]} (${quoted(value)})`;
+    }
+  }
+  const long = units?.find((u) => u.length > COMPONENT_MAX.unit && length(u) > COMPONENT_MAX.unit);
+  return long === undefined ? undefined : `unit: ${length(long)} characters, over ${COMPONENT_MAX.unit} (${quoted(long)})`;
+}
+// One way to match each digit: `\d+\.?\d*` split a long run of digits every possible way, and a
+// million-digit cell ending in a letter took hours to refuse (issue 36).
+const NUMBER = /^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
 const WORD = /[\p{L}\p{N}]/u;
 const SHORT_UNIT = /^[\p{L}\p{N}]{1,4}$/u;
 
@@ -63,25 +95,30 @@ export function buildAddress(row: number | string, f: RawFields): RowItem {
   const lat = coordinate(f.lat, 90);
   const lng = coordinate(f.lng, 180);
   if (lat === 'missing' || lng === 'missing') return bad(row, 'missing_coordinates');
-  if (lat === 'invalid' || lng === 'invalid') return bad(row, 'invalid_coordinates', `lat ${String(f.lat)}, lng ${String(f.lng)}`);
+  if (lat === 'invalid' || lng === 'invalid') return bad(row, 'invalid_coordinates', `lat ${quoted(String(f.lat))}, lng ${quoted(String(f.lng))}`);
   if (lat === 0 && lng === 0) return bad(row, 'invalid_coordinates', 'lat 0, lng 0');
   const street = optional(f.street);
   if (!street || !WORD.test(street)) return bad(row, 'missing_street');
   let houseNumber = optional(f.houseNumber);
   if (!houseNumber || !WORD.test(houseNumber)) return bad(row, 'missing_house_number');
-  let units = f.units;
   const unit = optional(f.unit);
+  const postcode = optional(f.postcode);
+  const city = optional(f.city);
+  const state = optional(f.state);
+  const long = tooLong({ street, houseNumber, postcode, city, state, unit }, f.units);
+  if (long) return bad(row, 'too_long', long);
+  let units = f.units;
   if (unit && f.country?.toUpperCase() === 'NL') {
     if (SHORT_UNIT.test(unit)) houseNumber = `${houseNumber}-${unit}`;
   } else if (unit) units = [unit];
   const address: RawAddress = {
     street,
     houseNumber,
-    postcode: optional(f.postcode),
-    city: optional(f.city),
+    postcode,
+    city,
     municipality: optional(f.municipality),
     ...(f.places?.length ? { places: f.places } : {}),
-    state: optional(f.state),
+    state,
     country: optional(f.country),
     lat,
     lng,

@@ -1,4 +1,5 @@
 import type { DerivedCounts, ImportFormat, ImportSummary, RowProblem, SkipReason, UnclosedArea } from '../types.js';
+import { quoted } from './record.js';
 
 /** Bad rows listed one by one up to this many; beyond it they are only counted. */
 export const MAX_PROBLEMS = 1000;
@@ -23,7 +24,8 @@ export class SummaryBuilder {
 
   skip(row: number | string, reason: SkipReason, detail?: string): void {
     this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
-    if (this.problems.length < MAX_PROBLEMS) this.problems.push(detail ? { row, reason, detail } : { row, reason });
+    // A detail may quote a cell (a country, a parser's message): the list names values, never prints a megabyte.
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(detail ? { row, reason, detail: detail.length > 200 ? quoted(detail) : detail } : { row, reason });
     else this.truncated = true;
   }
 

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { GeoPoint } from '../../contract/address.js';
-import { mkdirSync } from 'node:fs';
+import { ensureDataDir } from '../../lib/data-dir.js';
 import { join } from 'node:path';
 import { preparePrivateSqliteFile } from '../../store/db/private-file.js';
 import { postcodeAreasQuery, addressesByPostcodeQuery, addressesOnStreetsQuery, countryFilter, NEAR_SCAN, nearArgs, nearestStreetsSql, numberedColumns, postcodeAbsentQuery, postcodeExistsQuery, sqlLimit, streetColumns, type Query } from './queries.js';
@@ -25,7 +25,7 @@ const MATCH_DRIVES = 200;
 
 /** The SQLite index: its own file under DATA_DIR, FTS5 over streets, an in-memory vocabulary for typos. */
 export function openSqliteStore(dataDir: string): IndexStore {
-  mkdirSync(dataDir, { recursive: true });
+  ensureDataDir(dataDir);
   const file = join(dataDir, SQLITE_INDEX_FILE);
   preparePrivateSqliteFile(file);
   const db = new Database(file);

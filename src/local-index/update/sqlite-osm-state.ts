@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { ensureDataDir } from '../../lib/data-dir.js';
 import { join } from 'node:path';
 import { SQLITE_INDEX_FILE } from '../store/sqlite-store.js';
 import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags } from './osm-state.js';
@@ -144,7 +144,7 @@ function sqliteStateStatements(db: Database.Database) {
 
 /** The OSM update state in the SQLite index file, on its own connection (see osm-state.ts). */
 export function openSqliteOsmState(dataDir: string): OsmStateStore {
-  mkdirSync(dataDir, { recursive: true });
+  ensureDataDir(dataDir);
   const db = new Database(join(dataDir, SQLITE_INDEX_FILE));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { ensureDataDir } from '../../lib/data-dir.js';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
@@ -40,7 +40,7 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 /** Opens the main database (SQLite under DATA_DIR, or PostgreSQL) and runs migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
-  mkdirSync(options.dataDir, { recursive: true });
+  ensureDataDir(options.dataDir);
   const file = path.join(options.dataDir, options.fileName ?? 'addressd.sqlite');
   preparePrivateSqliteFile(file);
   const sqlite = new SQLite(file);

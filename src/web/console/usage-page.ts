@@ -56,6 +56,8 @@ function filterForm(r: UsageResponse): Html {
 export function usagePage(assets: WebAssets, view: UsageView): Html {
   const r = view.report;
   const filtered = r.filteredBySource !== null;
+  // What customers typed is the owner's to read, as the gaps are (routes/console-usage.ts strips it for members too).
+  const owner = view.viewer.role === 'owner';
   const body = html`<h1>Usage</h1>
 ${view.notice ?? ''}
 ${creditState(r, view.resetsOn)}
@@ -104,10 +106,11 @@ ${feedbackSection(view.feedback)}
 <section aria-labelledby="recent-title">
   <h2 id="recent-title">Recent calls</h2>
   ${r.recent.length
-    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table of recent calls, scrolls sideways"><table class="recent"><thead><tr><th scope="col">At (UTC)</th><th scope="col">Endpoint</th><th scope="col">Verdict</th><th scope="col">Provider</th><th scope="col">Credits</th><th scope="col">Cached</th><th scope="col">Latency</th><th scope="col">Source</th><th scope="col">Query</th></tr></thead>
+    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table of recent calls, scrolls sideways"><table class="recent"><thead><tr><th scope="col">At (UTC)</th><th scope="col">Endpoint</th><th scope="col">Verdict</th><th scope="col">Provider</th><th scope="col">Credits</th><th scope="col">Cached</th><th scope="col">Latency</th><th scope="col">Source</th>${owner ? html`<th scope="col">Query</th>` : ''}</tr></thead>
     <tbody>${r.recent.map(
-      (e) => html`<tr><td>${e.at}</td><td>${e.endpoint}</td><td>${e.verdict ?? '–'}</td><td>${e.provider ?? '–'}</td><td>${e.credits}</td><td>${e.cached ? 'yes' : 'no'}</td><td>${e.latency_ms} ms</td><td>${e.source ?? '–'}</td><td class="query">${e.query ?? '–'}</td></tr>`,
-    )}</tbody></table></div>`
+      (e) => html`<tr><td>${e.at}</td><td>${e.endpoint}</td><td>${e.verdict ?? '–'}</td><td>${e.provider ?? '–'}</td><td>${e.credits}</td><td>${e.cached ? 'yes' : 'no'}</td><td>${e.latency_ms} ms</td><td>${e.source ?? '–'}</td>${owner ? html`<td class="query">${e.query ?? '–'}</td>` : ''}</tr>`,
+    )}</tbody></table></div>
+    ${owner ? '' : html`<p class="muted" id="queries-hidden">The queries of these calls are shown to the account's owner only: customers' addresses can carry a recipient's name (<code>c/o …</code>).</p>`}`
     : html`<p>No calls yet. Make one with a <a href="/dashboard/keys">secret key</a>:</p>
   <pre><code>curl ${view.baseUrl}/v1/validate -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" -d '{"query":"Damrak 1, 1012 LG Amsterdam","country":"NL"}'</code></pre>`}
   <p class="muted">The same figures as <code>GET /v1/usage</code>; totals may lag by up to a minute.</p>
