@@ -79,3 +79,9 @@ export function isValidPostcode(s: string, country: string): boolean {
 export function hasPostcodes(country: string): boolean {
   return postcodeValidatorExistsForCountry(canonicalCountry(country));
 }
+
+/**
+ * Countries where each municipality has its own postcode (Liechtenstein's 949x, Monaco's 98000, …):
+ * the town names the postcode, so an import derives one from the other and a typed town stands for it.
+ */
+export const ONE_POSTCODE_PER_TOWN: ReadonlySet<string> = new Set(['LI', 'MC', 'SM', 'VA']);

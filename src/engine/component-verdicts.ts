@@ -1,6 +1,7 @@
 import type { AddressComponents, ComponentVerdicts, VerdictField } from '../contract/address.js';
 import { VERDICT_FIELDS } from '../contract/address.js';
 import { cityStateNames, compareCityWithPlaces, compareComponent, requiredComponents } from '../address/compare.js';
+import { ONE_POSTCODE_PER_TOWN } from '../address/postcode.js';
 
 /**
  * Per-field verdicts of a result against the input (SPEC "ComponentVerdicts"; keys only for checked fields):
@@ -67,6 +68,12 @@ export function readVerdicts(
     }
     // A street whose houses the data numbers, with no number read: incomplete, never a whole address (issue 34).
     else if (field === 'houseNumber' && known.houseNumber) verdicts.houseNumber = 'missing';
+  }
+  // Where each town has its own postcode (Liechtenstein), a typed town the data confirms stands
+  // for the postcode: nothing was left out, the answer only writes it.
+  if (verdicts.postcode === 'missing' && verdicts.city === 'match' && country && ONE_POSTCODE_PER_TOWN.has(country.toUpperCase())) {
+    delete verdicts.postcode;
+    completed.push('postcode');
   }
   return { verdicts, completed, ...(namedPlace ? { namedPlace } : {}) };
 }

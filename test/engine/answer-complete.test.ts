@@ -67,9 +67,20 @@ describe('address.inferred (item 4)', () => {
     expect(answer).toMatchObject({ verdict: 'valid', action: 'accept' });
   });
 
-  it('a postcode the data states, left out of the input, is still missing (the address was completed)', async () => {
-    const ask = answeringEngine({ local: [{ ...WANGERBERG, inferred: ['city'] }] });
+  it('where each town has its own postcode (LI), a confirmed typed town stands for the stated postcode: valid', async () => {
+    const ask = answeringEngine({ local: [{ ...WANGERBERG, inferred: [] }] });
     const answer = await ask({ query: 'Wangerbergstrasse 64, Triesenberg', country: 'LI' });
+    expect(answer.components).not.toHaveProperty('postcode');
+    expect(answer).toMatchObject({ verdict: 'valid', action: 'accept' });
+    expect(answer.address).toMatchObject({ postcode: '9497', inferred: [] });
+    // Without the town nothing stands for the postcode: the answer completed the address.
+    expect((await ask({ query: 'Wangerbergstrasse 64', country: 'LI' })).components.postcode).toBe('missing');
+  });
+
+  it('a postcode the data states, left out of the input, is still missing (the address was completed)', async () => {
+    const munich: ProviderCandidate = { components: { street: 'Tal', houseNumber: '15', postcode: '80331', city: 'München', country: 'DE' }, location: { lat: 48.136, lng: 11.579 }, precision: 'address', inferred: ['city'] };
+    const ask = answeringEngine({ local: [munich] });
+    const answer = await ask({ query: 'Tal 15, München', country: 'DE' });
     expect(answer.components.postcode).toBe('missing');
     expect(answer.reasons).toContain('components_incomplete');
     expect(answer.verdict).not.toBe('valid');

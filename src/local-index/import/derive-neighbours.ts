@@ -1,6 +1,7 @@
 import type { InferredComponent } from '../../contract/address.js';
 import type { RawAddress } from '../types.js';
 import { metres, PointGrid } from './point-grid.js';
+import { ONE_POSTCODE_PER_TOWN } from '../../address/postcode.js';
 
 /**
  * A town and a postcode for addresses whose row (and, for OSM, whose areas and place nodes)
@@ -15,8 +16,6 @@ import { metres, PointGrid } from './point-grid.js';
 export const SAME_STREET = 2_000;
 export const NEARBY = 1_000;
 
-/** Countries where each municipality has its own postcode (Liechtenstein's 949x, Monaco's 98000, …). */
-export const ONE_POSTCODE_PER_TOWN = new Set(['LI', 'MC', 'SM', 'VA']);
 
 /** A street list longer than this is searched through the grid rather than read whole. */
 const LONG_STREET = 128;
