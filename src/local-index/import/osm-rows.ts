@@ -66,7 +66,15 @@ export function fields(tags: Tags, lat: number | undefined, lng: number | undefi
 export function osmRows(row: string, tags: Tags, lat: number, lng: number, places: PlaceLocator | undefined, country: string | undefined): RowItem[] {
   const f = fields(tags, lat, lng, `osm:${row}`, places, country);
   // Most objects have one form: no array of forms, no copy of the fields.
-  if (!tags['addr:conscriptionnumber'] && !tags['addr:streetnumber']) return [buildAddress(row, f)];
+  if (!tags['addr:conscriptionnumber'] && !tags['addr:streetnumber']) {
+    const listed = listedNumbers(f.houseNumber);
+    if (!listed) return [buildAddress(row, f)];
+    // `76, 76a, 76b` (one building, several numbers): each number is an address, as Nominatim splits them.
+    return listed.map((houseNumber, i) => {
+      const suffix = i === 0 ? '' : LISTED_SUFFIXES[i - 1]!;
+      return buildAddress(`${row}${suffix}`, { ...f, houseNumber, sourceId: `osm:${row}${suffix}` });
+    });
+  }
   return addressForms(tags, f.municipality).map(({ suffix, houseNumber, street }) =>
     buildAddress(`${row}${suffix}`, { ...f, houseNumber, street, sourceId: `osm:${row}${suffix}`, units: suffix ? undefined : f.units, unitsPartial: suffix ? undefined : f.unitsPartial }),
   );
@@ -88,4 +96,17 @@ export function interpolationRows(
   return interpolate(tags, refs, at, numbered).map((a, k) =>
     buildAddress(`${row}#${k}`, { ...fields(a.tags, a.lat, a.lng, `osm:${row}#${k}`, places, country), interpolated: true }),
   );
+}
+
+/** Most numbers one `addr:housenumber` list makes addresses of; an update removes the rows of those it no longer lists. */
+const MAX_LISTED = 8;
+/** The row and source id suffixes of a list's second and later numbers. */
+export const LISTED_SUFFIXES: readonly string[] = Array.from({ length: MAX_LISTED - 1 }, (_, i) => `#hn${i + 2}`);
+
+/** The numbers of an `addr:housenumber` that lists several (`76, 76a, 76b`, `1;3`); undefined for one. */
+export function listedNumbers(value: string | undefined): string[] | undefined {
+  if (!value || !/[;,]/.test(value)) return undefined;
+  const parts = value.split(/[;,]/).map((p) => p.trim()).filter(Boolean);
+  // Only a short list of plain numbers (`76a`): anything else stays one value, as the data wrote it.
+  return parts.length > 1 && parts.length <= MAX_LISTED && parts.every((p) => /^\d+\s*[a-z]?$/i.test(p)) ? parts : undefined;
 }

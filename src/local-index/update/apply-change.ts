@@ -7,7 +7,7 @@ import { entranceTags, isBareEntrance } from '../import/osm-entrances.js';
 import { interpolate, isInterpolation } from '../import/osm-interpolation.js';
 import { addressAreaWays } from '../import/osm-pbf.js';
 import { PlaceLocator } from '../import/osm-places.js';
-import { addrTags, interpolationRows, osmRows } from '../import/osm-rows.js';
+import { addrTags, interpolationRows, LISTED_SUFFIXES, osmRows } from '../import/osm-rows.js';
 import { readOsmChange, type OsmChange } from '../import/osc-parse.js';
 import { SummaryBuilder } from '../import/summary.js';
 import type { IndexStore } from '../store/store.js';
@@ -98,7 +98,7 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
   const place = (row: string, rows: RowItem[], old?: StoredWay) => {
     items.push(...rows);
     const written = new Set(rows.map((r) => String(r.row)));
-    for (const suffix of ['', ...FORM_SUFFIXES]) if (!written.has(`${row}${suffix}`)) removals.push(`osm:${row}${suffix}`);
+    for (const suffix of ['', ...FORM_SUFFIXES, ...LISTED_SUFFIXES]) if (!written.has(`${row}${suffix}`)) removals.push(`osm:${row}${suffix}`);
     for (let k = 0, n = old ? interpolatedCount(old) : 0; k < n; k++) if (!written.has(`${row}#${k}`)) removals.push(`osm:${row}#${k}`);
   };
   for (const [id, node] of change.nodes) {
