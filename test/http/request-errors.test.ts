@@ -70,7 +70,7 @@ describe('unknown fields and wrong credentials', () => {
     const res = await server.post('/v1/validate', { query: 'Damrak 1', shipping: true }, auth);
     expect(res.status).toBe(400);
     const { issues } = (await res.json()) as { issues: { message: string }[] };
-    expect(issues[0]?.message).toBe('Unknown field "shipping": the fields here are "query", "components", "country", "language", "source", "debug", "previousResponseId"');
+    expect(issues[0]?.message).toBe('Unknown field "shipping": the fields here are "query", "components", "country", "language", "source", "debug", "near", "previousResponseId"');
   });
 
   it('a batch item with an unknown field is its own 400; the others are answered', async () => {
