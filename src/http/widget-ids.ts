@@ -1,5 +1,8 @@
 import { LRUCache } from 'lru-cache';
+import type { Suggestion, WidgetSuggestion } from '../contract/autocomplete.js';
+import { CreditsExhaustedError } from '../engine/errors.js';
 import type { Sealer } from '../lib/seal.js';
+import { HttpError, Messages } from './errors.js';
 
 /** Associated data that binds a suggestion id to the token it was issued to: it opens under no other. */
 export const suggestionIdBinding = (tokenId: string): string => `widget:${tokenId}`;
@@ -20,4 +23,24 @@ export function widgetSuggestionIds(sealer: Sealer): (tokenId: string, s: { prov
     }
     return id;
   };
+}
+
+/** Suggestions as the browser sees them (autocomplete and reverse): a sealed id, never the provider's payload or location. */
+export function widgetSuggestions(sealer: Sealer): (tokenId: string, s: Suggestion) => WidgetSuggestion {
+  const idOf = widgetSuggestionIds(sealer);
+  return (tokenId, s) => ({
+    id: idOf(tokenId, s),
+    label: s.label,
+    provider: s.provider,
+    address: s.components,
+    type: s.type,
+    matches: s.matches,
+    ...(s.action ? { action: s.action } : {}),
+  });
+}
+
+/** Credits ran out between the gate and the reservation (a concurrent call spent them): the widget's 429. */
+export function widgetCreditsError(error: unknown): never {
+  if (error instanceof CreditsExhaustedError) throw new HttpError(429, Messages.widgetCredits);
+  throw error;
 }

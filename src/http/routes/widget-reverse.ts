@@ -1,15 +1,13 @@
 import type { WidgetReverseSuggestion } from '../../contract/reverse.js';
 import { widgetReversePreflightRoute, widgetReverseRoute } from '../../contract/routes.js';
-import { CreditsExhaustedError } from '../../engine/errors.js';
 import type { RouteModule } from '../context.js';
-import { HttpError, Messages } from '../errors.js';
 import { flagUnverified } from '../unverified.js';
-import { widgetSuggestionIds } from '../widget-ids.js';
+import { widgetCreditsError, widgetSuggestions } from '../widget-ids.js';
 import { widgetPreflight } from '../widget-preflight.js';
 
 /** `POST /v1/widget/reverse`: the widget's "use my location", behind the widget's token, origin, limits and credits (widget-auth.ts). */
 export const widgetReverseRoutes: RouteModule = (app, services) => {
-  const idOf = widgetSuggestionIds(services.sealer);
+  const toWidget = widgetSuggestions(services.sealer);
   app.openapi(widgetReverseRoute, async (c) => {
     const body = c.req.valid('json');
     const token = c.get('widget');
@@ -22,22 +20,9 @@ export const widgetReverseRoutes: RouteModule = (app, services) => {
       startedAt: c.get('startedAt'),
       requestId: c.get('requestId'),
     };
-    const result = await services.reverse.reverse(body, ctx, () => c.req.raw.signal).catch((error: unknown) => {
-      // Credits ran out between the gate and the reservation (a concurrent call spent them).
-      if (error instanceof CreditsExhaustedError) throw new HttpError(429, Messages.widgetCredits);
-      throw error;
-    });
+    const result = await services.reverse.reverse(body, ctx, () => c.req.raw.signal).catch(widgetCreditsError);
     // Opaque ids sealed to the token, as autocomplete's: the browser never sees provider ids or payloads.
-    const suggestions: WidgetReverseSuggestion[] = result.suggestions.map((s) => ({
-      id: idOf(token.tokenId, s),
-      label: s.label,
-      provider: s.provider,
-      address: s.components,
-      type: s.type,
-      matches: s.matches,
-      distanceMeters: s.distanceMeters,
-      ...(s.action ? { action: s.action } : {}),
-    }));
+    const suggestions: WidgetReverseSuggestion[] = result.suggestions.map((s) => ({ ...toWidget(token.tokenId, s), type: s.type, distanceMeters: s.distanceMeters }));
     flagUnverified(c, result);
     return c.json({ suggestions, cached: result.cached }, 200);
   });
