@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import type { LogLine } from '../../test/support/log-capture.js';
 import { type ChildService, startChildService } from '../../test/support/child-server.js';
-import { freePort } from './ports.js';
+import { freePort } from '../compare/processes.js';
 import type { Target } from './traffic.js';
 
 /** pino's level numbers: what the soak keeps of an instance's log. */

@@ -4,7 +4,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort } from './ports.js';
+import { freePort } from '../compare/processes.js';
 
 /**
  * A throw-away PostgreSQL cluster of the soak's own (initdb + pg_ctl in a temp dir, on a free port
