@@ -26,7 +26,7 @@ function commit(): string | null {
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 function line(name: string, s: Summary): string {
-  return `  ${name.padEnd(34)} ${String(s.addresses).padStart(4)} addresses: offered in the top 5 after ${pct(s.share5)} of the characters (never: ${s.never5}), at rank 1 after ${pct(s.share1)}; top 5 once street and number are typed: ${s.streetAndNumber} of ${s.addresses}`;
+  return `  ${name.padEnd(34)} ${String(s.addresses).padStart(4)} addresses: offered in the top 5 after ${pct(s.share5)} of the characters (never: ${s.never5}), at rank 1 after ${pct(s.share1)} (no service sooner than ${pct(s.floor)}: a character of the number and of the street); top 5 once street and number are typed: ${s.streetAndNumber} of ${s.addresses}`;
 }
 
 async function typeAll(ask: Parameters<typeof typeAddress>[0], targets: Target[], near?: (t: Target) => Parameters<typeof typeAddress>[2]): Promise<Typed[]> {

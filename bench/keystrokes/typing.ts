@@ -34,6 +34,8 @@ export interface Typed {
   offered1: boolean;
   /** In the top 5 once `street number` (or the country's number-first form) is typed whole. */
   streetAndNumber: boolean;
+  /** The fewest characters after which any service could offer it: see `fewestPossible`. */
+  floor: number;
 }
 
 const key = (s: string | undefined) => (s ?? '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
@@ -55,6 +57,24 @@ export const streetAndNumber = (t: Target) => formatLabel({ street: t.street, ho
 /** The number-first and number-last forms, whatever the country's habit. */
 export const bothOrders = (t: Target) => [`${t.houseNumber} ${t.street}`, `${t.street} ${t.houseNumber}`];
 
+/**
+ * The fewest characters after which the address can be told apart at all, whatever the ranking:
+ * one character of its number and one of its street. Before the number's first character it is
+ * any house of its street (a street of the bench:scale country holds dozens near the customer);
+ * before the street's, any house with that number. `Mühlenweg 56, 10000 Oberbach` → 11
+ * (`Mühlenweg 5`), `10 New Square, …` → 4 (`10 N`).
+ */
+export function fewestPossible(t: Target): number {
+  const text = written(t);
+  if (text.startsWith(t.houseNumber)) {
+    const street = text.slice(t.houseNumber.length).search(/[\p{L}\p{N}]/u);
+    return street >= 0 ? t.houseNumber.length + street + 1 : text.length;
+  }
+  const streetAt = text.indexOf(t.street);
+  const number = text.indexOf(t.houseNumber, streetAt >= 0 ? streetAt + t.street.length : 0);
+  return number >= 0 ? number + 1 : text.length;
+}
+
 /** Types the address one character at a time until it is at rank 1 (or the text ends). */
 export async function typeAddress(ask: Ask, t: Target, near?: GeoPoint): Promise<Typed> {
   const text = written(t);
@@ -71,7 +91,7 @@ export async function typeAddress(ask: Ask, t: Target, near?: GeoPoint): Promise
     if (rank === 0) [top1, offered1] = [n, true];
   }
   const whole = await ask(streetAndNumber(t), t.country, near);
-  return { length: text.length, top5, top1, offered5, offered1, streetAndNumber: whole.slice(0, 5).some((o) => isTarget(t, o)) };
+  return { length: text.length, top5, top1, offered5, offered1, streetAndNumber: whole.slice(0, 5).some((o) => isTarget(t, o)), floor: fewestPossible(t) };
 }
 
 /** Whether both orders of street and number, typed whole, offer the address in the top 5. */
@@ -97,6 +117,8 @@ export interface Summary {
   /** Mean share of the characters typed before offered in the top 5 / at rank 1. */
   share5: number;
   share1: number;
+  /** Mean share of `fewestPossible`: no ranking can offer the addresses sooner. */
+  floor: number;
   never5: number;
   streetAndNumber: number;
 }
@@ -107,6 +129,7 @@ export function summarize(all: Typed[]): Summary {
     addresses: all.length,
     share5: mean((t) => t.top5 / t.length),
     share1: mean((t) => t.top1 / t.length),
+    floor: mean((t) => t.floor / t.length),
     never5: all.filter((t) => !t.offered5).length,
     streetAndNumber: all.filter((t) => t.streetAndNumber).length,
   };

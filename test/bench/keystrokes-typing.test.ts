@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTarget, nearBy, summarize, typeAddress, written, type Ask, type Offered, type Target } from '../../bench/keystrokes/typing.js';
+import { fewestPossible, isTarget, nearBy, summarize, typeAddress, written, type Ask, type Offered, type Target } from '../../bench/keystrokes/typing.js';
 import { kmBetween } from '../../src/local-index/search/near.js';
 
 /**
@@ -24,7 +24,7 @@ describe('bench:keystrokes', () => {
       return [other('1')];
     };
     const typed = await typeAddress(ask, target);
-    expect(typed).toMatchObject({ length: text.length, top5: 12, top1: 15, offered5: true, offered1: true, streetAndNumber: true });
+    expect(typed).toMatchObject({ length: text.length, top5: 12, top1: 15, offered5: true, offered1: true, streetAndNumber: true, floor: 11 });
     // It stops typing once the address is first, then asks for street and number typed whole.
     expect(asked.at(-2)).toBe('Mühlenweg 56, 1');
     expect(asked.at(-1)).toBe('Mühlenweg 56');
@@ -43,6 +43,16 @@ describe('bench:keystrokes', () => {
     expect(isTarget(target, { street: 'Mühlenweg', houseNumber: '5', postcode: '10000' })).toBe(false);
     expect(isTarget(target, other('56'))).toBe(false);
     expect(isTarget({ ...target, street: 'Hauptstraße' }, { street: 'Hauptstr.', houseNumber: '56', postcode: '10000' })).toBe(true);
+  });
+
+  it('no service can offer a house before a character of its number and of its street are typed', () => {
+    expect(fewestPossible(target)).toBe('Mühlenweg 5'.length);
+    const gb: Target = { street: 'New Square', houseNumber: '10', postcode: 'WC2A 3QN', city: 'London', country: 'GB', lat: 51.5, lng: -0.1 };
+    expect(written(gb).startsWith('10 New Square')).toBe(true);
+    expect(fewestPossible(gb)).toBe('10 N'.length);
+    // A number that is also in the street's name is found after the street.
+    const may: Target = { street: 'Rue du 8 Mai 1945', houseNumber: '8', postcode: '75010', city: 'Paris', country: 'FR', lat: 48.87, lng: 2.36 };
+    expect(written(may).slice(0, fewestPossible(may))).toBe(written(may).startsWith('8') ? '8 R' : 'Rue du 8 Mai 1945 8');
   });
 
   it('places the customer 1 to 3 km from the address', () => {
