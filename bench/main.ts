@@ -1,6 +1,6 @@
 /**
  * `tsx bench/main.ts NAME [args]` (`npm run bench:local`, `bench:scale`, `bench:hang`, `bench:crash`,
- * `bench:validate`, `bench:list`, `bench:reimport`, `bench:osm-update`, `bench:soak`, `bench:keystrokes`): the named benchmarks beside
+ * `bench:validate`, `bench:list`, `bench:reimport`, `bench:osm-update`, `bench:soak`, `bench:start`, `bench:keystrokes`): the named benchmarks beside
  * the side-by-side HTTP comparison, which is
  * `npm run bench` (bench/compare/). Add yours to BENCHES. Benchmarks measure speed; tests never
  * assert on it.
@@ -15,6 +15,7 @@ const BENCHES: Record<string, (args: string[]) => Promise<void>> = {
   reimport: async (args) => (await import('./reimport.js')).benchReimport(args),
   'osm-update': async (args) => (await import('./osm-update.js')).benchOsmUpdate(args),
   soak: async (args) => (await import('./soak/main.js')).benchSoak(args),
+  start: async (args) => (await import('./soak/start-time.js')).benchStart(args),
   keystrokes: async (args) => (await import('./keystrokes/main.js')).benchKeystrokes(args),
 };
 

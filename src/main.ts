@@ -69,9 +69,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   try {
+    // pelias-parser's classifier (0.5-2 s of CPU, most of a start's) is built in a worker thread
+    // while this one opens the stores and listens: a restarted instance answers without waiting for
+    // it, and only a request that needs it (few do) waits until it is built.
+    warmUpAddressParser({ peliasThread: true });
     services = await createServices(config, { logger, ...shared });
-    // The parser builds its classifier once (~0.5 s); do it before the first request, not during it.
-    warmUpAddressParser();
     http = await listen(buildApp(services), config);
   } catch (error) {
     logger.error({ err: error }, 'start failed');

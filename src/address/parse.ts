@@ -2,7 +2,7 @@ import type { AddressComponents } from '../contract/address.js';
 import { languageTable } from './abbreviations.js';
 import { isCountryCode } from './countries.js';
 import { countryLanguages } from './languages.js';
-import { warmUpPelias } from './pelias.js';
+import { startPeliasThread, warmUpPelias } from './pelias.js';
 import { finishReading, type PreparedText, prepareReading, readAddress, type ReadHints, servesHints } from './reader.js';
 
 export type { ReadHints } from './reader.js';
@@ -54,11 +54,14 @@ function withinBounds(components: AddressComponents): AddressComponents {
 }
 
 /**
- * Loads what the first parse would otherwise pay for (pelias-parser's classifier, about 0.5 s; the
- * country-name table; the street vocabularies of the fallback languages). Call once at start-up.
+ * Loads what the first parse would otherwise pay for (pelias-parser's classifier, 0.5-2 s of CPU;
+ * the country-name table; the street vocabularies of the fallback languages). Call once at start-up.
+ * `peliasThread`: the classifier is built in a worker thread, which every parse then uses (the
+ * server: it listens without waiting for it); otherwise here and now.
  */
-export function warmUpAddressParser(): void {
-  warmUpPelias();
+export function warmUpAddressParser(options: { peliasThread?: boolean } = {}): void {
+  if (options.peliasThread) startPeliasThread();
+  else warmUpPelias();
   isCountryCode('NL');
   for (const lang of countryLanguages(undefined)) languageTable(lang);
 }

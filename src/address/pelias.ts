@@ -1,8 +1,12 @@
 import { createRequire } from 'node:module';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 
 /**
  * pelias-parser behind a small typed facade. Building its classifier loads large dictionaries
- * (about 0.5 s on this machine), so it is built once, on first use; a parse then takes under 1 ms.
+ * (0.5-2 s of CPU, most of a server start's), so it is built once, on first use; a parse then takes
+ * under 1 ms. The server builds it in a worker thread instead (startPeliasThread), so a restarted
+ * instance listens and answers without waiting for it: each parse is then a synchronous round trip
+ * to that thread, and a parse asked for before the classifier is built waits for it.
  */
 const require = createRequire(import.meta.url);
 
@@ -38,21 +42,87 @@ function load(): { parser: PeliasParser; Tokenizer: new (text: string) => Pelias
   return { parser, Tokenizer };
 }
 
-/** Best pelias solution as label → span (character offsets into `text`); empty when it found none. */
-export function peliasParse(text: string): PeliasParse {
+/** One labelled span of the best solution: label, text, start, end. */
+type Pair = [label: string, body: string, start: number, end: number];
+
+function parseHere(text: string): Pair[] {
   const { parser: p, Tokenizer: T } = load();
   const tokenizer = new T(text);
   p.classify(tokenizer);
   p.solve(tokenizer);
-  const out: PeliasParse = {};
-  for (const { classification, span } of tokenizer.solution[0]?.pair ?? []) {
-    const label = classification.label as PeliasLabel;
-    out[label] ??= { value: span.body, start: span.start, end: span.end };
+  return (tokenizer.solution[0]?.pair ?? []).map(({ classification, span }) => [classification.label, span.body, span.start, span.end]);
+}
+
+/**
+ * How long a parse waits for the thread in all (building the classifier included, which takes
+ * seconds on a busy machine) before it gives the thread up and builds the parser here instead.
+ */
+const THREAD_WAIT_MS = 60_000;
+
+interface PeliasThread {
+  worker: Worker;
+  port: MessagePort;
+  signal: Int32Array;
+}
+let thread: PeliasThread | undefined;
+
+/**
+ * Server start-up: pelias-parser is built in a worker thread from now on, and every parse of this
+ * process goes there. Without it (tests, the CLI, its worker threads) the parser is built in the
+ * calling thread on first use.
+ */
+export function startPeliasThread(): void {
+  if (thread) return;
+  const { port1, port2 } = new MessageChannel();
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(new URL('./pelias-thread.mjs', import.meta.url), { workerData: { port: port2, signal }, transferList: [port2] });
+  // The thread never keeps the process alive, and a thread that failed is given up for the calling thread's parser.
+  worker.unref();
+  const started: PeliasThread = { worker, port: port1, signal };
+  const giveUp = () => {
+    if (thread === started) thread = undefined;
+  };
+  worker.once('error', giveUp);
+  worker.once('exit', giveUp);
+  thread = started;
+}
+
+function parseInThread(t: PeliasThread, text: string): Pair[] | undefined {
+  Atomics.store(t.signal, 0, 0);
+  t.port.postMessage(text);
+  const deadline = performance.now() + THREAD_WAIT_MS;
+  for (;;) {
+    const received = receiveMessageOnPort(t.port) as { message: { pairs?: Pair[]; error?: string } } | undefined;
+    if (received) {
+      if (received.message.error !== undefined) throw new Error(`pelias-parser: ${received.message.error}`);
+      return received.message.pairs ?? [];
+    }
+    const left = deadline - performance.now();
+    if (left <= 0) return undefined;
+    // Returns at once when the reply came in between (the signal is already 1).
+    Atomics.wait(t.signal, 0, 0, Math.min(left, 1000));
   }
+}
+
+/** Best pelias solution as label → span (character offsets into `text`); empty when it found none. */
+export function peliasParse(text: string): PeliasParse {
+  let pairs: Pair[] | undefined;
+  const t = thread;
+  if (t) {
+    pairs = parseInThread(t, text);
+    if (!pairs) {
+      // The thread never answered (it died without an event we could hear while waiting): parse here from now on.
+      thread = undefined;
+      void t.worker.terminate();
+    }
+  }
+  pairs ??= parseHere(text);
+  const out: PeliasParse = {};
+  for (const [label, value, start, end] of pairs) out[label as PeliasLabel] ??= { value, start, end };
   return out;
 }
 
-/** Builds the classifier now (for a warm-up at start-up, so the first request does not pay for it). */
+/** Builds the classifier now, in this thread (so a first parse does not pay for it). */
 export function warmUpPelias(): void {
   load();
 }

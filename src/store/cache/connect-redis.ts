@@ -1,5 +1,12 @@
 import { Redis } from 'ioredis';
 
+/**
+ * The longest pause between two reconnect attempts. ioredis's default grows to 2 s, so an instance
+ * could stay on its fallback (limiter 503) up to 2 s after Redis was back; an attempt against a
+ * Redis that is still away costs one refused connection.
+ */
+export const REDIS_RECONNECT_MAX_MS = 500;
+
 /** Receives store errors that are handled rather than thrown (cache misses, reconnect attempts). */
 export type StoreErrorHandler = (error: Error, operation: string) => void;
 
@@ -37,6 +44,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions): P
     maxRetriesPerRequest: 1,
     connectTimeout: options.connectTimeoutMs ?? 5000,
     commandTimeout: options.commandTimeoutMs ?? 2000,
+    retryStrategy: (attempt: number) => Math.min(attempt * 50, REDIS_RECONNECT_MAX_MS),
   });
   // Without a listener ioredis prints every reconnect failure to the console.
   client.on('error', (error: Error) => {
