@@ -1,4 +1,3 @@
-import { runImport } from './import/run-import.js';
 import { autocomplete, geocode, primeGeocodes } from './search/search.js';
 import { describeError } from '../lib/describe-error.js';
 import { systemClock, type Clock } from '../lib/clock.js';
@@ -7,11 +6,10 @@ import { openPgStore } from './store/pg-store.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 import type { SampleAddress } from './store/sample-address.js';
 import type { IndexStore } from './store/store.js';
-import { applyOsmChange, type UpdateSummary } from './update/apply-change.js';
+import type { UpdateSummary } from './update/apply-change.js';
 import { openOsmState } from './update/open-state.js';
 import type { OsmStateStore, OsmUpdateStatus } from './update/osm-state.js';
-import { recordAlongside, type RecordedState } from './update/record-alongside.js';
-import { recordOsmState } from './update/record-state.js';
+import type { RecordedState } from './update/record-alongside.js';
 import type { AutocompleteInput, GeocodeInput, ImportOptions, ImportSummary, LocalHit, ReverseInput } from './types.js';
 import { reverse } from './reverse.js';
 
@@ -104,6 +102,14 @@ export interface LocalIndex {
 /** PostgreSQL: how often the index state is re-checked against imports made by other processes. */
 const REFRESH_MS = 2000;
 
+/*
+ * The import and update pipelines (the PBF reader, protocol buffers, the state recorder) are
+ * loaded on first use: a server never runs them, and loading them was a fifth of its start's CPU
+ * (issue 37: a restarted instance answers sooner).
+ */
+const importing = () => import('./import/run-import.js');
+const updating = () => Promise.all([import('./update/apply-change.js'), import('./update/record-alongside.js'), import('./update/record-state.js')]);
+
 export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalIndex> {
   const clock = opts.clock ?? systemClock;
   const now = () => new Date(clock.now());
@@ -172,11 +178,13 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
     prime: (inputs) => primeGeocodes(store, inputs),
     async importFile(path, { recordOsmState: record, ...options }) {
       const at = options.at ?? now();
+      const { runImport } = await importing();
       if (!record || options.format !== 'osm') {
         const summary = await runImport(store, path, { at, ...options });
         await refresh();
         return summary;
       }
+      const [, { recordAlongside }] = await updating();
       return withState(async (state) => {
         const alongside = recordAlongside({ path, at: at.toISOString(), state });
         const summary = await runImport(store, path, { at, ...options, alongside });
@@ -187,6 +195,7 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
     },
     async recordOsmState(path) {
       const at = now().toISOString();
+      const [, , { recordOsmState }] = await updating();
       return withState(async (state) => {
         try {
           return await recordOsmState(state, path, at);
@@ -200,7 +209,8 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
     async skipOsmState(path) {
       await withState((state) => state.recordFailure({ file: path, at: now().toISOString(), error: 'imported with --no-update-state' }));
     },
-    applyOsmChange(path, options) {
+    async applyOsmChange(path, options) {
+      const [{ applyOsmChange }] = await updating();
       return withState(async (state) => {
         const summary = await applyOsmChange(store, state, path, { at: now(), ...options });
         await refresh();
