@@ -130,6 +130,15 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     return pool.query<T>({ name, text, values });
   };
   const all = async <T extends pg.QueryResultRow>(q: Query) => (await run<T>(numbered(q.sql), q.args)).rows;
+  // The narrowed search's text per (country given, limit): a validate's one statement once its
+  // words are cached, built and numbered once rather than on every row.
+  const narrowedTexts = new Map<string, string>();
+  const narrowedText = (withCountry: boolean, limit: number) => {
+    const key = `${withCountry}|${limit}`;
+    let text = narrowedTexts.get(key);
+    if (text === undefined) narrowedTexts.set(key, (text = numbered(narrowedStreetsSql(withCountry, limit))));
+    return text;
+  };
   // Word and postcode look-ups repeat keystroke after keystroke; they only change with an import.
   // The index polls version() every few seconds, which clears them after another process imported.
   // A word's typo candidates are cached once looked for (`fuzzy` unset: not looked for, see typosWanted).
@@ -491,7 +500,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         const ready = prefetched.take<NumberedRow>(prefetchKey.narrowed(tsq, country, limit, hnKey, inPostcode));
         if (ready) return withNumbers(ready, NUMBERED_PER_STREET).slice(0, limit);
         const res = await run<NumberedRow>(
-          numbered(narrowedStreetsSql(country !== undefined, limit)),
+          narrowedText(country !== undefined, limit),
           [hnKey, inPostcode, hnKey, tsq, ...(country === undefined ? [] : [country, country])],
         );
         return withNumbers(res.rows, NUMBERED_PER_STREET).slice(0, limit);

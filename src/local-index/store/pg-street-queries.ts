@@ -13,11 +13,19 @@ import { NUMBERED_PER_STREET } from './store.js';
 /**
  * Streets of the words with an address of that number in that postcode, each with its addresses of
  * that number. Args: hnKey, pcKey, hnKey, tsquery[, country, country].
+ *
+ * The tsquery is read through a sub-select (an init plan), so no plan sees its value: it only
+ * filters the few streets the (postcode, number) index names. Seen as a constant, it made every
+ * custom plan cheaper than the generic one (the generic plan costs the match at a default
+ * selectivity), so PostgreSQL never kept the generic plan of this named statement and planned it
+ * on every run: 0.3-0.8 ms of planning for 0.07-0.1 ms of running (300k addresses, each a
+ * validate's whole statement once its words are cached). With it the generic plan is kept after
+ * the first five runs (the same index drives it).
  */
 export function narrowedStreetsSql(withCountry: boolean, limit: number): string {
   return `SELECT ${streetColumns}, ${numberedColumns} FROM local_addresses p JOIN local_streets s ON s.id = p.street_id AND s.country = p.country
           CROSS JOIN LATERAL (SELECT * FROM local_addresses a WHERE a.street_id = s.id AND a.country = s.country AND a.hn_key = ? ORDER BY a.id LIMIT ${NUMBERED_PER_STREET}) a
-          WHERE p.pc_key = ? AND p.hn_key = ? AND s.tsv @@ CAST(? AS tsquery) AND s.n > 0${withCountry ? ' AND p.country = ? AND s.country = ?' : ''}
+          WHERE p.pc_key = ? AND p.hn_key = ? AND s.tsv @@ (SELECT CAST(? AS tsquery)) AND s.n > 0${withCountry ? ' AND p.country = ? AND s.country = ?' : ''}
           ORDER BY +s.id, a.id LIMIT ${sqlLimit(limit * NUMBERED_PER_STREET)}`;
 }
 
