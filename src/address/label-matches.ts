@@ -1,7 +1,7 @@
-import { LRUCache } from 'lru-cache';
 import type { TextMatch } from '../contract/autocomplete.js';
 import { languageTable } from './abbreviations.js';
 import { countryLanguages } from './languages.js';
+import { Kept } from '../lib/kept.js';
 import { foldDigraphs, foldLetters, normalizeText } from './text.js';
 
 /**
@@ -32,7 +32,7 @@ function matchLabel(typed: readonly string[][], words: readonly LabelWord[]): Te
   const used = new Set<number>();
   const mark = (w: LabelWord, from: number, to: number) => {
     const start = w.starts[from] as number;
-    out.push({ offset: start, length: (w.ends[to - 1] as number) - start });
+    out.push({ offset: w.at + start, length: (w.ends[to - 1] as number) - start });
   };
   // Whole words first, so a typed number marks itself rather than the start of a longer one.
   const pending: number[] = [];
@@ -115,24 +115,22 @@ interface LabelWord {
   folded: string;
   /** Full forms of an abbreviated word (`hauptstr` → `hauptstrasse`, `rd` → `road`), itself included. */
   full: readonly string[];
-  /** For each folded character, the UTF-16 span of the label character it came from. */
+  /** For each folded character, the UTF-16 span of the label character it came from, from the word's start `at`. */
   starts: readonly number[];
   ends: readonly number[];
+  at: number;
 }
 
 /** A word as written, read once: its fold and spans from the word's own start (labels repeat their street and town words). */
-const wordShapes = new LRUCache<string, LabelWord>({ max: 20_000 });
+const wordShapes = new Kept<LabelWord>(20_000);
 
 function labelWords(label: string, langs: readonly string[]): LabelWord[] {
   const out: LabelWord[] = [];
   const key = langs.join(',');
   for (const m of label.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
-    const shapeKey = `${key}|${m[0]}`;
-    let shape = wordShapes.get(shapeKey);
-    if (!shape) wordShapes.set(shapeKey, (shape = wordShape(m[0], langs)));
+    const shape = wordShapes.get(`${key}|${m[0]}`, () => wordShape(m[0], langs));
     if (!shape.folded) continue;
-    const at = m.index;
-    out.push(at === 0 ? shape : { folded: shape.folded, full: shape.full, starts: shape.starts.map((x) => x + at), ends: shape.ends.map((x) => x + at) });
+    out.push(m.index === 0 ? shape : { ...shape, at: m.index });
   }
   return out;
 }
@@ -154,7 +152,7 @@ function wordShape(text: string, langs: readonly string[]): LabelWord {
     }
     at += ch.length;
   }
-  return { folded, full: folded ? expansions(folded, langs) : [], starts, ends };
+  return { folded, full: folded ? expansions(folded, langs) : [], starts, ends, at: 0 };
 }
 
 /** A typed word as it may appear in a label: itself, its full forms, and spelled with digraphs folded. */
@@ -166,13 +164,10 @@ function typedForms(word: string, langs: readonly string[]): string[] {
  * Expansions per language set and word, kept: a suggestion list's labels repeat their street and
  * town words, and the expansion walks every suffix of the languages' tables.
  */
-const expanded = new LRUCache<string, readonly string[]>({ max: 20_000 });
+const expanded = new Kept<readonly string[]>(20_000);
 
 function expansions(word: string, langs: readonly string[]): readonly string[] {
-  const key = `${langs.join(',')}|${word}`;
-  let out = expanded.get(key);
-  if (!out) expanded.set(key, (out = expand(word, langs)));
-  return out;
+  return expanded.get(`${langs.join(',')}|${word}`, () => expand(word, langs));
 }
 
 function expand(word: string, langs: readonly string[]): string[] {

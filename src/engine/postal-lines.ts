@@ -1,6 +1,7 @@
 import addressFormatter from '@fragaria/address-formatter';
 import { LRUCache } from 'lru-cache';
 import type { AddressComponents } from '../contract/address.js';
+import { Kept } from '../lib/kept.js';
 import { opaqueValue, safeText } from './postal-tokens.js';
 
 export interface PostalLines {
@@ -109,7 +110,7 @@ interface StreetLayout {
  * expressions each) depends on it, and the houses of one street (a suggestion list's usual shape)
  * share them. Any other number is decided for itself.
  */
-const streetLayouts = new LRUCache<string, StreetLayout>({ max: 20_000 });
+const streetLayouts = new Kept<StreetLayout>(20_000);
 
 function formatterLines(address: AddressComponents, country: string | undefined, withCountry: boolean): string[] {
   const hn = address.houseNumber || undefined;
@@ -119,8 +120,7 @@ function formatterLines(address: AddressComponents, country: string | undefined,
   let numberChecked = false;
   if (plain || hn === undefined) {
     const key = JSON.stringify([street, postcode, city, state, country, withCountry, plain]);
-    decided = streetLayouts.get(key);
-    if (!decided) streetLayouts.set(key, (decided = streetLayout(address, hn, country, withCountry)));
+    decided = streetLayouts.get(key, () => streetLayout(address, hn, country, withCountry));
   } else {
     const name = withCountry && country ? countryName(country) : undefined;
     numberChecked = hn !== undefined && opaqueValue(hn, [street, postcode, city, state, country, name], country);
