@@ -1,6 +1,7 @@
 import type { TextMatch } from '../contract/autocomplete.js';
 import { languageTable } from './abbreviations.js';
 import { countryLanguages } from './languages.js';
+import { Kept } from '../lib/kept.js';
 import { foldDigraphs, foldLetters, normalizeText } from './text.js';
 
 /**
@@ -13,14 +14,25 @@ import { foldDigraphs, foldLetters, normalizeText } from './text.js';
  *   typed word may continue a word the last one began (`Friedrich str` marks `Friedrichstr` of `Friedrichstraße`).
  */
 export function labelMatches(query: string, label: string, country?: string): TextMatch[] {
+  return labelMatcher(query, country)(label);
+}
+
+/**
+ * labelMatches for many labels of one typed text (a suggestion list): the typed words and their
+ * forms are read once, not once per label.
+ */
+export function labelMatcher(query: string, country?: string): (label: string) => TextMatch[] {
   const langs = countryLanguages(country);
-  const words = labelWords(label, langs);
   const typed = normalizeText(query).split(' ').filter(Boolean).map((w) => typedForms(w, langs));
+  return (label) => matchLabel(typed, labelWords(label, langs));
+}
+
+function matchLabel(typed: readonly string[][], words: readonly LabelWord[]): TextMatch[] {
   const out: TextMatch[] = [];
   const used = new Set<number>();
   const mark = (w: LabelWord, from: number, to: number) => {
     const start = w.starts[from] as number;
-    out.push({ offset: start, length: (w.ends[to - 1] as number) - start });
+    out.push({ offset: w.at + start, length: (w.ends[to - 1] as number) - start });
   };
   // Whole words first, so a typed number marks itself rather than the start of a longer one.
   const pending: number[] = [];
@@ -102,33 +114,45 @@ function runOn(words: readonly LabelWord[], i: number, forms: readonly string[],
 interface LabelWord {
   folded: string;
   /** Full forms of an abbreviated word (`hauptstr` → `hauptstrasse`, `rd` → `road`), itself included. */
-  full: string[];
-  /** For each folded character, the UTF-16 span of the label character it came from. */
-  starts: number[];
-  ends: number[];
+  full: readonly string[];
+  /** For each folded character, the UTF-16 span of the label character it came from, from the word's start `at`. */
+  starts: readonly number[];
+  ends: readonly number[];
+  at: number;
 }
+
+/** A word as written, read once: its fold and spans from the word's own start (labels repeat their street and town words). */
+const wordShapes = new Kept<LabelWord>(20_000);
 
 function labelWords(label: string, langs: readonly string[]): LabelWord[] {
   const out: LabelWord[] = [];
+  const key = langs.join(',');
   for (const m of label.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
-    const word: LabelWord = { folded: '', full: [], starts: [], ends: [] };
-    let at = m.index;
-    for (const ch of m[0]) {
-      const f = foldLetters(ch.toLowerCase());
-      // A combining mark folds to nothing: it belongs to the letter before it.
-      if (!f && word.ends.length) word.ends.fill(at + ch.length, word.ends.length - 1);
-      for (const c of f) {
-        word.folded += c;
-        word.starts.push(at);
-        word.ends.push(at + ch.length);
-      }
-      at += ch.length;
-    }
-    if (!word.folded) continue;
-    word.full = expansions(word.folded, langs);
-    out.push(word);
+    const shape = wordShapes.get(`${key}|${m[0]}`, () => wordShape(m[0], langs));
+    if (!shape.folded) continue;
+    out.push(m.index === 0 ? shape : { ...shape, at: m.index });
   }
   return out;
+}
+
+function wordShape(text: string, langs: readonly string[]): LabelWord {
+  let folded = '';
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let at = 0;
+  for (const ch of text) {
+    // ASCII folds to its lower case: only other letters go through the fold's regular expressions.
+    const f = ch.charCodeAt(0) < 0x80 ? ch.toLowerCase() : foldLetters(ch.toLowerCase());
+    // A combining mark folds to nothing: it belongs to the letter before it.
+    if (!f && ends.length) ends.fill(at + ch.length, ends.length - 1);
+    for (const c of f) {
+      folded += c;
+      starts.push(at);
+      ends.push(at + ch.length);
+    }
+    at += ch.length;
+  }
+  return { folded, full: folded ? expansions(folded, langs) : [], starts, ends, at: 0 };
 }
 
 /** A typed word as it may appear in a label: itself, its full forms, and spelled with digraphs folded. */
@@ -136,7 +160,17 @@ function typedForms(word: string, langs: readonly string[]): string[] {
   return [...new Set([word, foldDigraphs(word, langs), ...expansions(word, langs)])];
 }
 
-function expansions(word: string, langs: readonly string[]): string[] {
+/**
+ * Expansions per language set and word, kept: a suggestion list's labels repeat their street and
+ * town words, and the expansion walks every suffix of the languages' tables.
+ */
+const expanded = new Kept<readonly string[]>(20_000);
+
+function expansions(word: string, langs: readonly string[]): readonly string[] {
+  return expanded.get(`${langs.join(',')}|${word}`, () => expand(word, langs));
+}
+
+function expand(word: string, langs: readonly string[]): string[] {
   const out = new Set<string>([word]);
   for (const lang of langs) {
     const table = languageTable(lang);

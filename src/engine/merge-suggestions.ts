@@ -1,6 +1,6 @@
 import type { GeoPoint } from '../contract/address.js';
-import type { Suggestion, SuggestionType } from '../contract/autocomplete.js';
-import { labelMatches } from '../address/label-matches.js';
+import type { Suggestion, SuggestionType, TextMatch } from '../contract/autocomplete.js';
+import { labelMatcher } from '../address/label-matches.js';
 import { normalizeText } from '../address/normalize.js';
 import type { ProviderCandidate } from '../providers/provider.js';
 import type { ProviderAttempt } from './fan-out.js';
@@ -42,12 +42,20 @@ export function mergeSuggestions(attempts: ProviderAttempt[], limit: number, opt
   const seen = new Set<string>();
   const merged: Suggestion[] = [];
   const lists = attempts.map(({ candidates, provider }) => ({ provider, candidates: ranked(candidates, provider, options) }));
+  // The typed text is read once for every label's `matches`, per country a label is of.
+  const matchers = new Map<string | undefined, (label: string) => TextMatch[]>();
+  const matches = (label: string, country: string | undefined): TextMatch[] => {
+    if (!options.query) return [];
+    let match = matchers.get(country);
+    if (!match) matchers.set(country, (match = labelMatcher(options.query, country)));
+    return match(label);
+  };
   const longest = Math.max(0, ...lists.map((a) => a.candidates.length));
   for (let rank = 0; rank < longest && merged.length < limit; rank += 1) {
     for (const { candidates, provider } of lists) {
       const candidate = candidates[rank];
       // Formatted only once its turn comes: the candidates past `limit` are never written out.
-      const suggestion = candidate && toSuggestion(candidate, provider, options);
+      const suggestion = candidate && toSuggestion(candidate, provider, options, matches);
       if (!suggestion || !suggestion.label) continue;
       const key = normalizeText(suggestion.label);
       if (seen.has(key)) continue;
@@ -78,7 +86,7 @@ function ranked(candidates: readonly ProviderCandidate[], provider: string, { ty
  * One candidate as a suggestion. A typed unit belongs to a house, so only a house-level suggestion
  * carries it; a house whose data lists two or more units, chosen without one, asks for it.
  */
-function toSuggestion(c: ProviderCandidate, provider: string, { country, unit, query }: MergeOptions): Suggestion {
+function toSuggestion(c: ProviderCandidate, provider: string, { country, unit }: MergeOptions, matches: (label: string, country: string | undefined) => TextMatch[]): Suggestion {
   const house = c.components.houseNumber !== undefined;
   const components = house && unit ? { ...c.components, unit } : c.components;
   const askUnit = house && !unit && listsUnits(c);
@@ -89,7 +97,7 @@ function toSuggestion(c: ProviderCandidate, provider: string, { country, unit, q
     ...(c.location ? { location: c.location } : {}),
     provider,
     type: suggestionType(c),
-    matches: query ? labelMatches(query, label, components.country ?? country) : [],
+    matches: matches(label, components.country ?? country),
     ...(askUnit ? { action: 'add_unit' as const } : {}),
   };
 }

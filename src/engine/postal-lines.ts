@@ -1,6 +1,7 @@
 import addressFormatter from '@fragaria/address-formatter';
 import { LRUCache } from 'lru-cache';
 import type { AddressComponents } from '../contract/address.js';
+import { Kept } from '../lib/kept.js';
 import { opaqueValue, safeText } from './postal-tokens.js';
 
 export interface PostalLines {
@@ -96,13 +97,53 @@ const STREET_TOKEN = '\uE001';
 const POSTCODE_TOKEN = '\uE002';
 const PLAIN_NUMBER = /^\d{1,6}[a-z]?$/i;
 
+/** What formatterLines decides once per street (street, postcode, town, country): which values go as tokens, and the layout. */
+interface StreetLayout {
+  streetToken: boolean;
+  postcodeToken: boolean;
+  layout: readonly string[];
+}
+
+/**
+ * Per street, for the street itself and for its plain numbers: a plain number equals none of the
+ * other values, so neither token decision (postal-tokens.ts `opaqueValue`: a dozen regular
+ * expressions each) depends on it, and the houses of one street (a suggestion list's usual shape)
+ * share them. Any other number is decided for itself.
+ */
+const streetLayouts = new Kept<StreetLayout>(20_000);
+
 function formatterLines(address: AddressComponents, country: string | undefined, withCountry: boolean): string[] {
   const hn = address.houseNumber || undefined;
   const { street, postcode, city, state } = address;
-  const name = withCountry && country ? countryName(country) : undefined;
   const plain = hn !== undefined && PLAIN_NUMBER.test(hn) && ![street, postcode, city, state].includes(hn);
-  const numberChecked = hn !== undefined && !plain && opaqueValue(hn, [street, postcode, city, state, country, name], country);
-  if (hn !== undefined && !plain && !numberChecked) return formatLines(address, hn, country, withCountry);
+  let decided: StreetLayout | undefined;
+  let numberChecked = false;
+  if (plain || hn === undefined) {
+    const key = JSON.stringify([street, postcode, city, state, country, withCountry, plain]);
+    decided = streetLayouts.get(key, () => streetLayout(address, hn, country, withCountry));
+  } else {
+    const name = withCountry && country ? countryName(country) : undefined;
+    numberChecked = hn !== undefined && opaqueValue(hn, [street, postcode, city, state, country, name], country);
+    if (hn !== undefined && !numberChecked) return formatLines(address, hn, country, withCountry);
+    decided = streetLayout(address, hn, country, withCountry);
+  }
+  const { streetToken, postcodeToken, layout } = decided;
+  if (!streetToken && !postcodeToken && !numberChecked) return hn === undefined ? [...layout] : layout.map((line) => line.replace(NUMBER_TOKEN, hn));
+  // Every place a token was written gets its value, taken as text (a `$&` in a name is not a pattern).
+  const lines = layout.map((line) => {
+    let out = hn === undefined ? line : line.split(NUMBER_TOKEN).join(hn);
+    if (streetToken) out = out.split(STREET_TOKEN).join(street!);
+    if (postcodeToken) out = out.split(POSTCODE_TOKEN).join(postcode!);
+    return out;
+  });
+  // A rule of the country's templates may have had something to rewrite in them: formatted as they are.
+  return safeText(lines, country) ? lines : formatLines(address, hn, country, withCountry);
+}
+
+/** Which of the street and postcode go through the formatter as tokens, and the formatter's lines with them (kept per town in `layouts`). */
+function streetLayout(address: AddressComponents, hn: string | undefined, country: string | undefined, withCountry: boolean): StreetLayout {
+  const { street, postcode, city, state } = address;
+  const name = withCountry && country ? countryName(country) : undefined;
   const others = [city, state, country, name, hn];
   const streetToken = street ? opaqueValue(street, [postcode, ...others], country) : false;
   const postcodeToken = postcode ? opaqueValue(postcode, [street, ...others], country, true) : false;
@@ -114,16 +155,7 @@ function formatterLines(address: AddressComponents, country: string | undefined,
     const tokens = { ...address, ...(road ? { street: road } : {}), ...(code ? { postcode: code } : {}) };
     layouts.set(key, (layout = formatLines(tokens, hn !== undefined ? NUMBER_TOKEN : undefined, country, withCountry)));
   }
-  if (!streetToken && !postcodeToken && !numberChecked) return hn === undefined ? [...layout] : layout.map((line) => line.replace(NUMBER_TOKEN, hn));
-  // Every place a token was written gets its value, taken as text (a `$&` in a name is not a pattern).
-  const lines = layout.map((line) => {
-    let out = hn === undefined ? line : line.split(NUMBER_TOKEN).join(hn);
-    if (streetToken) out = out.split(STREET_TOKEN).join(street);
-    if (postcodeToken) out = out.split(POSTCODE_TOKEN).join(postcode);
-    return out;
-  });
-  // A rule of the country's templates may have had something to rewrite in them: formatted as they are.
-  return safeText(lines, country) ? lines : formatLines(address, hn, country, withCountry);
+  return { streetToken, postcodeToken, layout };
 }
 
 /** OpenCage's templates through `@fragaria/address-formatter`, trimmed; a domestic address without its country line. */

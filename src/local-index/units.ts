@@ -50,8 +50,29 @@ export function packUnits(units: readonly string[] | undefined, marks: UnitMarks
   return join(listed ?? [], marks.interpolated ?? false, marks.inferred);
 }
 
+const NONE: StoredUnits = Object.freeze({});
+
+/**
+ * Columns of marks alone (no unit: `\x04city`, `\x04city,postcode`, the interpolated mark), read
+ * once each: most addresses of an OSM import carry a derived town or postcode and nothing else, and
+ * every row a search reads is read here. Shared, so frozen: callers spread them into their hits.
+ */
+const marksOnly = new Map<string, StoredUnits>();
+
 /** A stored units column as a hit shows it (see StoredUnits); a unit both stated and gathered singly is stated. */
 export function readUnits(stored: string | null | undefined): StoredUnits {
+  if (!stored) return NONE;
+  const kept = marksOnly.get(stored);
+  if (kept) return kept;
+  const read = readStored(stored);
+  if (!read.units && !read.unitsPartial && marksOnly.size < 64) {
+    if (read.inferred) Object.freeze(read.inferred);
+    marksOnly.set(stored, Object.freeze(read));
+  }
+  return read;
+}
+
+function readStored(stored: string): StoredUnits {
   const { entries, interpolated, inferred } = unpack(stored);
   const out: StoredUnits = { ...(interpolated ? { interpolated: true } : {}), ...(inferred?.length ? { inferred } : {}) };
   if (entries.length === 0) return out;

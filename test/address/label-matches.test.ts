@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { labelMatches } from '../../src/address/label-matches.js';
+import { labelMatcher, labelMatches } from '../../src/address/label-matches.js';
 
 /** The marked parts of the label, as the widget would show them in bold. */
 function marked(query: string, label: string, country?: string): string[] {
@@ -24,6 +24,14 @@ describe('labelMatches', () => {
     ['friedrich str', 'Friedrichstraße 12, 10117 Berlin', 'DE', ['Friedrich', 'str']],
   ])('%s in %s', (typed, label, country, expected) => {
     expect(marked(typed, label, country)).toEqual(expected);
+  });
+
+  it('marks the same word where each label of a list has it (a street word first in one, a town word later in the next)', () => {
+    const match = labelMatcher('berg', 'DE');
+    const labels = ['Berg 5, 80331 Bergen', 'Hauptstraße 5, 80331 Berg', 'Bergweg 2, 80331 München', 'Hauptstraße 7, 80331 Berg'];
+    expect(labels.map((label) => match(label).map((m) => label.slice(m.offset, m.offset + m.length)))).toEqual([['Berg'], ['Berg'], ['Berg'], ['Berg']]);
+    expect(labels.map((label) => match(label))).toEqual(labels.map((label) => labelMatches('berg', label, 'DE')));
+    expect(match(labels[1]!)).toEqual([{ offset: 21, length: 4 }]);
   });
 
   it('marks a typed number as itself, not as the start of a longer number', () => {
