@@ -25,6 +25,10 @@ export interface NearCacheOptions {
 export class NearCache implements ResponseCache {
   readonly #near: MemoryResponseCache;
   readonly #ttlMs: number;
+  /** Shared reads in flight: concurrent hits of one key once its copy expired share one GET. */
+  /** Writes so far: a batch read that a write overtook keeps nothing. */
+  #writes = 0;
+  readonly #reading = new Map<string, { text?: Promise<string | undefined> }>();
 
   constructor(
     /** `ready` false (Redis down): memory is not read, every look-up goes to the shared cache. */
@@ -54,8 +58,22 @@ export class NearCache implements ResponseCache {
     if (!this.shared.ready) return this.shared.getText(key);
     const near = await this.#near.getText(key);
     if (near !== undefined) return near;
+    const pending = this.#reading.get(key)?.text;
+    if (pending) return pending;
+    const reading: { text?: Promise<string | undefined> } = {};
+    this.#reading.set(key, reading);
+    reading.text = this.#read(key, reading);
+    try {
+      return await reading.text;
+    } finally {
+      if (this.#reading.get(key) === reading) this.#reading.delete(key);
+    }
+  }
+
+  /** A read that a write overtook (setText meanwhile) answers its caller but keeps nothing. */
+  async #read(key: string, reading: object): Promise<string | undefined> {
     const text = await this.shared.getText(key);
-    if (text !== undefined) await this.#near.setText(key, text, this.#ttlMs);
+    if (text !== undefined && this.#reading.get(key) === reading) await this.#near.setText(key, text, this.#ttlMs);
     return text;
   }
 
@@ -66,6 +84,7 @@ export class NearCache implements ResponseCache {
     const missing: number[] = [];
     for (let i = 0; i < texts.length; i += 1) if (texts[i] === undefined) missing.push(i);
     if (missing.length === 0) return texts;
+    const writes = this.#writes;
     const found = await this.shared.getTexts(missing.map((i) => keys[i] as string));
     const kept: CacheText[] = [];
     missing.forEach((at, i) => {
@@ -73,7 +92,7 @@ export class NearCache implements ResponseCache {
       texts[at] = text;
       if (text !== undefined) kept.push({ key: keys[at] as string, text, ttlMs: this.#ttlMs });
     });
-    await this.#near.setTexts(kept);
+    if (writes === this.#writes) await this.#near.setTexts(kept);
     return texts;
   }
 
@@ -91,11 +110,15 @@ export class NearCache implements ResponseCache {
 
   async setText(key: string, text: string, ttlMs: number): Promise<void> {
     if (!(ttlMs > 0)) return;
+    this.#writes += 1;
+    this.#reading.delete(key);
     await this.#near.setText(key, text, Math.min(ttlMs, this.#ttlMs));
     await this.shared.setText(key, text, ttlMs);
   }
 
   async setTexts(entries: readonly CacheText[]): Promise<void> {
+    this.#writes += 1;
+    for (const { key } of entries) this.#reading.delete(key);
     await this.#near.setTexts(entries.map((e) => ({ ...e, ttlMs: Math.min(e.ttlMs, this.#ttlMs) })));
     await this.shared.setTexts(entries);
   }
