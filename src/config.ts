@@ -83,6 +83,13 @@ const ConfigSchema = z.object({
   BREAKER_HALF_OPEN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Response cache lifetimes (DESIGN §6): validate 30 days, autocomplete 24 h. */
   VALIDATE_CACHE_TTL_MS: z.coerce.number().int().min(1000).max(365 * 86_400_000).default(30 * 86_400_000),
+  /**
+   * With REDIS_URL: how long a cached answer read from (or written to) Redis is also served from
+   * this instance's memory, without a Redis round trip. The most an instance can lag behind another
+   * instance's refresh of an entry (a `debug` call); data changes never wait for it (the data
+   * generation is in every key). 0 reads Redis on every request.
+   */
+  CACHE_NEAR_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   AUTOCOMPLETE_CACHE_TTL_MS: z.coerce.number().int().min(1000).max(365 * 86_400_000).default(86_400_000),
   MASTER_KEY: z
     .string()

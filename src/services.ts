@@ -112,7 +112,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const redis = config.REDIS_URL ? { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX } : {};
   // The circuit gauge reads the runner at scrape time; the runner is built below.
   const metrics = new Metrics(() => runner.circuits());
-  const cache = countedCache(await createResponseCache({ ...redis, onError }), metrics);
+  const cache = countedCache(await createResponseCache({ ...redis, ...(config.REDIS_URL ? { nearTtlMs: config.CACHE_NEAR_MS, clock } : {}), onError }), metrics);
   const limiter = overrides.limiter ?? (await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') }));
   const changes = overrides.changes ?? (await createChangeFeed({ ...redis, onError: (error) => logger.warn({ err: error }, 'change feed error') }));
   const publish = (change: Change) => changes.publish(change);

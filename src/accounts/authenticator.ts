@@ -20,6 +20,13 @@ type Entry = { key: VerifiedKey; account: Account } | VerifiedToken | true;
  */
 export class Authenticator {
   readonly #cache: LRUCache<string, Entry> | undefined;
+  /**
+   * Look-ups of a key in flight: the requests that arrive together once its entry expired (every
+   * connection of a busy client at once) share one database read instead of making one each.
+   */
+  readonly #verifying = new Map<string, Promise<SecretKeyAuth>>();
+  /** Bumped by every change: a look-up that started before one is not kept or shared after it. */
+  #generation = 0;
 
   constructor(
     private readonly deps: { secretKeys: SecretKeyStore; tokens: PublishableTokenStore; accounts: AccountStore; clock: Clock; changes: ChangeFeed },
@@ -30,7 +37,11 @@ export class Authenticator {
     const clock = deps.clock;
     // lru-cache memoizes "now" for a while unless told otherwise; an injected clock is read every time.
     this.#cache = new LRUCache<string, Entry>({ max: maxEntries, ttl: ttlMs, perf: { now: () => clock.now() }, ttlResolution: 0 });
-    deps.changes.subscribe(() => this.#cache?.clear());
+    deps.changes.subscribe(() => {
+      this.#generation += 1;
+      this.#verifying.clear();
+      this.#cache?.clear();
+    });
   }
 
   /** A secret key and its account (thresholds, plan), or why it is refused. */
@@ -40,11 +51,26 @@ export class Authenticator {
     const cacheKey = `key:${sha256Hex(presented)}`;
     const cached = this.#cache?.get(cacheKey);
     if (cached && typeof cached === 'object' && 'account' in cached) return { ok: true, ...cached };
+    if (!this.#cache) return this.#verify(presented);
+    const pending = this.#verifying.get(cacheKey);
+    if (pending) return pending;
+    const generation = this.#generation;
+    const verifying = this.#verify(presented).then((result) => {
+      if (result.ok && generation === this.#generation) this.#cache?.set(cacheKey, { key: result.key, account: result.account });
+      return result;
+    });
+    this.#verifying.set(cacheKey, verifying);
+    const forget = () => {
+      if (this.#verifying.get(cacheKey) === verifying) this.#verifying.delete(cacheKey);
+    };
+    verifying.then(forget, forget);
+    return verifying;
+  }
+
+  async #verify(presented: string): Promise<SecretKeyAuth> {
     const check = await this.deps.secretKeys.verify(presented);
     if (!check.ok) return check;
-    const entry = { key: check.key, account: await this.deps.accounts.get(check.key.accountId) };
-    this.#cache?.set(cacheKey, entry);
-    return { ok: true, ...entry };
+    return { ok: true, key: check.key, account: await this.deps.accounts.get(check.key.accountId) };
   }
 
   /** A publishable token bound to this exact origin, or null. */

@@ -27,6 +27,8 @@ function pathPattern(path: string): RegExp {
  */
 export function methodNotAllowed(routes: () => readonly RouterRoute[]): MiddlewareHandler<AppEnv> {
   let known: KnownPath[] | undefined;
+  /** The methods of each path without parameters: a request to one it answers needs no pattern scan. */
+  let exact: Map<string, Set<string>> | undefined;
   const table = () => {
     if (known) return known;
     const byPath = new Map<string, Set<string>>();
@@ -38,12 +40,16 @@ export function methodNotAllowed(routes: () => readonly RouterRoute[]): Middlewa
       byPath.set(route.path, methods);
     }
     known = [...byPath].map(([path, methods]) => ({ pattern: pathPattern(path), methods }));
+    exact = new Map([...byPath].filter(([path]) => !/[:*]/.test(path)));
     return known;
   };
   return async (c, next) => {
     const method = c.req.method;
     if (method === 'OPTIONS') return next();
-    const matching = table().filter((k) => k.pattern.test(c.req.path));
+    // The hot path (a known route, its own method) without testing every route's pattern.
+    const patterns = table();
+    if (exact?.get(c.req.path)?.has(method)) return next();
+    const matching = patterns.filter((k) => k.pattern.test(c.req.path));
     if (matching.length === 0 || matching.some((k) => k.methods.has(method))) return next();
     const allowed = [...new Set(matching.flatMap((k) => [...k.methods]))];
     c.header('Allow', allowed.join(', '));

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { EventEmitter } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PublishableTokenStore } from '../../src/accounts/publishable-tokens.js';
 import { SecretKeyStore } from '../../src/accounts/secret-keys.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -56,6 +56,23 @@ describe.each(['sqlite', 'postgres'] as const)('credentials cached for AUTH_CACH
     expect((await autocomplete(key)).status).toBe(200);
     clock.advance(1);
     expect((await autocomplete(key)).status).toBe(401);
+  });
+
+  it('requests that arrive together once the entry expired share one database look-up', async () => {
+    const { key } = await server.createAccount();
+    expect((await autocomplete(key)).status).toBe(200);
+    clock.advance(AUTH_CACHE_MS + 1);
+    const verify = vi.spyOn(server.services.secretKeys, 'verify');
+    try {
+      const checks = await Promise.all(Array.from({ length: 8 }, () => server.services.auth.secretKey(key)));
+      expect(checks.every((c) => c.ok)).toBe(true);
+      expect(verify).toHaveBeenCalledTimes(1);
+      // Kept: the next request asks nobody.
+      expect((await server.services.auth.secretKey(key)).ok).toBe(true);
+      expect(verify).toHaveBeenCalledTimes(1);
+    } finally {
+      verify.mockRestore();
+    }
   });
 
   it('a widget token revoked or narrowed through this instance is refused at once; elsewhere within the bound', async () => {

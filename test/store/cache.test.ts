@@ -36,6 +36,8 @@ afterAll(async () => {
 const backends: Array<[string, () => Promise<ResponseCache>]> = [
   ['memory', async () => track(new MemoryResponseCache({ clock: new ManualClock() }))],
   ['redis', async () => track(await createResponseCache({ redisUrl: REDIS_URL, keyPrefix: RUN_PREFIX }))],
+  // CACHE_NEAR_MS: the same contract with an in-process copy in front of Redis (near-cache.ts).
+  ['redis with a near cache', async () => track(await createResponseCache({ redisUrl: REDIS_URL, keyPrefix: RUN_PREFIX, nearTtlMs: 1000, clock: new ManualClock() }))],
 ];
 
 describe.each(backends)('response cache (%s)', (_name, make) => {

@@ -25,6 +25,14 @@ export class RedisResponseCache implements ResponseCache {
     this.#onError = options.onError;
   }
 
+  /**
+   * Connected and answering commands: while not, the near cache (near-cache.ts) leaves its copies
+   * unread, so a Redis that is down is a miss on every instance, as without one.
+   */
+  get ready(): boolean {
+    return this.#client.status === 'ready';
+  }
+
   /** The Redis key holding `key`: for tests and operators. */
   redisKey(key: string): string {
     return this.#prefix + key;
