@@ -137,12 +137,16 @@ describe('local index partitioned by country (postgres)', () => {
     });
     const session = await store.beginImport();
     try {
-      // The session holds Germany's partitions; the Dutch ones are created and attached meanwhile.
+      // The session holds Germany's partitions; the Dutch streets' is created and attached meanwhile,
+      // and the Dutch addresses load into a table of the import's own, attached when it commits.
       expect(await session.write([row('DE', 'teststrasse', 'musterstadt'), row('NL', 'dijkweg', 'dorp')])).toMatchObject({ imported: 2 });
-      const partitions = await db.query<{ relname: string }>(
-        `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'local_addresses'::regclass ORDER BY 1`,
-      );
-      expect(partitions.rows.map((r) => r.relname)).toEqual(['local_at_addresses', 'local_de_addresses', 'local_nl_addresses']);
+      const partitions = async (parent: string) =>
+        (await db.query<{ relname: string }>(
+          `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`,
+          [parent],
+        )).rows.map((r) => r.relname);
+      expect(await partitions('local_streets')).toEqual(['local_at_streets', 'local_de_streets', 'local_nl_streets']);
+      expect(await partitions('local_addresses')).toEqual(['local_at_addresses', 'local_de_addresses']);
       // An instance starting now opens without waiting for the import, and answers.
       const starting = await openLocalIndex({ dataDir: box.sandbox.dataDir, databaseUrl: box.sandbox.databaseUrl!, schema: box.sandbox.schema });
       try {
@@ -155,9 +159,35 @@ describe('local index partitioned by country (postgres)', () => {
       await session.abort();
       await store.close();
     }
-    // The abandoned import left an empty Dutch partition, which serves nothing.
+    // The abandoned import left an empty Dutch streets partition, which serves nothing, and no addresses table.
+    expect((await db.query("SELECT to_regclass('local_nl_addresses') AS t")).rows[0]!.t).toBeNull();
     expect(await box.index.countries()).toEqual(['AT', 'DE']);
     expect(await box.index.count()).toBe(30_010 + 410);
+  });
+
+  it("gives a country's first import, loaded before its indexes were built, every index of the others, the point index's nearest-first scan among them", async () => {
+    // Each index of the parent has its copy on both countries' partitions, attached.
+    const indexes = await db.query<{ parent: string; child: string }>(`
+      SELECT p.relname AS parent, c.relname AS child FROM pg_inherits i
+      JOIN pg_class p ON p.oid = i.inhparent JOIN pg_class c ON c.oid = i.inhrelid
+      JOIN pg_index x ON x.indexrelid = c.oid
+      WHERE x.indrelid IN ('local_de_addresses'::regclass, 'local_at_addresses'::regclass) ORDER BY 1, 2`);
+    const parents = await db.query<{ name: string }>(`SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'local_addresses'::regclass ORDER BY 1`);
+    expect(parents.rows.map((r) => r.name)).toContain('local_addresses_point');
+    for (const country of ['de', 'at']) {
+      expect(indexes.rows.filter((r) => r.child.startsWith(`local_${country}_`)).map((r) => r.parent).sort()).toEqual(parents.rows.map((r) => r.name));
+    }
+    // No constraint of the load is left behind.
+    const checks = await db.query(`SELECT 1 FROM pg_constraint WHERE conrelid = 'local_de_addresses'::regclass AND contype = 'c'`);
+    expect(checks.rowCount).toBe(0);
+    const plan = await db.query<{ 'QUERY PLAN': string }>(
+      'EXPLAIN (COSTS OFF) SELECT id FROM local_addresses a WHERE point(a.lng, a.lat) <@ box(point(8.9, 46.9), point(9.1, 47.1)) ORDER BY point(a.lng, a.lat) <-> point(9.005, 47.001) LIMIT 20',
+    );
+    const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/Index Scan using local_de_addresses_point/);
+    expect(text).not.toMatch(/Seq Scan/);
+    const [nearest] = await box.index.reverse({ lat: 47.0001, lng: 9.0005, radiusMeters: 100, limit: 1 });
+    expect([nearest?.components.street, nearest?.components.houseNumber]).toEqual([streetName(1), '5']);
   });
 
   it("prunes a query that names a country to that country's partitions, and searches all without one", async () => {

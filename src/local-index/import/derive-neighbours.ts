@@ -1,5 +1,6 @@
 import type { InferredComponent } from '../../contract/address.js';
 import type { RawAddress } from '../types.js';
+import { GrowableFloat64, GrowableInt32 } from './growable.js';
 import { metres, PointGrid } from './point-grid.js';
 import { ONE_POSTCODE_PER_TOWN } from '../../address/postcode.js';
 
@@ -20,22 +21,65 @@ export const NEARBY = 1_000;
 /** A street list longer than this is searched through the grid rather than read whole. */
 const LONG_STREET = 128;
 
+/**
+ * Sources in the order learnt, each with a chain to the next source of the same key (a street,
+ * a street in a town), in typed arrays: a country's millions of sources cost about a hundred
+ * bytes each, off the V8 heap.
+ */
+class Chains {
+  private readonly first = new GrowableInt32();
+  private readonly last = new GrowableInt32();
+  private readonly count = new GrowableInt32();
+  private readonly next = new GrowableInt32();
+
+  /** Source `i` (the next one: sources come in order) joins key `key`'s chain, or none (-1). */
+  add(key: number, i: number): void {
+    this.next.put(i, -1, -1);
+    if (key < 0) return;
+    if (key >= this.first.length || this.first.get(key) < 0) {
+      this.first.put(key, i, -1);
+      this.last.put(key, i, -1);
+      this.count.put(key, 1, 0);
+      return;
+    }
+    this.next.set(this.last.get(key), i);
+    this.last.set(key, i);
+    this.count.set(key, this.count.get(key) + 1);
+  }
+
+  size(key: number): number {
+    return key < this.count.length ? this.count.get(key) : 0;
+  }
+
+  /** The key's first source (-1: none); `after(i)` the one after `i`. */
+  head(key: number): number {
+    return key < this.first.length ? this.first.get(key) : -1;
+  }
+
+  after(i: number): number {
+    return this.next.get(i);
+  }
+}
+
 export class NeighbourIndex {
-  private readonly lat: number[] = [];
-  private readonly lng: number[] = [];
-  private readonly city: (string | undefined)[] = [];
-  private readonly postcode: (string | undefined)[] = [];
+  private readonly lat = new GrowableFloat64();
+  private readonly lng = new GrowableFloat64();
+  /** Each source's town and postcode as it states them (ids into `values`, -1: none). */
+  private readonly city = new GrowableInt32();
+  private readonly postcode = new GrowableInt32();
+  private readonly values: string[] = [];
+  private readonly valueIds = new Map<string, number>();
   /** Each source's town and streets as numbers (folded once), so a search compares numbers, not strings. */
-  private readonly town: number[] = [];
-  private readonly street: number[] = [];
-  private readonly streetTown: number[] = [];
+  private readonly town = new GrowableInt32();
+  private readonly street = new GrowableInt32();
+  private readonly streetTown = new GrowableInt32();
   private readonly ids = new Map<string, number>();
   /** Sources with a postcode, and with a town, each in a grid of its own: a search visits only points that may answer it. */
   private readonly postcodes = new PointGrid<number>();
   private readonly cities = new PointGrid<number>();
   /** Sources by country, street and town (postcodes), and by country and street (towns). */
-  private readonly byStreetTown = new Map<number, number[]>();
-  private readonly byStreet = new Map<number, number[]>();
+  private readonly byStreetTown = new Chains();
+  private readonly byStreet = new Chains();
   /** Towns (ids) some source of which has a postcode: a town with none is not searched for one. */
   private readonly townsWithPostcodes = new Set<number>();
   /** Per country and town: how many addresses carry each postcode. */
@@ -44,10 +88,10 @@ export class NeighbourIndex {
   /** Learns from an address what it states: its town, its postcode (values derived from neighbours are never passed here). */
   add(a: RawAddress): void {
     if (!a.city && !a.postcode) return;
-    const i = this.lat.push(a.lat) - 1;
+    const i = this.lat.push(a.lat);
     this.lng.push(a.lng);
-    this.city.push(a.city);
-    this.postcode.push(a.postcode);
+    this.city.push(this.value(a.city));
+    this.postcode.push(this.value(a.postcode));
     // Keys as the data writes the names (a row of one street repeats its spelling): no folding per row.
     const cc = a.country ?? '';
     this.town.push(this.id(a.city ?? ''));
@@ -55,18 +99,30 @@ export class NeighbourIndex {
     const streetTown = this.id(`${cc}|${a.street}|${a.city ?? ''}`);
     this.street.push(street);
     this.streetTown.push(streetTown);
-    if (a.city) {
-      this.cities.add(a.lat, a.lng, i);
-      push(this.byStreet, street, i);
-    }
+    this.byStreet.add(a.city ? street : -1, i);
+    this.byStreetTown.add(a.postcode ? streetTown : -1, i);
+    if (a.city) this.cities.add(a.lat, a.lng, i);
     if (a.postcode) {
       this.postcodes.add(a.lat, a.lng, i);
-      this.townsWithPostcodes.add(this.town[i]!);
-      push(this.byStreetTown, streetTown, i);
+      this.townsWithPostcodes.add(this.town.get(i));
       // Counted under its town and, where that differs (a village, a misspelt tag), its municipality.
       if (a.city) this.count(`${cc}|${a.city}`, a.postcode);
       if (a.municipality && a.municipality !== a.city) this.count(`${cc}|${a.municipality}`, a.postcode);
     }
+  }
+
+  /** A stated value's id, each distinct string kept once (a town's name repeats on every row of it). */
+  private value(v: string | undefined): number {
+    if (!v) return -1;
+    let id = this.valueIds.get(v);
+    if (id === undefined) this.valueIds.set(v, (id = this.values.push(v) - 1));
+    return id;
+  }
+
+  private stated(column: GrowableInt32, i: number | undefined): string | undefined {
+    if (i === undefined) return undefined;
+    const id = column.get(i);
+    return id < 0 ? undefined : this.values[id];
   }
 
   private count(town: string, postcode: string): void {
@@ -82,9 +138,9 @@ export class NeighbourIndex {
     let city = a.city;
     if (!city) {
       const street = this.ids.get(`${cc}|${a.street}`);
-      const i = this.sameStreet(this.cities, street === undefined ? undefined : this.byStreet.get(street), a, (j) => this.street[j] === street)
+      const i = this.sameStreet(this.cities, this.byStreet, street, a, (j) => this.street.get(j) === street)
         ?? this.cities.nearest(a.lat, a.lng, NEARBY)?.value;
-      city = i === undefined ? undefined : this.city[i];
+      city = this.stated(this.city, i);
       if (city) inferred.add('city');
     }
     let postcode = a.postcode;
@@ -92,12 +148,12 @@ export class NeighbourIndex {
       const town = city ?? '';
       const streetTown = this.ids.get(`${cc}|${a.street}|${town}`);
       const townId = this.ids.get(town);
-      const i = this.sameStreet(this.postcodes, streetTown === undefined ? undefined : this.byStreetTown.get(streetTown), a, (j) => this.streetTown[j] === streetTown);
-      postcode = (i === undefined ? undefined : this.postcode[i])
+      const i = this.sameStreet(this.postcodes, this.byStreetTown, streetTown, a, (j) => this.streetTown.get(j) === streetTown);
+      postcode = this.stated(this.postcode, i)
         ?? (ONE_POSTCODE_PER_TOWN.has(cc.toUpperCase()) ? this.townPostcode(`${cc}|${town}`) ?? this.townPostcode(`${cc}|${a.municipality ?? ''}`) : undefined);
       if (!postcode && (!city || (townId !== undefined && this.townsWithPostcodes.has(townId)))) {
-        const found = this.postcodes.nearest(a.lat, a.lng, NEARBY, city ? (j) => this.town[j] === townId : undefined);
-        postcode = found === undefined ? undefined : this.postcode[found.value];
+        const found = this.postcodes.nearest(a.lat, a.lng, NEARBY, city ? (j) => this.town.get(j) === townId : undefined);
+        postcode = this.stated(this.postcode, found?.value);
       }
       if (postcode) inferred.add('postcode');
     }
@@ -106,13 +162,13 @@ export class NeighbourIndex {
   }
 
   /** The nearest source of the same street within SAME_STREET metres: a short list read whole, a long one through the grid. */
-  private sameStreet(grid: PointGrid<number>, list: number[] | undefined, a: RawAddress, onStreet: (i: number) => boolean): number | undefined {
-    if (!list) return undefined;
-    if (list.length > LONG_STREET) return grid.nearest(a.lat, a.lng, SAME_STREET, onStreet)?.value;
+  private sameStreet(grid: PointGrid<number>, chains: Chains, key: number | undefined, a: RawAddress, onStreet: (i: number) => boolean): number | undefined {
+    if (key === undefined || chains.size(key) === 0) return undefined;
+    if (chains.size(key) > LONG_STREET) return grid.nearest(a.lat, a.lng, SAME_STREET, onStreet)?.value;
     let best: number | undefined;
     let bestDistance = SAME_STREET;
-    for (const i of list) {
-      const d = metres(a.lat, a.lng, this.lat[i]!, this.lng[i]!);
+    for (let i = chains.head(key); i >= 0; i = chains.after(i)) {
+      const d = metres(a.lat, a.lng, this.lat.get(i), this.lng.get(i));
       if (d <= bestDistance) {
         best = i;
         bestDistance = d;
@@ -133,10 +189,4 @@ export class NeighbourIndex {
     for (const entry of this.townPostcodes.get(key) ?? []) if (!best || entry[1] > best[1]) best = entry;
     return best?.[0];
   }
-}
-
-function push(map: Map<number, number[]>, key: number, i: number): void {
-  const list = map.get(key);
-  if (list) list.push(i);
-  else map.set(key, [i]);
 }

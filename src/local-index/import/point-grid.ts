@@ -1,8 +1,11 @@
+import { GrowableFloat64, GrowableInt32 } from './growable.js';
+
 /**
  * Points bucketed by a fine grid, for "the nearest point within r metres that passes a test"
  * over millions of points: the search widens ring by ring around the query's cell and stops
  * once no unvisited cell can hold a nearer point, so a dense town costs a few cells and a
- * lonely farm a few empty look-ups.
+ * lonely farm a few empty look-ups. Coordinates and each cell's list live in typed arrays (a
+ * cell's points are a chain through `next`, in the order added), 20 bytes a point besides its value.
  */
 
 /** Metres per degree of latitude. */
@@ -15,10 +18,15 @@ export function metres(lat1: number, lng1: number, lat2: number, lng2: number): 
 }
 
 export class PointGrid<T> {
-  /** Rows of cells, then cells: both keys small integers (a single key would leave V8's fast integer range). */
-  private readonly rows = new Map<number, Map<number, number[]>>();
-  private readonly lat: number[] = [];
-  private readonly lng: number[] = [];
+  /** Rows of cells, then cells (both keys small integers: a single key would leave V8's fast integer range), to the cell's number. */
+  private readonly rows = new Map<number, Map<number, number>>();
+  /** Per cell: its first and last point. */
+  private readonly first = new GrowableInt32();
+  private readonly last = new GrowableInt32();
+  /** Per point: the next point of its cell (-1: none). */
+  private readonly next = new GrowableInt32();
+  private readonly lat = new GrowableFloat64();
+  private readonly lng = new GrowableFloat64();
   private readonly values: T[] = [];
 
   /** `cell` in degrees: about the spacing of the points searched for. */
@@ -32,13 +40,19 @@ export class PointGrid<T> {
     const i = this.values.push(value) - 1;
     this.lat.push(lat);
     this.lng.push(lng);
+    this.next.push(-1);
     const y = Math.floor(lat / this.cell);
     const x = Math.floor(lng / this.cell);
     let row = this.rows.get(y);
     if (!row) this.rows.set(y, (row = new Map()));
-    const list = row.get(x);
-    if (list) list.push(i);
-    else row.set(x, [i]);
+    const c = row.get(x);
+    if (c === undefined) {
+      row.set(x, this.first.push(i));
+      this.last.push(i);
+    } else {
+      this.next.set(this.last.get(c), i);
+      this.last.set(c, i);
+    }
   }
 
   /** The nearest point within `radius` metres whose value passes `accept` (all by default), or undefined. */
@@ -60,10 +74,10 @@ export class PointGrid<T> {
         const row = this.rows.get(cy + dy);
         if (!row) continue;
         for (let dx = -ring; dx <= ring; dx += edge ? 1 : 2 * ring) {
-          const list = row.get(cx + dx);
-          if (list) {
-            for (const i of list) {
-              const d = Math.hypot(this.lat[i]! - lat, (this.lng[i]! - lng) * cosLat) * M_PER_DEG;
+          const c = row.get(cx + dx);
+          if (c !== undefined) {
+            for (let i = this.first.get(c); i >= 0; i = this.next.get(i)) {
+              const d = Math.hypot(this.lat.get(i) - lat, (this.lng.get(i) - lng) * cosLat) * M_PER_DEG;
               if (d <= bestDistance && (d < bestDistance || best < 0) && (!accept || accept(this.values[i]!))) {
                 best = i;
                 bestDistance = d;
@@ -76,5 +90,4 @@ export class PointGrid<T> {
     }
     return best >= 0 ? { value: this.values[best]!, distance: bestDistance } : undefined;
   }
-
 }

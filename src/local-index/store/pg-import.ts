@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { COUNTRY_STATE_COLUMNS, nextCountryState } from './country-state.js';
 import { copyOpt, copyText, copyThen } from './pg-copy-in.js';
-import { INDEX_CHANNEL, literal, partitionPrefix } from './pg-schema.js';
+import { attachLoadedAddresses, createLoadingAddresses, INDEX_CHANNEL, literal, partitionPrefix } from './pg-schema.js';
 import { streetStatsSql } from './queries.js';
 import { refreshPgStreetPostcodes } from './street-postcodes.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type CommitRecord, type CountryState, type ImportSession } from './store.js';
@@ -149,7 +149,7 @@ function byCountry(rows: AddressInput[]): Map<string, CountryRows> {
 export async function beginPgImport(
   client: pg.PoolClient,
   release: () => void,
-  ensurePartitions: (countries: string[]) => Promise<void>,
+  ensurePartitions: (countries: string[], deferAddresses?: boolean) => Promise<void>,
 ): Promise<ImportSession> {
   await client.query('BEGIN');
   // The batch statement's cost estimate passes JIT's threshold, and compiling it took longer
@@ -174,6 +174,8 @@ export async function beginPgImport(
   // Streets already sent in this import (bounded: a street sent again is found by its key).
   const sent = new Set<string>();
   const partitioned = new Set<string>();
+  // Countries this import loads into an addresses table of their own (a first import: pg-schema.ts's createLoadingAddresses), attached at the end.
+  const loading = new Set<string>();
 
   const writeCountry = async (country: string, rows: AddressInput[]): Promise<BatchOutcome> => {
     const lines = rows.map((r, i) => {
@@ -201,8 +203,14 @@ export async function beginPgImport(
       const groups = byCountry(rows);
       const fresh = [...groups.keys()].filter((c) => !partitioned.has(c));
       if (fresh.length > 0) {
-        await ensurePartitions(fresh);
-        for (const c of fresh) partitioned.add(c);
+        await ensurePartitions(fresh, true);
+        for (const c of fresh) {
+          partitioned.add(c);
+          const exists = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [`${partitionPrefix(c)}addresses`]);
+          if (exists.rows[0]!.present) continue;
+          await createLoadingAddresses(client, c);
+          loading.add(c);
+        }
       }
       // Identities never span countries (each is unique within its country), so the groups are independent.
       for (const [country, g] of groups) {
@@ -218,9 +226,11 @@ export async function beginPgImport(
     },
     async remove(sourceIds: string[]) {
       // An OSM update names no country for a deleted element: its id is looked up in every partition.
+      // A country this import loads for the first time is not a partition yet: its table is read by name.
+      const tables = ['local_addresses', ...[...loading].map((c) => `${partitionPrefix(c)}addresses`)];
       const res = await client.query<{ country: string; n: number }>(
-        `WITH gone AS (DELETE FROM local_addresses WHERE source_id = ANY($1::text[]) RETURNING country)
-         SELECT country, count(*)::int AS n FROM gone GROUP BY country`,
+        `WITH ${tables.map((t, i) => `gone${i} AS (DELETE FROM ${t} WHERE source_id = ANY($1::text[]) RETURNING country)`).join(', ')}
+         SELECT country, count(*)::int AS n FROM (${tables.map((_, i) => `SELECT country FROM gone${i}`).join(' UNION ALL ')}) gone GROUP BY country`,
         [sourceIds],
       );
       const removed = res.rows.reduce((sum, r) => sum + r.n, 0);
@@ -234,6 +244,9 @@ export async function beginPgImport(
       // Each country's upkeep runs on its own partitions (a country this import only removed from,
       // or wrote no row of, has them already, or gets empty ones).
       await ensurePartitions(countries.filter((c) => !partitioned.has(c)));
+      // Every table loaded on its own joins the index, with the indexes the load went without.
+      for (const country of loading) await attachLoadedAddresses(client, country);
+      loading.clear();
       for (const country of countries) {
         const t = partitionPrefix(country);
         if (replace) {

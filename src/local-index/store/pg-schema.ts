@@ -239,7 +239,7 @@ async function addStreetPostcodes(client: pg.PoolClient): Promise<void> {
  * schema changes (SHARE UPDATE EXCLUSIVE), so queries and an import's open transaction go on;
  * CREATE TABLE … PARTITION OF would take ACCESS EXCLUSIVE and wait for (and block) them all.
  */
-async function createPartitions(client: pg.PoolClient, country: string): Promise<void> {
+async function createPartitions(client: pg.PoolClient, country: string, deferAddresses = false): Promise<void> {
   const t = partitionPrefix(country);
   const attached = await client.query(
     `SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -258,12 +258,48 @@ async function createPartitions(client: pg.PoolClient, country: string): Promise
       CREATE TABLE IF NOT EXISTS ${t}street_postcodes (LIKE local_street_postcodes INCLUDING ALL);
       ALTER TABLE local_street_postcodes ATTACH PARTITION ${t}street_postcodes ${bound};`);
   }
-  if (attached.rowCount) return;
+  if (!attached.rowCount) {
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS ${t}streets (LIKE local_streets INCLUDING ALL) WITH (fillfactor = 50);
+      ALTER TABLE local_streets ATTACH PARTITION ${t}streets ${bound};`);
+  }
+  if (deferAddresses || (await client.query('SELECT to_regclass($1) IS NOT NULL AS present', [`${t}addresses`])).rows[0]!.present) return;
   await client.query(`
-    CREATE TABLE IF NOT EXISTS ${t}streets (LIKE local_streets INCLUDING ALL) WITH (fillfactor = 50);
-    ALTER TABLE local_streets ATTACH PARTITION ${t}streets ${bound};
-    CREATE TABLE IF NOT EXISTS ${t}addresses (LIKE local_addresses INCLUDING ALL);
+    CREATE TABLE ${t}addresses (LIKE local_addresses INCLUDING ALL);
     ALTER TABLE local_addresses ATTACH PARTITION ${t}addresses ${bound};`);
+}
+
+/**
+ * A first import of a country (no addresses partition yet) loads into a table of its own, created
+ * in the import's transaction (private until it commits) with only the indexes the load itself
+ * reads (the key, street and number, source id: each batch matches its rows against them), and a
+ * CHECK that lets the attach skip its scan. The other indexes (the GiST point index of reverse
+ * look-ups, postcode and number) are built by `attachLoadedAddresses` over the loaded rows, in
+ * bulk: kept up row by row during the load they cost about four times as much.
+ */
+export async function createLoadingAddresses(client: pg.PoolClient, country: string): Promise<void> {
+  const t = partitionPrefix(country);
+  await client.query(`
+    CREATE TABLE ${t}addresses (LIKE local_addresses INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE,
+      CONSTRAINT ${t}addresses_loading CHECK (country = ${literal(country)}));
+    ALTER TABLE ${t}addresses ADD PRIMARY KEY (id, country);
+    CREATE INDEX ON ${t}addresses (street_id, hn_key);
+    CREATE UNIQUE INDEX ON ${t}addresses (source_id, country) WHERE source_id IS NOT NULL;`);
+}
+
+/**
+ * Attaches a table `createLoadingAddresses` made, in the import's transaction, at its end: the
+ * indexes it lacks are built over its rows (ATTACH creates each missing one; those it has are
+ * attached as they are). ATTACH locks the parent only against other schema changes (SHARE UPDATE
+ * EXCLUSIVE), so queries go on; the new country is served from the commit on.
+ */
+export async function attachLoadedAddresses(client: pg.PoolClient, country: string): Promise<void> {
+  const t = partitionPrefix(country);
+  // The GiST build sorts the points (PostgreSQL 14+): in memory for a few million rows.
+  await client.query("SET LOCAL maintenance_work_mem = '256MB'");
+  await client.query(`
+    ALTER TABLE local_addresses ATTACH PARTITION ${t}addresses FOR VALUES IN (${literal(country)});
+    ALTER TABLE ${t}addresses DROP CONSTRAINT ${t}addresses_loading;`);
 }
 
 /**
@@ -271,13 +307,13 @@ async function createPartitions(client: pg.PoolClient, country: string): Promise
  * `client` (never the import's: its transaction would hold the attach's lock until it commits).
  * An import that fails later leaves an empty partition behind, which serves nothing and is reused.
  */
-export async function ensurePartitions(client: pg.PoolClient, countries: Iterable<string>): Promise<void> {
+export async function ensurePartitions(client: pg.PoolClient, countries: Iterable<string>, deferAddresses = false): Promise<void> {
   for (const country of countries) {
     await client.query('BEGIN');
     try {
       // Two imports naming the same new country would race on the same table names.
       await client.query("SELECT pg_advisory_xact_lock(hashtext('addressd_local_index_partitions'))");
-      await createPartitions(client, country);
+      await createPartitions(client, country, deferAddresses);
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK');

@@ -425,10 +425,10 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
             invalidate();
           },
           // A connection of its own: the import's transaction must not hold the attach's lock.
-          async (countries) => {
+          async (countries, deferAddresses) => {
             const ddl = await primary.connect();
             try {
-              await ensurePartitions(ddl, countries);
+              await ensurePartitions(ddl, countries, deferAddresses);
             } finally {
               ddl.release();
             }
