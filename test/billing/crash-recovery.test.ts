@@ -138,12 +138,15 @@ describe.each(STORAGE_BACKENDS)('kill -9 under load, then a restart (%s)', (back
         expect(restarted.queries.filter((q) => q === null)).toHaveLength(crashed.held);
         expect(restarted.eventCredits - crashed.eventCredits).toBe(crashed.heldCredits);
 
-        // Every answer a client saw was billed, once; an event without an answer is a call that
-        // settled just before the kill (billed, its response lost with the connection).
+        // Every answer a client saw was billed, once: by its own event, or — answered, its settle
+        // not yet written when the process died — by the event recovered from its reservation. An
+        // event without an answer is a call that settled (or was recovered) with its response lost.
         const billed = new Map<string, number>();
         for (const query of restarted.queries) if (query !== null) billed.set(query, (billed.get(query) ?? 0) + 1);
-        for (const query of served) expect(billed.get(query), query).toBe(1);
         expect([...billed.values()].every((n) => n === 1)).toBe(true);
+        const byRecovery = served.filter((query) => !billed.has(query));
+        expect(byRecovery.length).toBeLessThanOrEqual(crashed.held);
+        expect(restarted.queries.length - served.length).toBeGreaterThanOrEqual(0);
         expect(restarted.queries.length - served.length).toBeLessThanOrEqual(12);
 
         const res = await fetch(`${second.url}/v1/validate`, {
@@ -152,6 +155,9 @@ describe.each(STORAGE_BACKENDS)('kill -9 under load, then a restart (%s)', (back
           body: JSON.stringify({ query: 'Damrak 1, 1012 LG Amsterdam', country: 'NL' }),
         });
         expect(res.status).toBe(200);
+        // The answer went before its settle was written; GET /v1/usage reads after this instance's writes.
+        const usage = await fetch(`${second.url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
+        expect(usage.status).toBe(200);
         const after = await books(database, accountId);
         expect(after.charged).toBe(after.eventCredits);
         expect(after.heldCredits).toBe(0);
