@@ -55,6 +55,8 @@ export class GroupCommit<T> {
   #seq = 0;
   #doneThrough = 0;
   #givenUp = false;
+  /** The last batch failed and waits to be written again: the database is away. */
+  #failing = false;
   #room: (() => void)[] = [];
   #flushes: { seq: number; resolve: () => void }[] = [];
   private readonly maxBatch: number;
@@ -96,10 +98,14 @@ export class GroupCommit<T> {
     await written;
   }
 
-  /** Resolves once everything accepted before this call is written or given up (read your own writes). */
+  /**
+   * Resolves once everything accepted before this call is written or given up (read your own
+   * writes); at once while the database is away (a batch waits to be retried): a reader then fails
+   * on its own read rather than wait for the database with the writer.
+   */
   flushed(): Promise<void> {
     const seq = this.#seq;
-    if (this.#doneThrough >= seq) return Promise.resolve();
+    if (this.#doneThrough >= seq || this.#failing) return Promise.resolve();
     return new Promise((resolve) => this.#flushes.push({ seq, resolve }));
   }
 
@@ -146,6 +152,7 @@ export class GroupCommit<T> {
       } catch (error) {
         const kind = this.options.classify?.(error) ?? 'refused';
         if (kind === 'retry' && !this.#givenUp) {
+          this.#failing = true;
           this.options.onRetry?.(error, attempt);
           await (this.options.pause ?? backoff)(attempt);
           continue;
@@ -167,6 +174,7 @@ export class GroupCommit<T> {
       if (error === undefined) w.resolve();
       else w.reject(error);
     }
+    this.#failing = false;
     this.#held -= batch.length;
     this.#doneThrough = Math.max(this.#doneThrough, batch[batch.length - 1]?.seq ?? 0);
     this.options.onLength?.(this.#held);
