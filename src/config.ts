@@ -132,6 +132,13 @@ const ConfigSchema = z.object({
   RESERVATION_SWEEP_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /** A reservation older than this belongs to a dead process; default: the longest request + a margin. */
   RESERVATION_MAX_AGE_MS: z.coerce.number().int().min(1000).max(86_400_000).optional(),
+  /**
+   * Usage writes (settles, cache hits' events) held by the background writer before a request
+   * waits for room: the bound of what a stalled database costs in memory (issue 37).
+   */
+  USAGE_QUEUE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** At shutdown, how long the background writer keeps retrying a database that is away before giving up (recovery settles the rest). */
+  USAGE_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Items of one POST /v1/validate/batch in flight at once, so a batch cannot starve other traffic. */
   BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   /**

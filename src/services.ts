@@ -127,15 +127,31 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     metrics,
     logger,
   });
-  const ledger = new CreditLedger(database, clock, { owner: config.INSTANCE_ID });
-  // What this instance's predecessor (same INSTANCE_ID) was in the middle of when it died: at once.
+  const ledger = new CreditLedger(database, clock, {
+    owner: config.INSTANCE_ID,
+    // Settles and free events are written after the answer (issue 37): failures logged and counted.
+    writer: {
+      maxQueued: config.USAGE_QUEUE_MAX,
+      onLength: (length) => metrics.usageQueue.set(length),
+      onRetry: (error, attempt) => {
+        metrics.usageWriteFailures.inc({ outcome: 'retried' });
+        logger.warn({ err: error, attempt }, 'usage write failed, retrying');
+      },
+      onDropped: (error, items) => {
+        metrics.usageWriteFailures.inc({ outcome: 'dropped' }, items);
+        logger.error({ err: error, items }, 'usage write given up (reservations left are settled by recovery)');
+      },
+    },
+  });
+  // What this instance's predecessor (same INSTANCE_ID) was in the middle of when it died, at
+  // once: a reservation carrying its call is settled from itself (it may have been answered), others released.
   const own = await ledger.releaseOwn();
-  if (own > 0) logger.warn({ released: own, instanceId: config.INSTANCE_ID }, 'released credit reservations left by this instance before a crash');
+  if (own > 0) logger.warn({ recovered: own, instanceId: config.INSTANCE_ID }, 'recovered credit reservations left by this instance before a crash');
   // Any other instance's, once older than the longest request: at start, then every sweep.
   const sweeper = new ReservationSweeper(ledger, {
     intervalMs: config.RESERVATION_SWEEP_MS,
     maxAgeMs: config.RESERVATION_MAX_AGE_MS,
-    onReleased: (released) => logger.warn({ released }, 'released stale credit reservations of a stopped instance'),
+    onReleased: (recovered) => logger.warn({ recovered }, 'recovered stale credit reservations of a stopped instance'),
     onError: (error) => logger.warn({ err: error }, 'reservation sweep failed'),
   });
   await sweeper.sweep();
@@ -188,8 +204,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     async close() {
       await sweeper.stop();
       await retention.stop();
-      // Events still in a group commit are written before the database goes.
-      await ledger.idle().catch(() => undefined);
+      // Settles and events still in the background writer are written before the database goes.
+      await ledger.drain(config.USAGE_DRAIN_MS).catch(() => undefined);
       await Promise.allSettled([cache.close(), limiter.close(), changes.close(), providers.close(), localIndex?.close(), database.close()]);
     },
   };

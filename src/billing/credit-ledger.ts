@@ -5,10 +5,11 @@ import { newId } from '../lib/ids.js';
 import { utcMonth, utcTimestamp } from '../lib/time.js';
 import type { Database } from '../store/db/database.js';
 import type { DatabaseSchema } from '../store/db/schema.js';
-import { CommitOutcomeUnknown, GroupCommit } from './group-commit.js';
+import { isDatabaseUnavailable } from '../store/db/faults.js';
+import { type FailureKind, GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { type LedgerStatement, ledgerSql, runSql } from './ledger-sql.js';
 import { PLAN_QUOTAS } from './plans.js';
-import { dropAndInsertUsage, EVENTS_PER_STATEMENT, insertUsage, RELEASED_MEANWHILE, type UsageRow } from './usage-rows.js';
+import { EVENTS_PER_STATEMENT, insertUsage, isBatchMarkConflict, RELEASED_MEANWHILE, type SettleRow, settleUsage, type UsageRow } from './usage-rows.js';
 
 /** What one billed call records in `recent` (SPEC UsageResponse). */
 export interface UsageEventInput {
@@ -22,6 +23,16 @@ export interface UsageEventInput {
   cached: boolean;
   query: string | null;
   source: string | null;
+  /** When the call was answered (ms); default: when the event is written. Written later, it keeps its moment. */
+  at?: number;
+}
+
+/** The call a reservation pays for, recorded with it: what its usage event needs if its process dies. */
+export interface ReservationCall {
+  credentialId: string;
+  env: string;
+  endpoint: string;
+  source: string | null;
 }
 
 export interface Reservation {
@@ -31,6 +42,12 @@ export interface Reservation {
   grant: number;
   extra: number;
   total: number;
+  /**
+   * Present: a single call's reservation, settled from itself when its process dies (the call may
+   * have been answered), so a settle that finds it gone writes nothing. Absent (a batch, a bulk
+   * chunk): released when its process dies, so a settle that finds it gone bills what is left.
+   */
+  call?: ReservationCall;
 }
 
 export interface Balance {
@@ -50,6 +67,24 @@ interface ReservationRow {
   month: string;
   grant_amount: number;
   extra_amount: number;
+  created_at: string;
+  credential_id: string | null;
+  env: string | null;
+  endpoint: string | null;
+  source: string | null;
+}
+
+/** Background batch ids are kept this long: far beyond any retry of their batch (a retry happens within its process's life). */
+const BATCH_MARK_KEEP_MS = 86_400_000;
+
+/** PostgreSQL serialization failure or deadlock: nothing was written, the same batch may run again. */
+const RETRYABLE_SQLSTATE = new Set(['40001', '40P01']);
+
+/** A background write's failure: transient (written again) or refused (never will be). */
+export function classifyWriteFailure(error: unknown): FailureKind {
+  if (isDatabaseUnavailable(error)) return 'retry';
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && RETRYABLE_SQLSTATE.has(code) ? 'retry' : 'refused';
 }
 
 /** What a group-commit item's calls spent, before any cap. */
@@ -67,9 +102,6 @@ function spread(events: readonly UsageRow[], charged: number): UsageRow[] {
   });
 }
 
-/** Rolls a full-charge settle back: one of its reservations was released meanwhile. */
-class ReleasedMeanwhile extends Error {}
-
 /** The plans' monthly grants as the reserve function takes them (one JSON text for the process). */
 const QUOTAS_JSON = JSON.stringify(PLAN_QUOTAS);
 
@@ -86,28 +118,34 @@ interface BatchItem {
 /**
  * Money, transactionally (DESIGN §5). A call reserves its worst case before fan-out (never more
  * than the account has, even across instances), then settles: refund the unused part, delete the
- * reservation and write the usage event in ONE transaction. A crash in between leaves only a
- * reservation row, owned by the instance that made it: the instance releases its own at its next
- * start (`releaseOwn`), and any instance releases one older than the longest request
- * (`releaseStale`, run by the sweeper): no lost event, no double bill, no credits held for long.
- * The monthly grant is spent before extra credits; refunds give extra credits back first.
+ * reservation and write the usage event in ONE transaction. The API's calls settle in the
+ * background (`settleLater`: the answer does not wait for it); a single call's reservation carries
+ * what its usage event needs, so a crash between the answer and the write leaves a reservation row
+ * that is settled from itself — charged what it reserved, with an event of that call — by the
+ * instance's next start (`releaseOwn`) or by any instance once older than the longest request
+ * (`releaseStale`, run by the sweeper). A reservation without its call (a batch, a bulk chunk,
+ * settled before its answer) is released instead. No answer unbilled, no double bill, no credits
+ * held for long. The monthly grant is spent before extra credits; refunds give extra credits back first.
  */
 export class CreditLedger {
   protected readonly db: Kysely<DatabaseSchema>;
   private readonly owner: string | null;
   /** The hand-written statements of this dialect (ledger-sql.ts). */
   private readonly sql: Record<LedgerStatement, string>;
-  /** Settles and free events of concurrent requests share transactions (group-commit.ts). */
-  private readonly commits = new GroupCommit<BatchItem>((items) => this.commitBatch(items));
+  /** Settles and free events written in the background, concurrent requests' together (group-commit.ts). */
+  private readonly commits: GroupCommit<BatchItem>;
+  /** Per account, background items that give credits back (a partial charge, a release) not yet written. */
+  readonly #refunding = new Map<string, number>();
 
   constructor(
     protected readonly database: Database,
     protected readonly clock: Clock,
-    options: { owner?: string } = {},
+    options: { owner?: string; writer?: Omit<GroupCommitOptions, 'classify'> } = {},
   ) {
     this.db = database.db;
     this.owner = options.owner ?? null;
     this.sql = ledgerSql(database.dialect);
+    this.commits = new GroupCommit<BatchItem>((items, batchId) => this.commitBatch(items, batchId), { ...options.writer, classify: classifyWriteFailure });
   }
 
   /** One hand-written statement, in `db` (a transaction) or on its own. */
@@ -134,32 +172,36 @@ export class CreditLedger {
     };
   }
 
-  /** Reserves up to `want` credits; fewer when the account has fewer; null when it has none. */
-  async reserve(accountId: string, want: number): Promise<Reservation | null> {
+  /**
+   * Reserves up to `want` credits; fewer when the account has fewer; null when it has none. With
+   * `call`, the reservation records the call it pays for (see Reservation.call). One statement on
+   * PostgreSQL (addressd_reserve, after the account lock: no overspend across instances).
+   */
+  async reserve(accountId: string, want: number, call?: ReservationCall): Promise<Reservation | null> {
     const now = this.clock.now();
     const month = utcMonth(now);
     const id = newId('res');
+    const callColumns = [call?.credentialId ?? null, call?.env ?? null, call?.endpoint ?? null, call?.source ?? null];
+    const made = (grant: number, extra: number): Reservation => ({ id, accountId, month, grant, extra, total: grant + extra, ...(call ? { call } : {}) });
     if (this.database.dialect === 'postgres') {
-      // One round trip: the same steps as below, run by the server (migration 0008_reserve_function).
-      const { rows } = await this.run<{ r_grant: number; r_extra: number }>(this.db, 'reserve', [accountId, month, want, QUOTAS_JSON, id, utcTimestamp(now), this.owner]);
+      // One round trip: the same steps as below, run by the server (migrations 0008 and 0010).
+      const { rows } = await this.run<{ r_grant: number; r_extra: number }>(this.db, 'reserve', [accountId, month, want, QUOTAS_JSON, id, utcTimestamp(now), this.owner, ...callColumns]);
       const grant = Number(rows[0]?.r_grant ?? 0);
       const extra = Number(rows[0]?.r_extra ?? 0);
-      return grant + extra > 0 ? { id, accountId, month, grant, extra, total: grant + extra } : null;
+      return grant + extra > 0 ? made(grant, extra) : null;
     }
     return this.db.transaction().execute(async (trx) => {
       const account = await this.lockAccount(trx, accountId);
       const { grant, extra } = await this.debit(trx, accountId, month, account, want);
-      const total = grant + extra;
-      if (total <= 0) return null;
-      await this.run(trx, 'insertReservation', [id, accountId, month, grant, extra, utcTimestamp(now), this.owner]);
-      return { id, accountId, month, grant, extra, total };
+      if (grant + extra <= 0) return null;
+      await this.run(trx, 'insertReservation', [id, accountId, month, grant, extra, utcTimestamp(now), this.owner, ...callColumns]);
+      return made(grant, extra);
     });
   }
 
   /**
-   * Charges `actual` (≤ reserved) and writes the usage event, atomically (in a group commit with
-   * the other requests of the moment). When that fails the reservation is given back, so a call is
-   * either billed with its event or not billed at all.
+   * Charges `actual` (≤ reserved) and writes the usage event, atomically, before resolving. When
+   * that fails the reservation is given back, so a call is either billed with its event or not at all.
    */
   async settle(reservation: Reservation, actual: number, event: UsageEventInput): Promise<void> {
     await this.settleCalls(reservation, [{ event, credits: actual }]);
@@ -167,17 +209,37 @@ export class CreditLedger {
 
   /**
    * Settles several calls paid from one reservation (a batch): each call's event with the credits it
-   * spent, their sum charged (never more than reserved) and the rest refunded, atomically; without a
+   * spent, their sum charged (never more than reserved) and the rest refunded, atomically, before
+   * resolving (one statement on PostgreSQL when the calls spent all they reserved). Without a
    * reservation the calls cost nothing. On failure the reservation is given back, as `settle` does.
    */
   async settleCalls(reservation: Reservation | null, calls: readonly UsageRow[]): Promise<void> {
     if (calls.length === 0 && !reservation) return;
     try {
-      await this.commits.submit({ events: [...calls], ...(reservation ? { reservation } : {}) });
+      await this.commitBatch([{ events: [...calls], ...(reservation ? { reservation } : {}) }], null);
     } catch (error) {
-      if (reservation) await this.release(reservation).catch(() => undefined);
+      if (reservation) await this.releaseSoon(reservation);
       throw error;
     }
+  }
+
+  /**
+   * The settle of an answered call, in the background: resolves once accepted by the writer (at
+   * once, unless its queue is full); `written` settles when it committed. A transient failure is
+   * retried until it commits; a crash before that is settled from the reservation (`call`).
+   */
+  async settleLater(reservation: Reservation, actual: number, event: UsageEventInput): Promise<{ written: Promise<void> }> {
+    return this.later({ events: [{ event, credits: actual }], reservation });
+  }
+
+  /** A call that costs nothing (cache hit) still writes its usage event; resolves once written. */
+  async recordFree(event: UsageEventInput): Promise<void> {
+    await this.commits.submit({ events: [{ event, credits: 0 }] });
+  }
+
+  /** `recordFree` in the background: resolves once accepted; `written` settles when it committed. */
+  async recordFreeLater(event: UsageEventInput): Promise<{ written: Promise<void> }> {
+    return this.commits.enqueue({ events: [{ event, credits: 0 }] });
   }
 
   /** Gives a whole reservation back (the call failed before answering); false when it was already gone. */
@@ -190,30 +252,73 @@ export class CreditLedger {
     });
   }
 
-  /** A call that costs nothing (cache hit) still writes its usage event (group commit). */
-  async recordFree(event: UsageEventInput): Promise<void> {
-    await this.commits.submit({ events: [{ event, credits: 0 }] });
+  /**
+   * `release`, and when the database cannot take it now, handed to the background writer (retried
+   * until it lands): a reservation of a failed call must come back, not wait to be settled by
+   * recovery as if it had been answered. Never throws.
+   */
+  async releaseSoon(reservation: Reservation): Promise<void> {
+    try {
+      await this.release(reservation);
+    } catch {
+      await this.later({ events: [], reservation });
+    }
   }
 
-  /** Resolves once every event submitted so far is written: shutdown waits for it. */
+  /** True while background writes of this process will give credits back to the account. */
+  refunding(accountId: string): boolean {
+    return this.#refunding.has(accountId);
+  }
+
+  /** Resolves once every background write accepted so far is written (or given up): read your own writes. */
+  flushed(): Promise<void> {
+    return this.commits.flushed();
+  }
+
+  /** Resolves once the background writer holds nothing. */
   idle(): Promise<void> {
     return this.commits.idle();
   }
 
+  /** Shutdown: writes what the background writer holds, giving up on a database still away after `graceMs`. */
+  drain(graceMs: number): Promise<void> {
+    return this.commits.stop(graceMs);
+  }
+
+  /** Background items held (the queue-length gauge). */
+  get pendingWrites(): number {
+    return this.commits.length;
+  }
+
+  private async later(item: BatchItem): Promise<{ written: Promise<void> }> {
+    const reservation = item.reservation;
+    if (!reservation || wantedOf(item) >= reservation.total) return this.commits.enqueue(item);
+    const account = reservation.accountId;
+    this.#refunding.set(account, (this.#refunding.get(account) ?? 0) + 1);
+    const accepted = await this.commits.enqueue(item);
+    void accepted.written
+      .catch(() => undefined)
+      .then(() => {
+        const left = (this.#refunding.get(account) ?? 1) - 1;
+        if (left > 0) this.#refunding.set(account, left);
+        else this.#refunding.delete(account);
+      });
+    return accepted;
+  }
+
   /**
-   * One transaction for a batch of settles and free events. Accounts are locked in id order (the
-   * order every ledger transaction follows), then each settle charges its call, then all events and
-   * their daily totals are written. A failure after the work was done is a CommitOutcomeUnknown.
+   * One transaction for a batch of settles and free events; `batchId` (background batches) is
+   * recorded with it, so a re-run after an unknown commit outcome writes nothing: it fails on the
+   * id's key, which means "already committed". On PostgreSQL a batch whose every settle charges its
+   * whole reservation is one statement (usage-rows.ts settleUsage); otherwise accounts are locked
+   * in id order (the order every ledger transaction follows), each settle charges its call, then
+   * all events and their daily totals are written.
    */
-  private async commitBatch(items: BatchItem[]): Promise<void> {
-    if (this.database.dialect === 'postgres' && items.every((i) => !i.reservation) && items.reduce((n, i) => n + i.events.length, 0) <= EVENTS_PER_STATEMENT) {
-      return this.commitFreeEvents(items);
-    }
-    // The usual settle charges all it reserved: no refund, so no account or credit row to touch.
-    if (items.every((i) => !i.reservation || wantedOf(i) >= i.reservation.total) && (await this.commitFullCharges(items))) return;
-    let done = false;
+  private async commitBatch(items: BatchItem[], batchId: string | null): Promise<void> {
     try {
+      if (await this.commitFullCharges(items, batchId)) return;
       await this.db.transaction().execute(async (trx) => {
+        if (batchId !== null) await this.run(trx, 'insertBatchMark', [batchId, utcTimestamp(this.clock.now())]);
         const accounts = new Map<string, { plan: string; extra_credits: number }>();
         for (const id of [...new Set(items.flatMap((i) => (i.reservation ? [i.reservation.accountId] : [])))].sort()) {
           accounts.set(id, await this.lockAccount(trx, id));
@@ -225,77 +330,62 @@ export class CreditLedger {
             continue;
           }
           // What was charged (less than wanted only after a stale sweep) goes to the calls in order.
-          rows.push(...spread(item.events, await this.charge(trx, item.reservation, wantedOf(item))));
+          const charged = await this.charge(trx, item.reservation, wantedOf(item));
+          if (charged !== null) rows.push(...spread(item.events, charged));
         }
         await insertUsage(trx, this.database.dialect, rows, this.clock.now());
-        done = true;
       });
     } catch (error) {
-      throw done ? new CommitOutcomeUnknown(error) : error;
+      if (isBatchMarkConflict(error)) return;
+      throw error;
     }
   }
 
   /**
-   * A batch whose every settle charges its whole reservation: each reservation is dropped (that is
-   * the whole charge: its credits were debited when it was made) and the events written, without
-   * locking accounts — nothing here touches an account's or a month's row, and a reservation row
-   * is dropped once (a release racing for it finds it gone). On PostgreSQL that is one statement,
-   * atomic alone, no BEGIN or COMMIT. False, with nothing written, when a reservation was released
-   * meanwhile (a stale sweep after a long stall): then the general path bills it again.
+   * PostgreSQL, a batch whose every settle charges its whole reservation (and free events): each
+   * reservation is dropped (that is the whole charge: its credits were debited when it was made)
+   * and the events written in ONE statement, without locking accounts — nothing here touches an
+   * account's or a month's row, and a reservation row is dropped once (a release or a recovery
+   * racing for it finds it gone). False, with nothing written, when the general path must run: on
+   * SQLite, with a refund to make, or when a reservation without its call was released meanwhile
+   * (a stale sweep after a long stall: the general path bills it again).
    */
-  private async commitFullCharges(items: BatchItem[]): Promise<boolean> {
-    const ids = items.flatMap((i) => (i.reservation ? [i.reservation.id] : []));
-    const rows = items.flatMap((i) => (i.reservation ? spread(i.events, i.reservation.total) : i.events.map((row) => ({ event: row.event, credits: 0 }))));
-    const now = this.clock.now();
-    if (this.database.dialect === 'postgres' && rows.length <= EVENTS_PER_STATEMENT) {
-      try {
-        await dropAndInsertUsage(this.db, ids, rows, now);
-        return true;
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code === RELEASED_MEANWHILE) return false;
-        // Refused while running (nothing written): may be retried; anything else may have committed.
-        throw typeof code === 'string' && /^(22|23|42)/.test(code) ? error : new CommitOutcomeUnknown(error);
+  private async commitFullCharges(items: BatchItem[], batchId: string | null): Promise<boolean> {
+    if (this.database.dialect !== 'postgres') return false;
+    if (items.some((i) => i.reservation && wantedOf(i) < i.reservation.total)) return false;
+    const rows: SettleRow[] = [];
+    const required: string[] = [];
+    const recoverable: string[] = [];
+    for (const { reservation, events } of items) {
+      if (!reservation) {
+        for (const row of events) rows.push({ event: row.event, credits: 0, paidBy: null });
+        continue;
       }
+      (reservation.call ? recoverable : required).push(reservation.id);
+      for (const row of spread(events, reservation.total)) rows.push({ ...row, paidBy: reservation.call ? reservation.id : null });
     }
-    let done = false;
+    if (rows.length > EVENTS_PER_STATEMENT) return false;
     try {
-      await this.db.transaction().execute(async (trx) => {
-        let dropped = 0;
-        for (const id of ids) if (await this.dropReservation(trx, id)) dropped++;
-        if (dropped < ids.length) throw new ReleasedMeanwhile();
-        await insertUsage(trx, this.database.dialect, rows, now);
-        done = true;
-      });
+      await settleUsage(this.db, { required, recoverable }, rows, this.clock.now(), batchId);
       return true;
     } catch (error) {
-      if (error instanceof ReleasedMeanwhile) return false;
-      throw done ? new CommitOutcomeUnknown(error) : error;
+      if ((error as { code?: unknown }).code === RELEASED_MEANWHILE) return false;
+      throw error;
     }
   }
 
   /**
-   * Only free events (cache hits): on PostgreSQL their write is one statement, atomic by itself, so
-   * no BEGIN and COMMIT round trips. A statement the server refused while running it (bad data, a
-   * constraint: SQLSTATE classes 22, 23, 42) wrote nothing and may be retried item by item; any
-   * other failure (the connection lost on the way) may have committed: outcome unknown.
+   * Settles one reservation inside a batch (its account already locked); returns what it charged,
+   * or null when it was gone and carried its call: recovery settled it (or this batch's earlier
+   * run did), the call is billed already.
    */
-  private async commitFreeEvents(items: BatchItem[]): Promise<void> {
-    try {
-      await insertUsage(this.db, 'postgres', items.flatMap((i) => i.events.map((row) => ({ event: row.event, credits: 0 }))), this.clock.now());
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      throw typeof code === 'string' && /^(22|23|42)/.test(code) ? error : new CommitOutcomeUnknown(error);
-    }
-  }
-
-  /** Settles one reservation inside a batch (its account already locked); returns what it charged. */
-  private async charge(trx: Trx, reservation: Reservation, actual: number): Promise<number> {
+  private async charge(trx: Trx, reservation: Reservation, actual: number): Promise<number | null> {
     const wanted = Math.max(0, Math.min(actual, reservation.total));
     if (await this.dropReservation(trx, reservation.id)) {
       await this.refund(trx, reservation, reservation.total - wanted);
       return wanted;
     }
+    if (reservation.call) return null;
     // Released meanwhile by a stale sweep (a long stall): the call did happen, bill what is left.
     // The account row is read again: an earlier settle of this batch may have moved its extra credits.
     const account = await this.lockAccount(trx, reservation.accountId);
@@ -304,21 +394,23 @@ export class CreditLedger {
   }
 
   /**
-   * Refunds every reservation this instance (its INSTANCE_ID) holds: at start, those are what
-   * its predecessor left when it died mid-request. Returns how many were released.
+   * Recovers every reservation this instance (its INSTANCE_ID) holds: at start, those are what
+   * its predecessor left when it died mid-request. Returns how many were settled or released.
    */
   async releaseOwn(): Promise<number> {
     if (this.owner === null) return 0;
-    return this.releaseRows((await this.run<ReservationRow>(this.db, 'ownReservations', [this.owner])).rows);
+    return this.recoverRows((await this.run<ReservationRow>(this.db, 'ownReservations', [this.owner])).rows);
   }
 
   /**
-   * Refunds reservations of any instance older than `olderThanMs`, longer than any request can
-   * take: their process died. Several instances may sweep at once; each row is refunded once.
+   * Recovers reservations of any instance older than `olderThanMs`, longer than any request can
+   * take: their process died. Several instances may sweep at once; each row is recovered once.
+   * Also drops background batch ids too old to be retried.
    */
   async releaseStale(olderThanMs: number): Promise<number> {
-    const cutoff = utcTimestamp(this.clock.now() - olderThanMs);
-    return this.releaseRows((await this.run<ReservationRow>(this.db, 'staleReservations', [cutoff])).rows);
+    const now = this.clock.now();
+    await this.run(this.db, 'dropBatchMarks', [utcTimestamp(now - BATCH_MARK_KEEP_MS)]);
+    return this.recoverRows((await this.run<ReservationRow>(this.db, 'staleReservations', [utcTimestamp(now - olderThanMs)])).rows);
   }
 
   /**
@@ -336,14 +428,44 @@ export class CreditLedger {
     return Number(rows[0]?.n ?? 0);
   }
 
-  private async releaseRows(rows: readonly ReservationRow[]): Promise<number> {
-    let released = 0;
+  /**
+   * A dead process's reservations: one that carries its call is settled from itself — the call may
+   * have been answered, so it is charged what it reserved (at most its worst case) with a usage
+   * event of that call (no verdict, provider or query: those died with the process; its source
+   * kept); one without (a batch's, a bulk chunk's: never answered before their settle) is released.
+   */
+  private async recoverRows(rows: readonly ReservationRow[]): Promise<number> {
+    let recovered = 0;
     for (const row of rows) {
       const grant = Number(row.grant_amount);
       const extra = Number(row.extra_amount);
-      if (await this.release({ id: row.id, accountId: row.account_id, month: row.month, grant, extra, total: grant + extra })) released++;
+      const reservation: Reservation = { id: row.id, accountId: row.account_id, month: row.month, grant, extra, total: grant + extra };
+      const done = row.credential_id !== null && row.env !== null && row.endpoint !== null ? await this.settleFromItself(reservation, row) : await this.release(reservation);
+      if (done) recovered++;
     }
-    return released;
+    return recovered;
+  }
+
+  /** Drops the reservation and writes its call's event at its whole amount, at the time it was made; false when already gone. */
+  private async settleFromItself(reservation: Reservation, row: ReservationRow): Promise<boolean> {
+    const at = Date.parse(`${row.created_at.replace(' ', 'T')}Z`);
+    const event: UsageEventInput = {
+      accountId: reservation.accountId,
+      credentialId: row.credential_id ?? '',
+      env: row.env ?? '',
+      endpoint: row.endpoint ?? '',
+      verdict: null,
+      provider: null,
+      latencyMs: 0,
+      cached: false,
+      query: null,
+      source: row.source,
+    };
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.dropReservation(trx, reservation.id))) return false;
+      await insertUsage(trx, this.database.dialect, [{ event: { ...event, at: Number.isNaN(at) ? this.clock.now() : at }, credits: reservation.total }], this.clock.now());
+      return true;
+    });
   }
 
   /** Locks the account row (PostgreSQL; SQLite has one writer at a time) and reads what a debit needs. */

@@ -11,6 +11,9 @@ export type LedgerRunner = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
  * validate). Each text is fixed, so SQLite prepares it once (statement-cache.ts) and PostgreSQL
  * gets the same text every time. Written with `?`; PostgreSQL's `$n` are put in once, here.
  */
+/** What recovery reads of a reservation: its amounts and the call it pays for (null for a batch or a bulk chunk). */
+const RESERVATION_COLUMNS = 'id, account_id, month, grant_amount, extra_amount, created_at, credential_id, env, endpoint, source';
+
 const TEXT = {
   lockAccount: 'select plan, extra_credits from accounts where id = ?',
   balance:
@@ -20,16 +23,22 @@ const TEXT = {
   usedGrant: 'select used_grant from credit_months where account_id = ? and month = ?',
   adjustMonth: 'update credit_months set used_grant = used_grant + ?, used_extra = used_extra + ? where account_id = ? and month = ?',
   adjustExtra: 'update accounts set extra_credits = extra_credits - ? where id = ?',
-  insertReservation: 'insert into credit_reservations (id, account_id, month, grant_amount, extra_amount, created_at, owner) values (?, ?, ?, ?, ?, ?, ?)',
+  insertReservation:
+    'insert into credit_reservations (id, account_id, month, grant_amount, extra_amount, created_at, owner, credential_id, env, endpoint, source) ' +
+    'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   dropReservation: 'delete from credit_reservations where id = ?',
   renewReservation: 'update credit_reservations set created_at = ? where id = ?',
   heldReservations: 'select count(*) as n from credit_reservations',
-  ownReservations: 'select id, account_id, month, grant_amount, extra_amount from credit_reservations where owner = ?',
-  staleReservations: 'select id, account_id, month, grant_amount, extra_amount from credit_reservations where created_at < ?',
+  ownReservations: `select ${RESERVATION_COLUMNS} from credit_reservations where owner = ?`,
+  staleReservations: `select ${RESERVATION_COLUMNS} from credit_reservations where created_at < ?`,
+  /** A background batch's id, written with it (usage_batches, migration 0010). */
+  insertBatchMark: 'insert into usage_batches (id, at) values (?, ?)',
+  /** Batch ids older than any retry of theirs: the sweeper drops them. */
+  dropBatchMarks: 'delete from usage_batches where at < ?',
   /** A bulk chunk's receipt (bulk-ledger.ts): its id is the chunk's idempotency key. */
   insertReceipt: 'insert into bulk_receipts (id, account_id, calls, credits, created_at) values (?, ?, ?, ?, ?)',
   /** PostgreSQL only: the whole reserve in one round trip (migration 0008_reserve_function). */
-  reserve: 'select r_grant, r_extra from addressd_reserve(?, ?, ?, ?::jsonb, ?, ?, ?)',
+  reserve: 'select r_grant, r_extra from addressd_reserve(?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)',
 } as const;
 
 export type LedgerStatement = keyof typeof TEXT;

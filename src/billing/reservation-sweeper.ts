@@ -12,7 +12,8 @@ export interface ReservationSweeperOptions {
 }
 
 /**
- * Releases reservations that any crashed instance left behind, every `intervalMs`, once they are
+ * Recovers reservations that any crashed instance left behind (a single call's settled from
+ * itself, a batch's or bulk chunk's released: CreditLedger.releaseStale), every `intervalMs`, once they are
  * older than the longest possible request: a customer is never kept overcharged for longer than
  * `maxAgeMs + intervalMs`, however long the surviving instances run. The timer never keeps the
  * process alive; sweeps never overlap.

@@ -37,7 +37,9 @@ const byNullableText = (a: string | null, b: string | null): number =>
  * GET /v1/usage (SPEC UsageResponse). Balances come from the credit ledger, so `quota -
  * creditsUsedThisMonth + extraCredits` is what the quota gate sees; the rest is grouped from
  * usage events of the current UTC month (`summary`, `sources`), the last 14 days and the last
- * 50 events. Reads only: it costs nothing and writes no event.
+ * 50 events. Reads only: it costs nothing and writes no event. It first waits for this process's
+ * background usage writes accepted before the request (credit-ledger.ts), so a client reads what
+ * its own calls to this instance wrote.
  */
 export class UsageReporter {
   private readonly queries: UsageQueries;
@@ -53,6 +55,7 @@ export class UsageReporter {
   }
 
   async report(request: UsageRequest): Promise<UsageResponse> {
+    await this.ledger.flushed();
     const now = this.clock.now();
     const month = utcMonth(now);
     const days = reportDays(now);

@@ -50,17 +50,110 @@ export async function insertUsage(db: UsageWriter, dialect: Dialect, rows: reado
 /** SQLSTATE of addressd_drop_reservations when one of the reservations was released meanwhile. */
 export const RELEASED_MEANWHILE = 'AD001';
 
+/** A row of a one-statement settle: `paidBy`, a reservation that carries its call (see below), or null. */
+export interface SettleRow extends UsageRow {
+  paidBy: string | null;
+}
+
+/** The columns of the events' VALUES list in a one-statement settle, with their types. */
+const SETTLE_COLUMNS = [
+  ['paid_by', 'text'],
+  ['account_id', 'text'],
+  ['credential_id', 'text'],
+  ['env', 'text'],
+  ['endpoint', 'text'],
+  ['verdict', 'text'],
+  ['provider', 'text'],
+  ['latency_ms', 'integer'],
+  ['cached', 'integer'],
+  ['credits', 'integer'],
+  ['query', 'text'],
+  ['source', 'text'],
+  ['at', 'text'],
+  ['day', 'text'],
+  ['month', 'text'],
+] as const;
+
 /**
- * PostgreSQL, a settle that charges every reservation in full (no refund, so no credit row to
- * touch): drops the reservations and writes the events and their daily totals in ONE statement,
- * atomic on its own (at most EVENTS_PER_STATEMENT events). When one of the reservations is gone
- * (released meanwhile) the statement fails with RELEASED_MEANWHILE and writes nothing.
+ * PostgreSQL, settles that charge their reservations in full (no refund, so no credit row to touch)
+ * and free events, in ONE statement, atomic on its own (at most EVENTS_PER_STATEMENT events):
+ * - `required` reservations (a batch's: recovery releases them) are dropped by
+ *   addressd_drop_reservations, which fails the statement with RELEASED_MEANWHILE, writing
+ *   nothing, when one is gone: the caller then bills what the account has left;
+ * - `recoverable` ones (a single call's, carrying its event: recovery settles them) are dropped
+ *   here, and the events they pay for (`paidBy`) are written only for those this statement
+ *   dropped: one already gone was settled by recovery, or by this same batch before an unknown
+ *   commit outcome, so a re-run writes nothing twice;
+ * - `batchId`, when given, is recorded in usage_batches: a second run fails on its key (see
+ *   isBatchMarkConflict), so even the free events of a batch whose commit was lost are not doubled.
+ * Daily totals are summed from the events kept, written in key order.
  */
-export async function dropAndInsertUsage(db: UsageWriter, reservationIds: readonly string[], rows: readonly UsageRow[], now: number): Promise<void> {
-  if (rows.length > EVENTS_PER_STATEMENT || rows.length === 0) throw new RangeError(`${rows.length} events for one statement`);
-  const { dailySql, eventsSql, params } = usageSql('postgres', rows, now);
-  const text = `with daily as (${dailySql} returning 1), events as (${eventsSql} returning 1) select addressd_drop_reservations($${params.length + 1}::text[]) as dropped`;
-  await db.executeQuery(CompiledQuery.raw(text, [...params, [...reservationIds]]));
+export async function settleUsage(
+  db: UsageWriter,
+  reservations: { required: readonly string[]; recoverable: readonly string[] },
+  rows: readonly SettleRow[],
+  now: number,
+  batchId: string | null,
+): Promise<void> {
+  if (rows.length > EVENTS_PER_STATEMENT) throw new RangeError(`${rows.length} events for one statement`);
+  const params: unknown[] = [[...reservations.required], [...reservations.recoverable]];
+  const tuples = rows.map(({ event, credits, paidBy }) => {
+    const { at, day, month } = eventTimes(event.at ?? now);
+    const values = [
+      paidBy,
+      event.accountId,
+      event.credentialId,
+      event.env,
+      event.endpoint,
+      event.verdict,
+      event.provider,
+      Math.max(0, Math.round(event.latencyMs)),
+      event.cached ? 1 : 0,
+      credits,
+      event.query,
+      event.source,
+      at,
+      day,
+      month,
+    ];
+    const marks = values.map((value, i) => {
+      params.push(value);
+      return `$${params.length}::${SETTLE_COLUMNS[i]![1]}`;
+    });
+    return `(${marks.join(', ')})`;
+  });
+  const names = SETTLE_COLUMNS.map(([name]) => name).join(', ');
+  const parts = [
+    'required as (select addressd_drop_reservations($1::text[]) as n)',
+    'dropped as (delete from credit_reservations where id = any($2::text[]) returning id)',
+  ];
+  if (tuples.length > 0) {
+    parts.push(
+      `ev (${names}) as (values ${tuples.join(', ')})`,
+      'kept as (select * from ev where paid_by is null or paid_by in (select id from dropped))',
+      `daily as (insert into usage_daily (${DAILY_COLUMNS}) ` +
+        "select account_id, day, month, endpoint, coalesce(verdict, ''), coalesce(source, ''), count(*), sum(credits) from kept " +
+        "group by account_id, day, month, endpoint, coalesce(verdict, ''), coalesce(source, '') " +
+        `order by account_id, day, endpoint, coalesce(verdict, ''), coalesce(source, '') ${DAILY_UPSERT} returning 1)`,
+      `events as (insert into usage_events (${EVENT_COLUMNS}) ` +
+        'select account_id, credential_id, env, endpoint, verdict, provider, latency_ms, cached, credits, query, source, at, day, month from kept returning 1)',
+    );
+  }
+  if (batchId !== null) {
+    params.push(batchId, utcTimestamp(now));
+    parts.push(`mark as (insert into usage_batches (id, at) values ($${params.length - 1}::text, $${params.length}::text) returning 1)`);
+  }
+  await db.executeQuery(CompiledQuery.raw(`with ${parts.join(', ')} select (select n from required) as required`, params));
+}
+
+/** The error of a batch that already committed (its id is in usage_batches): its re-run is done. */
+export function isBatchMarkConflict(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, constraint, message } = e as { code?: unknown; constraint?: unknown; message?: unknown };
+    if (code === '23505' && constraint === 'usage_batches_pkey') return true;
+    if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT') && typeof message === 'string' && message.includes('usage_batches.id')) return true;
+  }
+  return false;
 }
 
 async function insertChunk(db: UsageWriter, dialect: Dialect, rows: readonly UsageRow[], now: number): Promise<void> {
@@ -75,16 +168,20 @@ async function insertChunk(db: UsageWriter, dialect: Dialect, rows: readonly Usa
   await db.executeQuery(CompiledQuery.raw(eventsSql, events));
 }
 
+/** When an event happened, as its row says it: the call's own moment, not its (later, background) write's. */
+function eventTimes(ms: number) {
+  return { at: utcTimestamp(ms), day: utcDay(ms), month: utcMonth(ms) };
+}
+
 /** The two inserts of a chunk of events (daily totals first, in key order) and their parameters. */
 function usageSql(dialect: Dialect, rows: readonly UsageRow[], now: number) {
-  const day = utcDay(now);
-  const month = utcMonth(now);
-  const at = utcTimestamp(now);
+  const times = rows.map(({ event }) => eventTimes(event.at ?? now));
   const totals = new Map<string, unknown[]>();
-  for (const { event, credits } of rows) {
+  for (const [i, { event, credits }] of rows.entries()) {
+    const { day, month } = times[i]!;
     const verdict = event.verdict ?? '';
     const source = event.source ?? '';
-    const key = JSON.stringify([event.accountId, event.endpoint, verdict, source]);
+    const key = JSON.stringify([event.accountId, day, event.endpoint, verdict, source]);
     const total = totals.get(key);
     if (total) {
       total[6] = (total[6] as number) + 1;
@@ -95,7 +192,7 @@ function usageSql(dialect: Dialect, rows: readonly UsageRow[], now: number) {
   }
   const daily = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).flatMap(([, total]) => total);
   const dailySql = `insert into usage_daily (${DAILY_COLUMNS}) values ${values(dialect, totals.size, 8)} ${DAILY_UPSERT}`;
-  const events = rows.flatMap(({ event, credits }) => [
+  const events = rows.flatMap(({ event, credits }, i) => [
     event.accountId,
     event.credentialId,
     event.env,
@@ -107,9 +204,9 @@ function usageSql(dialect: Dialect, rows: readonly UsageRow[], now: number) {
     credits,
     event.query,
     event.source,
-    at,
-    day,
-    month,
+    times[i]!.at,
+    times[i]!.day,
+    times[i]!.month,
   ]);
   const eventsSql = `insert into usage_events (${EVENT_COLUMNS}) values ${values(dialect, rows.length, 14, daily.length + 1)}`;
   return { dailySql, eventsSql, daily, events, params: [...daily, ...events] };

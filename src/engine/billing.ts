@@ -44,12 +44,20 @@ export function usageEvent(clock: Clock, ctx: CallContext, outcome: CallOutcome,
     cached,
     query: outcome.query,
     source: ctx.source,
+    // The answer's moment: the event is written later, in the background.
+    at: clock.now(),
   };
 }
 
 /**
  * The bill step (DESIGN §5): reserve the worst case before fan-out, settle what was answered
  * after, write the event with the debit. A call that throws gives its reservation back.
+ *
+ * A single call (`billed`, `free`) waits for its reservation, not for its settle or usage event:
+ * those are handed to the ledger's background writer (batched with other requests', retried until
+ * they commit, drained at shutdown) and the answer goes at once. The reservation carries the
+ * call, so a crash before the write is settled from it (credit-ledger.ts). Only when the writer's
+ * queue is full does a call wait, for room in it (back-pressure).
  */
 export class Biller implements BillStep {
   constructor(
@@ -63,7 +71,13 @@ export class Biller implements BillStep {
 
   /** The shared quota gate: nothing runs for an exhausted account. */
   async ensureCredits(accountId: string): Promise<void> {
-    const balance = await this.gate.balance(accountId);
+    let balance = await this.gate.balance(accountId);
+    if (balance.available <= 0 && this.ledger.refunding(accountId)) {
+      // This process's own refunds are still being written: read the balance once they are.
+      await this.ledger.flushed();
+      this.gate.refunded(accountId);
+      balance = await this.gate.balance(accountId);
+    }
     if (balance.available <= 0) throw new CreditsExhaustedError(balance.plan, balance.quota);
   }
 
@@ -78,11 +92,16 @@ export class Biller implements BillStep {
   ): Promise<T> {
     if (want <= 0) {
       const { value, outcome } = await work(0);
-      await this.ledger.recordFree(this.event(ctx, outcome, false));
-      this.counted(ctx, 0, false);
+      this.written(ctx, 0, false, await this.ledger.recordFreeLater(this.event(ctx, outcome, false)));
       return value;
     }
-    const reservation = await this.ledger.reserve(ctx.accountId, want);
+    const call = { credentialId: ctx.credentialId, env: ctx.env, endpoint: ctx.endpoint, source: ctx.source };
+    let reservation = await this.ledger.reserve(ctx.accountId, want, call);
+    if (!reservation && this.ledger.refunding(ctx.accountId)) {
+      // Credits this process is giving back are still in its writer: once written, try again.
+      await this.ledger.flushed();
+      reservation = await this.ledger.reserve(ctx.accountId, want, call);
+    }
     if (!reservation) {
       const balance = await this.ledger.balance(ctx.accountId);
       this.gate.learn(ctx.accountId, balance);
@@ -92,16 +111,16 @@ export class Biller implements BillStep {
     try {
       result = await work(reservation.total);
     } catch (error) {
-      await this.ledger.release(reservation);
+      await this.ledger.releaseSoon(reservation);
       this.gate.refunded(ctx.accountId);
       throw error;
     }
-    await this.ledger.settle(reservation, result.answered, this.event(ctx, result.outcome, false));
     // What settle charges: the providers that answered, never more than was reserved.
     const charged = Math.max(0, Math.min(result.answered, reservation.total));
+    const accepted = await this.ledger.settleLater(reservation, charged, this.event(ctx, result.outcome, false));
     if (charged < reservation.total) this.gate.refunded(ctx.accountId);
     else this.gate.spent(ctx.accountId, charged);
-    this.counted(ctx, charged, false);
+    this.written(ctx, charged, false, accepted);
     return result.value;
   }
 
@@ -110,7 +129,8 @@ export class Biller implements BillStep {
    * worst case of every call) before `run`, whose calls bill a ChunkBiller drawing from it by the
    * same rules as `billed` and `free` (the gate, a call gets what is left, pays only for providers
    * that answered), then ONE settle of every call's event and credits. Resolves only once that
-   * settle committed; when `run` throws or the settle fails, the reservation is given back and
+   * settle committed (the batch's reservation does not carry its many calls' events, so its answer
+   * waits for them: one statement on PostgreSQL when every call spent what it reserved); when `run` throws or the settle fails, the reservation is given back and
    * nothing is charged, so the caller serves nothing of the calls. `run` calls `keep` after each
    * call: the reservation is renewed every `renewEveryMs` (a third of RESERVATION_MAX_AGE_MS), so
    * no sweep takes a long batch's reservation for one a crashed instance left.
@@ -144,7 +164,7 @@ export class Biller implements BillStep {
     try {
       value = await run(biller, keep);
     } catch (error) {
-      if (reservation) await this.ledger.release(reservation);
+      if (reservation) await this.ledger.releaseSoon(reservation);
       this.gate.refunded(accountId);
       throw error;
     }
@@ -158,10 +178,17 @@ export class Biller implements BillStep {
     return value;
   }
 
-  /** A cache hit: costs nothing, still recorded. */
+  /** A cache hit: costs nothing, still recorded, in the background (resolves once accepted). */
   async free(ctx: CallContext, outcome: CallOutcome): Promise<void> {
-    await this.ledger.recordFree(this.event(ctx, outcome, true));
-    this.counted(ctx, 0, true);
+    this.written(ctx, 0, true, await this.ledger.recordFreeLater(this.event(ctx, outcome, true)));
+  }
+
+  /** Counts a background write once it committed (a write given up is counted by the ledger's writer). */
+  private written(ctx: CallContext, credits: number, cached: boolean, accepted: { written: Promise<void> }): void {
+    accepted.written.then(
+      () => this.counted(ctx, credits, cached),
+      () => undefined,
+    );
   }
 
   private counted(ctx: CallContext, credits: number, cached: boolean): void {

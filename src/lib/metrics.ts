@@ -78,6 +78,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly usageWriteFailures = new Counter({
+    name: 'addressd_usage_write_failures_total',
+    help: 'Background usage writes (settles, free events) that failed: retried (written again later) or dropped (events lost; a reservation left is settled by recovery)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly usageQueue = new Gauge({
+    name: 'addressd_usage_queue_length',
+    help: 'Usage writes held by the background writer, waiting or being written',
+    registers: [this.registry],
+  });
+
   readonly rateLimitRejections = new Counter({
     name: 'addressd_rate_limit_rejections_total',
     help: 'Requests refused by a rate limit (429), by limit',

@@ -26,19 +26,22 @@ const open = (sandbox: Sandbox) =>
 async function books(database: Database, accountId: string) {
   const months = await database.db.selectFrom('credit_months').select(['used_grant', 'used_extra']).where('account_id', '=', accountId).execute();
   const events = await database.db.selectFrom('usage_events').select(['query', 'credits']).where('account_id', '=', accountId).execute();
-  const held = await database.db.selectFrom('credit_reservations').select(['grant_amount', 'extra_amount']).where('account_id', '=', accountId).execute();
+  const held = await database.db.selectFrom('credit_reservations').select(['grant_amount', 'extra_amount', 'endpoint']).where('account_id', '=', accountId).execute();
   return {
     charged: months.reduce((sum, m) => sum + Number(m.used_grant) + Number(m.used_extra), 0),
     eventCredits: events.reduce((sum, e) => sum + Number(e.credits), 0),
     queries: events.map((e) => e.query),
     heldCredits: held.reduce((sum, r) => sum + Number(r.grant_amount) + Number(r.extra_amount), 0),
+    held: held.length,
+    heldCalls: held.filter((r) => r.endpoint === '/v1/validate').length,
   };
 }
 
 /**
  * `kill -9` of a real server process under load, then a new process with the same INSTANCE_ID:
- * the reservations the dead one held are released at start, the ledger equals the sum of the
- * usage events' credits, and every 200 the clients saw was billed exactly once.
+ * the reservations the dead one held are settled from themselves at start (each carries its call:
+ * it may have been answered, its settle not yet written), the ledger equals the sum of the usage
+ * events' credits, and every 200 the clients saw was billed exactly once.
  */
 describe.each(STORAGE_BACKENDS)('kill -9 under load, then a restart (%s)', (backend) => {
   let sandbox: Sandbox;
@@ -75,7 +78,7 @@ describe.each(STORAGE_BACKENDS)('kill -9 under load, then a restart (%s)', (back
     await sandbox.cleanup();
   });
 
-  it('releases what the dead process held, at once, and keeps the books exact', async () => {
+  it('settles what the dead process held from its reservations, at once, and keeps the books exact', async () => {
     const first = await startChildServer(env);
     const [pdok] = emulators as [Emulator];
     // The start-up reachability probe is a PDOK request too: wait until it was made (its line is
@@ -119,22 +122,31 @@ describe.each(STORAGE_BACKENDS)('kill -9 under load, then a restart (%s)', (back
       // The situation of the issue: credits held by calls that will never settle (3 providers each).
       expect(crashed.heldCredits).toBeGreaterThanOrEqual(3 * HUNG);
       expect(crashed.charged).toBe(crashed.eventCredits + crashed.heldCredits);
+      // Every reservation a call left carries the call, so recovery can write its event.
+      expect(crashed.heldCalls).toBe(crashed.held);
 
       for (const emulator of emulators) emulator.setFault({ mode: 'none' });
       const second = await startChildServer(env);
       try {
-        // Released during start-up, before the first request: no sweep, no age limit involved.
+        // Settled during start-up, before the first request: no sweep, no age limit involved.
         const restarted = await books(database, accountId);
         expect(restarted.heldCredits).toBe(0);
+        expect(restarted.charged).toBe(crashed.charged);
         expect(restarted.charged).toBe(restarted.eventCredits);
-        expect(second.logs.find((l) => l.msg.startsWith('released credit reservations left by this instance'))).toBeDefined();
+        expect(second.logs.find((l) => l.msg.startsWith('recovered credit reservations left by this instance'))).toBeDefined();
+        // One event per recovered reservation, at its reserved amount; its query died with the process.
+        expect(restarted.queries.filter((q) => q === null)).toHaveLength(crashed.held);
+        expect(restarted.eventCredits - crashed.eventCredits).toBe(crashed.heldCredits);
 
-        // Every answer a client saw was billed, once; an event without an answer is a call that
-        // settled just before the kill (billed, its response lost with the connection).
+        // Every answer a client saw was billed, once: by its own event, or — answered, its settle
+        // not yet written when the process died — by the event recovered from its reservation. An
+        // event without an answer is a call that settled (or was recovered) with its response lost.
         const billed = new Map<string, number>();
-        for (const query of restarted.queries) billed.set(query!, (billed.get(query!) ?? 0) + 1);
-        for (const query of served) expect(billed.get(query), query).toBe(1);
+        for (const query of restarted.queries) if (query !== null) billed.set(query, (billed.get(query) ?? 0) + 1);
         expect([...billed.values()].every((n) => n === 1)).toBe(true);
+        const byRecovery = served.filter((query) => !billed.has(query));
+        expect(byRecovery.length).toBeLessThanOrEqual(crashed.held);
+        expect(restarted.queries.length - served.length).toBeGreaterThanOrEqual(0);
         expect(restarted.queries.length - served.length).toBeLessThanOrEqual(12);
 
         const res = await fetch(`${second.url}/v1/validate`, {
@@ -143,6 +155,9 @@ describe.each(STORAGE_BACKENDS)('kill -9 under load, then a restart (%s)', (back
           body: JSON.stringify({ query: 'Damrak 1, 1012 LG Amsterdam', country: 'NL' }),
         });
         expect(res.status).toBe(200);
+        // The answer went before its settle was written; GET /v1/usage reads after this instance's writes.
+        const usage = await fetch(`${second.url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
+        expect(usage.status).toBe(200);
         const after = await books(database, accountId);
         expect(after.charged).toBe(after.eventCredits);
         expect(after.heldCredits).toBe(0);
@@ -175,7 +190,62 @@ describe.each(STORAGE_BACKENDS)('reservations of a running server (%s)', (backen
     }
   }, 60_000);
 
-  it('a restart with the same INSTANCE_ID releases its predecessor\'s at once; another id leaves them to age', async () => {
+  /** The events of an account as recovery writes them. */
+  const recoveredEvents = (server: { services: { database: Database } }, accountId: string) =>
+    server.services.database.db
+      .selectFrom('usage_events')
+      .select(['credential_id', 'env', 'endpoint', 'source', 'credits', 'query', 'verdict', 'cached'])
+      .where('account_id', '=', accountId)
+      .execute();
+  const call = { credentialId: 'key_dead', env: 'live', endpoint: '/v1/validate', source: 'crm.42' };
+  const asRecovered = { credential_id: 'key_dead', env: 'live', endpoint: '/v1/validate', source: 'crm.42', credits: 3, query: null, verdict: null, cached: 0 };
+
+  it('the sweep settles a stopped instance\'s stale reservation that carries its call: charged once, its event with its source', async () => {
+    const clock = new ManualClock();
+    const server = await startTestServer({ backend, clock, env: { RESERVATION_SWEEP_MS: '20' } });
+    try {
+      const { accountId } = await server.createAccount({ plan: 'free' });
+      // A call answered by an instance that died before its settle was written.
+      const peer = new CreditLedger(server.services.database, clock, { owner: 'peer-that-died' });
+      expect(await peer.reserve(accountId, 3, call)).toMatchObject({ total: 3 });
+      const { sweeper, ledger, config } = server.services;
+      expect(await sweeper.nextSweep()).toBe(0);
+      clock.advance(config.RESERVATION_MAX_AGE_MS + 1000);
+      expect(await sweeper.nextSweep()).toBe(1);
+      expect(await sweeper.nextSweep()).toBe(0);
+      expect(await ledger.heldReservations()).toBe(0);
+      expect(await ledger.balance(accountId)).toMatchObject({ usedThisMonth: 3, available: 497 });
+      expect((await recoveredEvents(server, accountId)).map((e) => ({ ...e, credits: Number(e.credits), cached: Number(e.cached) }))).toEqual([asRecovered]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('a restart with the same INSTANCE_ID settles its predecessor\'s reservation that carries its call, once', async () => {
+    const clock = new ManualClock();
+    const sandbox = await createSandbox(backend);
+    try {
+      const first = await startTestServer({ backend, clock, sandbox, env: { INSTANCE_ID: 'instance-1' } });
+      const { accountId } = await first.createAccount({ plan: 'free' });
+      await first.services.ledger.reserve(accountId, 3, call);
+      await first.close();
+      const again = await startTestServer({ backend, clock, sandbox, env: { INSTANCE_ID: 'instance-1' } });
+      try {
+        expect(await again.services.ledger.heldReservations()).toBe(0);
+        expect(await again.services.ledger.balance(accountId)).toMatchObject({ usedThisMonth: 3 });
+        expect((await recoveredEvents(again, accountId)).map((e) => ({ ...e, credits: Number(e.credits), cached: Number(e.cached) }))).toEqual([asRecovered]);
+        // Nothing left to settle twice: a second recovery finds nothing.
+        expect(await again.services.ledger.releaseOwn()).toBe(0);
+        expect(await recoveredEvents(again, accountId)).toHaveLength(1);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await sandbox.cleanup();
+    }
+  }, 120_000);
+
+  it('a restart with the same INSTANCE_ID recovers its predecessor\'s at once; another id leaves them to age', async () => {
     const clock = new ManualClock();
     const sandbox = await createSandbox(backend);
     try {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreditLedger } from '../../src/billing/credit-ledger.js';
-import { CommitOutcomeUnknown, GroupCommit } from '../../src/billing/group-commit.js';
+import { GroupCommit } from '../../src/billing/group-commit.js';
 import type { Database } from '../../src/store/db/database.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { event, eventRows, heldReservations, type LedgerFixture, newAccount, openLedgerFixture, spend } from './storage.js';
@@ -57,15 +57,105 @@ describe('GroupCommit', () => {
     expect(written.sort()).toEqual(['a', 'c']);
   });
 
-  it('fails every item of a batch whose commit outcome is unknown, without writing any again', async () => {
-    let calls = 0;
-    const group = new GroupCommit<string>(async () => {
-      calls += 1;
-      throw new CommitOutcomeUnknown(new Error('Connection terminated'));
-    });
+  it('writes a batch that failed for a transient reason again, under the same id, until it commits', async () => {
+    const ids: string[] = [];
+    const retried: number[] = [];
+    let written: string[] = [];
+    const group = new GroupCommit<string>(
+      async (items, batchId) => {
+        ids.push(batchId);
+        if (ids.length < 3) throw new Error('Connection terminated unexpectedly');
+        written = items;
+      },
+      { classify: () => 'retry', pause: async () => undefined, onRetry: (_, attempt) => retried.push(attempt) },
+    );
     const results = await Promise.all(['a', 'b', 'c'].map((x) => settled(group.submit(x))));
-    expect(results.every((r) => r instanceof CommitOutcomeUnknown)).toBe(true);
-    expect(calls).toBe(1);
+    expect(results).toEqual(['ok', 'ok', 'ok']);
+    expect(written).toEqual(['a', 'b', 'c']);
+    // The same id each time: the writer's commit finds a first run that did commit, and writes nothing.
+    expect(new Set(ids).size).toBe(1);
+    expect(retried).toEqual([1, 2]);
+  });
+
+  it('accepts at once and writes after: enqueue resolves before the commit, `written` and flushed() after it', async () => {
+    const { batches, release, commit } = heldCommits<number>();
+    const group = new GroupCommit(commit);
+    const { written } = await group.enqueue(1);
+    await tick();
+    expect(batches).toEqual([[1]]);
+    let flushed = false;
+    const flush = group.flushed().then(() => (flushed = true));
+    await tick();
+    expect(flushed).toBe(false);
+    release[0]!();
+    await written;
+    await flush;
+    expect(flushed).toBe(true);
+  });
+
+  it('a full queue makes the next request wait for room (back-pressure), never drops it', async () => {
+    const { batches, release, commit } = heldCommits<number>();
+    const lengths: number[] = [];
+    const group = new GroupCommit(commit, { maxQueued: 2, onLength: (n) => lengths.push(n) });
+    await group.enqueue(1);
+    await group.enqueue(2);
+    let third = false;
+    const waiting = group.enqueue(3).then((accepted) => {
+      third = true;
+      return accepted;
+    });
+    await tick();
+    expect(third).toBe(false);
+    expect(group.length).toBe(2);
+    release[0]!();
+    const { written } = await waiting;
+    expect(third).toBe(true);
+    await tick();
+    expect(batches).toEqual([[1, 2], [3]]);
+    release[1]!();
+    await written;
+    expect(group.length).toBe(0);
+    expect(Math.max(...lengths)).toBe(2);
+  });
+
+  it('stop() writes what is held before it resolves; a database still away past the grace is given up', async () => {
+    const { release, commit } = heldCommits<number>();
+    const group = new GroupCommit(commit);
+    const { written } = await group.enqueue(1);
+    let stopped = false;
+    const stopping = group.stop(60_000).then(() => (stopped = true));
+    await tick();
+    expect(stopped).toBe(false);
+    release[0]!();
+    await stopping;
+    await written;
+
+    const dropped: number[] = [];
+    let pausing = () => undefined as void;
+    const paused = new Promise<void>((resolve) => (pausing = resolve));
+    let resume = () => undefined as void;
+    const away = new GroupCommit<number>(
+      async () => {
+        throw new Error('Connection terminated unexpectedly');
+      },
+      {
+        classify: () => 'retry',
+        pause: () => {
+          pausing();
+          return new Promise<void>((resolve) => (resume = resolve));
+        },
+        onDropped: (_, n) => dropped.push(n),
+      },
+    );
+    const held = await away.enqueue(7);
+    await paused;
+    const done = away.stop(0);
+    // The grace timer (0 ms, set first) has fired once this one has: the next failure is the last.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    resume();
+    await done;
+    expect(await settled(held.written)).toBeInstanceOf(Error);
+    expect(dropped).toEqual([1]);
   });
 });
 

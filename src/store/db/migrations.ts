@@ -350,6 +350,72 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         for (const t of ['feedback_gaps', 'feedback_daily', 'feedback_responses']) await db.schema.dropTable(t).ifExists().execute();
       },
     },
+    // Usage rows off the request's path (issue 37): a call is answered once its reservation is
+    // made, and its settle is written afterwards in batches. A reservation carries what its call's
+    // usage event needs, so one left by a dead process is settled from itself (the call may have
+    // been answered) instead of released. `usage_batches` records each background batch that
+    // committed: a batch re-run after an unknown commit outcome finds its id and writes nothing.
+    '0010_reservation_call': {
+      async up(db: Kysely<unknown>) {
+        for (const column of ['credential_id', 'env', 'endpoint', 'source']) {
+          await db.schema.alterTable('credit_reservations').addColumn(column, 'text').execute();
+        }
+        await db.schema
+          .createTable('usage_batches')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('usage_batches_at').on('usage_batches').column('at').execute();
+        if (dialect !== 'postgres') return;
+        // 0008's reserve, one statement still, recording the call too (a new overload; 0008's stays for a rollback).
+        await sql`
+          CREATE OR REPLACE FUNCTION addressd_reserve(p_account text, p_month text, p_want integer, p_quotas jsonb, p_id text, p_at text, p_owner text,
+            p_credential text, p_env text, p_endpoint text, p_source text)
+          RETURNS TABLE (r_grant integer, r_extra integer, r_plan text)
+          LANGUAGE plpgsql AS $fn$
+          DECLARE
+            v_plan text;
+            v_extra_credits integer;
+            v_used integer;
+            v_grant_left integer;
+            v_total integer;
+            v_grant integer;
+            v_extra integer;
+          BEGIN
+            SELECT a.plan, a.extra_credits INTO v_plan, v_extra_credits FROM accounts a WHERE a.id = p_account FOR UPDATE;
+            IF NOT FOUND THEN
+              RAISE EXCEPTION 'no account %', p_account USING ERRCODE = 'P0002';
+            END IF;
+            INSERT INTO credit_months (account_id, month, used_grant, used_extra) VALUES (p_account, p_month, 0, 0)
+              ON CONFLICT (account_id, month) DO NOTHING;
+            SELECT m.used_grant INTO v_used FROM credit_months m WHERE m.account_id = p_account AND m.month = p_month;
+            v_grant_left := greatest(0, coalesce((p_quotas ->> v_plan)::integer, 0) - v_used);
+            v_total := greatest(0, least(p_want, v_grant_left + greatest(0, v_extra_credits)));
+            v_grant := least(v_total, v_grant_left);
+            v_extra := v_total - v_grant;
+            IF v_total > 0 THEN
+              UPDATE credit_months m SET used_grant = m.used_grant + v_grant, used_extra = m.used_extra + v_extra
+                WHERE m.account_id = p_account AND m.month = p_month;
+              IF v_extra <> 0 THEN
+                UPDATE accounts a SET extra_credits = a.extra_credits - v_extra WHERE a.id = p_account;
+              END IF;
+              INSERT INTO credit_reservations (id, account_id, month, grant_amount, extra_amount, created_at, owner, credential_id, env, endpoint, source)
+                VALUES (p_id, p_account, p_month, v_grant, v_extra, p_at, p_owner, p_credential, p_env, p_endpoint, p_source);
+            END IF;
+            RETURN QUERY SELECT v_grant, v_extra, v_plan;
+          END
+          $fn$`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        if (dialect === 'postgres') {
+          await sql`DROP FUNCTION IF EXISTS addressd_reserve(text, text, integer, jsonb, text, text, text, text, text, text, text)`.execute(db);
+        }
+        await db.schema.dropTable('usage_batches').ifExists().execute();
+        for (const column of ['source', 'endpoint', 'env', 'credential_id']) {
+          await db.schema.alterTable('credit_reservations').dropColumn(column).execute();
+        }
+      },
+    },
   };
 }
 

@@ -66,6 +66,21 @@ export interface CreditReservationsTable {
   created_at: string;
   /** INSTANCE_ID of the process that reserved (null: reserved before 0003, or by a tool). */
   owner: string | null;
+  /**
+   * The call it pays for (migration 0010), so a reservation a dead process left is settled from
+   * itself: its usage event written with these. All null: a batch's or a bulk chunk's reservation
+   * (released, not settled, by recovery), or one made before 0010.
+   */
+  credential_id: string | null;
+  env: string | null;
+  endpoint: string | null;
+  source: string | null;
+}
+
+/** One background usage write that committed (its id): a re-run after an unknown outcome finds it and writes nothing. */
+export interface UsageBatchesTable {
+  id: string;
+  at: string;
 }
 
 export interface UsageEventsTable {
@@ -215,5 +230,6 @@ export interface DatabaseSchema {
   credit_reservations: CreditReservationsTable;
   usage_events: UsageEventsTable;
   usage_daily: UsageDailyTable;
+  usage_batches: UsageBatchesTable;
   bulk_receipts: BulkReceiptsTable;
 }
