@@ -98,24 +98,7 @@ export async function settleUsage(
   if (rows.length > EVENTS_PER_STATEMENT) throw new RangeError(`${rows.length} events for one statement`);
   const params: unknown[] = [[...reservations.required], [...reservations.recoverable]];
   const tuples = rows.map(({ event, credits, paidBy }) => {
-    const { at, day, month } = eventTimes(event.at ?? now);
-    const values = [
-      paidBy,
-      event.accountId,
-      event.credentialId,
-      event.env,
-      event.endpoint,
-      event.verdict,
-      event.provider,
-      Math.max(0, Math.round(event.latencyMs)),
-      event.cached ? 1 : 0,
-      credits,
-      event.query,
-      event.source,
-      at,
-      day,
-      month,
-    ];
+    const values = [paidBy, ...eventValues(event, credits, eventTimes(event.at ?? now))];
     const marks = values.map((value, i) => {
       params.push(value);
       return `$${params.length}::${SETTLE_COLUMNS[i]![1]}`;
@@ -173,6 +156,26 @@ function eventTimes(ms: number) {
   return { at: utcTimestamp(ms), day: utcDay(ms), month: utcMonth(ms) };
 }
 
+/** One event's values in EVENT_COLUMNS' order. */
+function eventValues(event: UsageEventInput, credits: number, { at, day, month }: ReturnType<typeof eventTimes>): unknown[] {
+  return [
+    event.accountId,
+    event.credentialId,
+    event.env,
+    event.endpoint,
+    event.verdict,
+    event.provider,
+    Math.max(0, Math.round(event.latencyMs)),
+    event.cached ? 1 : 0,
+    credits,
+    event.query,
+    event.source,
+    at,
+    day,
+    month,
+  ];
+}
+
 /** The two inserts of a chunk of events (daily totals first, in key order) and their parameters. */
 function usageSql(dialect: Dialect, rows: readonly UsageRow[], now: number) {
   const times = rows.map(({ event }) => eventTimes(event.at ?? now));
@@ -192,22 +195,7 @@ function usageSql(dialect: Dialect, rows: readonly UsageRow[], now: number) {
   }
   const daily = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).flatMap(([, total]) => total);
   const dailySql = `insert into usage_daily (${DAILY_COLUMNS}) values ${values(dialect, totals.size, 8)} ${DAILY_UPSERT}`;
-  const events = rows.flatMap(({ event, credits }, i) => [
-    event.accountId,
-    event.credentialId,
-    event.env,
-    event.endpoint,
-    event.verdict,
-    event.provider,
-    Math.max(0, Math.round(event.latencyMs)),
-    event.cached ? 1 : 0,
-    credits,
-    event.query,
-    event.source,
-    times[i]!.at,
-    times[i]!.day,
-    times[i]!.month,
-  ]);
+  const events = rows.flatMap(({ event, credits }, i) => eventValues(event, credits, times[i]!));
   const eventsSql = `insert into usage_events (${EVENT_COLUMNS}) values ${values(dialect, rows.length, 14, daily.length + 1)}`;
   return { dailySql, eventsSql, daily, events, params: [...daily, ...events] };
 }
