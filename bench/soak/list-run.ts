@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Books, Read } from './books.js';
 import { runCli } from './setup.js';
 
@@ -19,11 +19,14 @@ export async function runList(file: string, out: string, rows: number, accountId
   const run: ListRun = { attempts: [], out, rows };
   for (let attempt = 0; attempt < 5; attempt++) {
     const args = ['validate', file, '--account', accountId, '--out', out, '--query-column', 'address', '--country-column', 'country', '--source', LIST_SOURCE];
-    const ran = await runCli(attempt > 0 ? [...args, '--resume'] : args, env, 600_000);
+    // An attempt that stopped before its journal existed (it could not start: Redis or PostgreSQL
+    // away at that moment) left nothing to resume: the operator runs it again from the start.
+    const resume = attempt > 0 && existsSync(`${out}.journal`);
+    const ran = await runCli(resume ? [...args, '--resume'] : args, env, 600_000);
     const outcome = typeof ran.json?.outcome === 'string' ? ran.json.outcome : `failed: ${ran.stderr.trim().split('\n').pop() ?? ''}`;
     const credits = typeof ran.json?.creditsThisRun === 'number' ? ran.json.creditsThisRun : undefined;
     run.attempts.push({ outcome, credits, exit: ran.code });
-    log(`list ${attempt === 0 ? 'run' : '--resume'}: ${outcome}${credits !== undefined ? `, ${credits} credits` : ''} in ${(ran.ms / 1000).toFixed(1)} s`);
+    log(`list ${resume ? '--resume' : attempt === 0 ? 'run' : 'run again'}: ${outcome}${credits !== undefined ? `, ${credits} credits` : ''} in ${(ran.ms / 1000).toFixed(1)} s`);
     if (outcome === 'complete') break;
   }
   return run;
@@ -31,7 +34,8 @@ export async function runList(file: string, out: string, rows: number, accountId
 
 /** The list's output holds every row once, and its rows were billed once each: events = rows, credits = what the runs said. */
 export async function checkList(read: Read, run: ListRun): Promise<Books> {
-  const written = readFileSync(run.out, 'utf8').split('\n').filter(Boolean).length - 1;
+  // No output at all (every attempt failed to start) is a failed list, not a crash of the books.
+  const written = existsSync(run.out) ? readFileSync(run.out, 'utf8').split('\n').filter(Boolean).length - 1 : 0;
   const [billed] = await read<{ n: number; credits: number | null }>(`SELECT count(*) AS n, sum(credits) AS credits FROM usage_events WHERE source = '${LIST_SOURCE}'`);
   const said = run.attempts.every((a) => a.credits !== undefined) ? run.attempts.reduce((sum, a) => sum + (a.credits ?? 0), 0) : undefined;
   const complete = run.attempts.at(-1)?.outcome === 'complete';
