@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { deleteRedisKeys } from '../support/redis-keys.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { connectRedis } from '../../src/store/cache/connect-redis.js';
 import {
@@ -24,13 +25,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
 
-afterAll(async () => {
-  const admin = new Redis(REDIS_URL);
-  const keys: string[] = [];
-  for await (const batch of admin.scanStream({ match: `${RUN_PREFIX}*`, count: 500 })) keys.push(...(batch as string[]));
-  if (keys.length > 0) await admin.del(...keys);
-  await admin.quit();
-});
+afterAll(() => deleteRedisKeys(REDIS_URL, RUN_PREFIX));
 
 /** Pass time without sleeping: the in-process cache on a ManualClock; Redis keeps its own clock (see its PTTL tests). */
 const backends: Array<[string, () => Promise<ResponseCache>]> = [

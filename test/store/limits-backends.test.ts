@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { deleteRedisKeys } from '../support/redis-keys.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import {
   createRateLimiter,
@@ -14,13 +15,7 @@ const REDIS_URL = 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:limits-b:${process.pid}:${randomUUID()}:`;
 const FIVE_MINUTE: LimitWindow = { name: 'five_minute', max: 10, periodSeconds: 300 };
 
-afterAll(async () => {
-  const admin = new Redis(REDIS_URL);
-  const keys: string[] = [];
-  for await (const batch of admin.scanStream({ match: `${RUN_PREFIX}*`, count: 500 })) keys.push(...(batch as string[]));
-  if (keys.length > 0) await admin.del(...keys);
-  await admin.quit();
-});
+afterAll(() => deleteRedisKeys(REDIS_URL, RUN_PREFIX));
 
 describe('redis rate limiter', () => {
   it('admits exactly max of 50 parallel hits from two instances', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { deleteRedisKeys } from '../support/redis-keys.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createResponseCache, MemoryResponseCache, NearCache, type ResponseCache } from '../../src/store/cache/index.js';
 
@@ -8,13 +9,7 @@ const REDIS_URL = 'redis://127.0.0.1:6379';
 const RUN_PREFIX = `test:near:${process.pid}:${randomUUID()}:`;
 const NEAR_MS = 1000;
 
-afterAll(async () => {
-  const admin = new Redis(REDIS_URL);
-  const keys: string[] = [];
-  for await (const batch of admin.scanStream({ match: `${RUN_PREFIX}*`, count: 500 })) keys.push(...(batch as string[]));
-  if (keys.length > 0) await admin.del(...keys);
-  await admin.quit();
-});
+afterAll(() => deleteRedisKeys(REDIS_URL, RUN_PREFIX));
 
 /** A shared cache that counts its reads and can be made unready (Redis down) or slow (a read in flight). */
 class SharedStandIn extends MemoryResponseCache {
