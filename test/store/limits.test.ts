@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { deleteRedisKeys } from '../support/redis-keys.js';
 import { ManualClock } from '../../src/lib/clock.js';
