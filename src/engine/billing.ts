@@ -55,7 +55,8 @@ export function usageEvent(clock: Clock, ctx: CallContext, outcome: CallOutcome,
  *
  * A single call (`billed`, `free`) waits for its reservation, not for its settle or usage event:
  * those are handed to the ledger's background writer (batched with other requests', retried until
- * they commit, drained at shutdown) and the answer goes at once. The reservation carries the
+ * they commit, drained at shutdown) and the answer goes at once, unless the settle gives credits
+ * back (a provider failed): that answer waits for the write, so every instance sees the credits. The reservation carries the
  * call, so a crash before the write is settled from it (credit-ledger.ts). Only when the writer's
  * queue is full does a call wait, for room in it (back-pressure).
  */
@@ -118,9 +119,13 @@ export class Biller implements BillStep {
     // What settle charges: the providers that answered, never more than was reserved.
     const charged = Math.max(0, Math.min(result.answered, reservation.total));
     const accepted = await this.ledger.settleLater(reservation, charged, this.event(ctx, result.outcome, false));
-    if (charged < reservation.total) this.gate.refunded(ctx.accountId);
-    else this.gate.spent(ctx.accountId, charged);
     this.written(ctx, charged, false, accepted);
+    if (charged < reservation.total) {
+      this.gate.refunded(ctx.accountId);
+      // Credits given back (a provider failed) are in the books before the answer goes, so every
+      // instance can spend them at once; a write given up was reported by the ledger's writer.
+      await accepted.written.catch(() => undefined);
+    } else this.gate.spent(ctx.accountId, charged);
     return result.value;
   }
 
