@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CreditLedger } from '../../src/billing/credit-ledger.js';
+import { CreditLedger } from '../../src/billing/credit-ledger.js';
+import { Biller, type CallContext } from '../../src/engine/billing.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { event, eventRows, heldReservations, type LedgerFixture, newAccount, openLedgerFixture } from './storage.js';
 
@@ -119,6 +120,39 @@ describe.each(STORAGE_BACKENDS)('usage written after the answer (%s)', (backend)
     await f.ledger.flushed();
     expect(await eventRows(f.database, acc)).toHaveLength(5);
     await Promise.all(accepted.map((a) => a.written));
+  });
+
+  it('a call that gives credits back answers once the refund is written, and not later than the database allows', async () => {
+    const acc = await newAccount(f, 'free');
+    // A writer that would gather for a minute: only the call's own wait for its refund writes it.
+    const ledger = new CreditLedger(f.database, f.clock, { writer: { gatherMs: 60_000 } });
+    const biller = new Biller(ledger, f.clock);
+    const ctx: CallContext = { accountId: acc, ...call, startedAt: f.clock.now() };
+    const outcome = { verdict: 'valid', provider: 'pdok', query: 'one of three answered' };
+    // Three providers reserved, one answered: when the answer goes, the two are spendable elsewhere.
+    await biller.billed(ctx, 3, async () => ({ value: 'answer', answered: 1, outcome }));
+    expect((await ledger.balance(acc)).usedThisMonth).toBe(1);
+    expect(await heldReservations(f.database, acc)).toBe(0);
+
+    // The database away: the answer goes all the same; the refund is written once it is back.
+    const { spy, original } = commitOf(ledger);
+    let away = true;
+    let failed = () => undefined as void;
+    const failedOnce = new Promise<void>((resolve) => (failed = resolve));
+    spy.mockImplementation(async (items, batchId) => {
+      if (away) {
+        failed();
+        throw Object.assign(new Error('Connection terminated unexpectedly'), { code: '57P01' });
+      }
+      return original(items, batchId);
+    });
+    expect(await biller.billed(ctx, 3, async () => ({ value: 'answer', answered: 1, outcome }))).toBe('answer');
+    await failedOnce;
+    expect(ledger.pendingWrites).toBe(1);
+    away = false;
+    await ledger.idle();
+    expect((await ledger.balance(acc)).usedThisMonth).toBe(2);
+    expect(await heldReservations(f.database, acc)).toBe(0);
   });
 
   it('drain() writes what the writer holds before the database may close', async () => {
