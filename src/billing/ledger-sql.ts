@@ -39,6 +39,18 @@ const TEXT = {
   insertReceipt: 'insert into bulk_receipts (id, account_id, calls, credits, created_at) values (?, ?, ?, ?, ?)',
   /** PostgreSQL only: the whole reserve in one round trip (migration 0008_reserve_function). */
   reserve: 'select r_grant, r_extra from addressd_reserve(?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)',
+  /**
+   * PostgreSQL only: the same, committed without waiting for the WAL flush (this transaction only):
+   * the caller makes it durable with `makeDurable` while it works (CreditLedger.reserveOverlapped).
+   */
+  reserveUnflushed:
+    "select r_grant, r_extra, set_config('synchronous_commit', 'off', true) from addressd_reserve(?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)",
+  /**
+   * A write to the reservation's own row, committed with the WAL flush: WAL is flushed in order, so
+   * once this commits, the reservation committed before it is on disk too. Its own row: no lock
+   * another request waits for.
+   */
+  makeDurable: 'update credit_reservations set created_at = created_at where id = ?',
 } as const;
 
 export type LedgerStatement = keyof typeof TEXT;

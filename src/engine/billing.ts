@@ -97,20 +97,24 @@ export class Biller implements BillStep {
       return value;
     }
     const call = { credentialId: ctx.credentialId, env: ctx.env, endpoint: ctx.endpoint, source: ctx.source };
-    let reservation = await this.ledger.reserve(ctx.accountId, want, call);
-    if (!reservation && this.ledger.refunding(ctx.accountId)) {
+    let reserved = await this.ledger.reserveOverlapped(ctx.accountId, want, call);
+    if (!reserved && this.ledger.refunding(ctx.accountId)) {
       // Credits this process is giving back are still in its writer: once written, try again.
       await this.ledger.flushed();
-      reservation = await this.ledger.reserve(ctx.accountId, want, call);
+      reserved = await this.ledger.reserveOverlapped(ctx.accountId, want, call);
     }
-    if (!reservation) {
+    if (!reserved) {
       const balance = await this.ledger.balance(ctx.accountId);
       this.gate.learn(ctx.accountId, balance);
       throw new CreditsExhaustedError(balance.plan, balance.quota);
     }
+    const { reservation, durable } = reserved;
     let result: { value: T; answered: number; outcome: CallOutcome };
     try {
       result = await work(reservation.total);
+      // Nothing is answered on a reservation a database crash could still lose (the answer goes
+      // before the settle is written): its flush to disk ran beside the work.
+      await durable;
     } catch (error) {
       await this.ledger.releaseSoon(reservation);
       this.gate.refunded(ctx.accountId);
