@@ -50,6 +50,16 @@ export interface Reservation {
   call?: ReservationCall;
 }
 
+export interface ReserveOptions {
+  /**
+   * false: on PostgreSQL, the reservation commits without waiting for the WAL flush. Only for a
+   * caller that answers after a later commit of its own with the flush (a batch's or a bulk
+   * chunk's settle): WAL is flushed in order, so that commit puts the reservation on disk too,
+   * and a crash before it loses both, with nothing answered. Default true.
+   */
+  flush?: boolean;
+}
+
 export interface Balance {
   plan: PlanId;
   quota: number;
@@ -177,8 +187,8 @@ export class CreditLedger {
    * `call`, the reservation records the call it pays for (see Reservation.call). One statement on
    * PostgreSQL (addressd_reserve, after the account lock: no overspend across instances).
    */
-  async reserve(accountId: string, want: number, call?: ReservationCall): Promise<Reservation | null> {
-    return this.reserveWith('reserve', accountId, want, call);
+  async reserve(accountId: string, want: number, call?: ReservationCall, options: ReserveOptions = {}): Promise<Reservation | null> {
+    return this.reserveWith(options.flush === false ? 'reserveUnflushed' : 'reserve', accountId, want, call);
   }
 
   /**
@@ -196,7 +206,7 @@ export class CreditLedger {
       const reservation = await this.reserve(accountId, want, call);
       return reservation ? { reservation, durable: Promise.resolve() } : null;
     }
-    const reservation = await this.reserveWith('reserveUnflushed', accountId, want, call);
+    const reservation = await this.reserve(accountId, want, call, { flush: false });
     if (!reservation) return null;
     const durable = this.run(this.db, 'makeDurable', [reservation.id]).then(({ changed }) => {
       // Its row gone within the call: nothing was written, so nothing was flushed. Never expected.

@@ -151,7 +151,8 @@ export class Biller implements BillStep {
     renewEveryMs = Number.POSITIVE_INFINITY,
   ): Promise<T> {
     const balance = await this.gate.balance(accountId);
-    const reservation = want > 0 && balance.available > 0 ? await this.ledger.reserve(accountId, want) : null;
+    // Not flushed on its own: the settle below commits with the flush before anything is answered.
+    const reservation = want > 0 && balance.available > 0 ? await this.ledger.reserve(accountId, want, undefined, { flush: false }) : null;
     const grant = {
       reservation,
       open: balance.available > 0,

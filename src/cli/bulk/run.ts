@@ -414,7 +414,8 @@ async function reserve(deps: BulkDeps, opts: BulkRunOptions, id: string, rows: n
     const balance = await deps.ledger.balance(opts.account.id);
     return { ...base, reservation: null, open: balance.available > 0, short: false };
   }
-  const reservation = await deps.ledger.reserve(opts.account.id, want);
+  // Not flushed on its own: the chunk's settle commits with the flush before its rows are written.
+  const reservation = await deps.ledger.reserve(opts.account.id, want, undefined, { flush: false });
   if (reservation) {
     journal.written = journal.written.then(() => opts.journal.reserved(id, reservation));
     // Its failure is rethrown where the chunk waits for it, after its lookups.
