@@ -10,6 +10,7 @@ import { nearCell } from './near.js';
 import { autocompleteText } from './autocomplete-query.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
+import { cacheLater } from './cache-later.js';
 
 export interface AutocompleteEngineDeps {
   runner: ProviderRunner;
@@ -101,7 +102,7 @@ export class AutocompleteEngine {
       };
     });
     // Cached only once billed (as validate): never a free answer for a call that was not paid.
-    if (complete) await cache.set(key, result.suggestions, this.deps.cacheTtlMs);
+    if (complete) cacheLater(cache, key, result.suggestions, this.deps.cacheTtlMs);
     return result;
   }
 }

@@ -6,6 +6,7 @@ import { cacheKey, withDataGenerations } from './cache-key.js';
 import { nearestSuggestions } from './reverse-merge.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
+import { cacheLater } from './cache-later.js';
 
 export interface ReverseResult {
   suggestions: ReverseSuggestion[];
@@ -64,7 +65,7 @@ export class ReverseEngine {
       };
     });
     // Cached only once billed, and only an answer every eligible provider gave.
-    if (complete) await cache.set(key, result.suggestions, this.deps.cacheTtlMs);
+    if (complete) cacheLater(cache, key, result.suggestions, this.deps.cacheTtlMs);
     return result;
   }
 }

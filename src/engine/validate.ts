@@ -16,6 +16,7 @@ import { readValidateInput, type ValidateInput } from './validate-input.js';
 import { confirmUnverified, isUnverified, markUnverified, nobodyAnswered } from './unverified.js';
 import { decideVerdict, recognisable } from './verdict.js';
 import { type SignalSource, signalOf } from './signal.js';
+import { cacheLater } from './cache-later.js';
 
 /** What the cache keeps for validate: provider answers, not verdicts (thresholds differ per account). */
 interface CachedLookup {
@@ -96,7 +97,7 @@ export class ValidateEngine {
     });
     // Cached only once billed: a cached answer is served free, so one kept from a call whose
     // settle failed would be served unbilled from then on.
-    await this.remember(key, attempts, eligible);
+    this.remember(key, attempts, eligible);
     return response;
   }
 
@@ -146,7 +147,7 @@ export class ValidateEngine {
     const read = readValidateInput(request);
     const eligible = this.deps.runner.eligible('geocode', read.country);
     const attempts = await this.deps.runner.run('geocode', read.query, signal, { only: eligible, requestId });
-    await this.remember(this.dataKey(this.key(request, read), eligible, read.country), attempts, eligible);
+    this.remember(this.dataKey(this.key(request, read), eligible, read.country), attempts, eligible);
     return confirmUnverified(this.decide(read, attempts, thresholds), nobodyAnswered(attempts));
   }
 
@@ -167,7 +168,7 @@ export class ValidateEngine {
   }
 
   /** Only complete answers are cached: a lookup where a provider failed is not kept for 30 days. */
-  private async remember(key: string, attempts: ProviderAttempt[], eligible: readonly string[]): Promise<void> {
+  private remember(key: string, attempts: ProviderAttempt[], eligible: readonly string[]): void {
     if (!everyoneAnswered(attempts, eligible)) return;
     const lookup: CachedLookup = {
       attempts: attempts.map(({ provider, answered, candidates }) => ({
@@ -176,7 +177,7 @@ export class ValidateEngine {
         candidates: candidates.map(({ raw: _raw, ...rest }) => rest),
       })),
     };
-    await this.deps.cache.set(key, lookup, this.deps.cacheTtlMs);
+    cacheLater(this.deps.cache, key, lookup, this.deps.cacheTtlMs);
   }
 
   private decide(
