@@ -4,6 +4,7 @@ import { copyOpt, copyText, copyThen } from './pg-copy-in.js';
 import { attachLoadedAddresses, createLoadingAddresses, INDEX_CHANNEL, literal, partitionPrefix } from './pg-schema.js';
 import { streetStatsSql } from './queries.js';
 import { refreshPgStreetPostcodes } from './street-postcodes.js';
+import { addStreetWords, bulkWordsIfEmpty } from './pg-words.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type CommitRecord, type CountryState, type ImportSession } from './store.js';
 
 /**
@@ -241,6 +242,9 @@ export async function beginPgImport(
       let removed = 0;
       let notInFile = 0;
       const vanished = new Set<string>();
+      // Looked at before the first country's words (pg-words.ts): the end of a bulk load of the vocabulary, if it is one.
+      let wordsChecked = false;
+      let endBulkWords: (() => Promise<void>) | undefined;
       // Each country's upkeep runs on its own partitions (a country this import only removed from,
       // or wrote no row of, has them already, or gets empty ones).
       await ensurePartitions(countries.filter((c) => !partitioned.has(c)));
@@ -264,16 +268,14 @@ export async function beginPgImport(
            SELECT DISTINCT w FROM gone, unnest(string_to_array(words, ' ')) AS w WHERE w <> ''`,
         );
         for (const r of gone.rows) vanished.add(r.w);
-        // The vocabulary for typo candidates: every token of every street and city.
-        await client.query(
-          `INSERT INTO local_words (word)
-           SELECT DISTINCT w FROM ${t}streets, unnest(string_to_array(street_words || ' ' || city_words, ' ')) AS w
-           WHERE w <> '' ON CONFLICT DO NOTHING`,
-        );
+        if (!wordsChecked) endBulkWords = await bulkWordsIfEmpty(client);
+        wordsChecked = true;
+        await addStreetWords(client, t);
         // Fresh statistics, or the planner guesses sequential scans over the new rows. The
         // partitions only: ANALYZE of a parent samples, and re-analyzes, every country's.
         await client.query(`ANALYZE ${t}streets, ${t}addresses`);
       }
+      await endBulkWords?.();
       if (vanished.size > 0) {
         // A deleted street's word leaves the vocabulary unless a street of any country still has it:
         // one GIN probe per word (rebuilding the vocabulary read every country's streets). The word
