@@ -158,6 +158,34 @@ describe('PostgreSQL import through COPY', () => {
     expect(gone.some((h) => h.components.street === 'Lindenweg 2')).toBe(false);
   }, 60_000);
 
+  it('loads a first import\'s vocabulary in bulk, leaves the trigram index as look-ups expect it, and adds a later import\'s words', async () => {
+    const reloptions = async () =>
+      (await db.query<{ opts: string[] | null }>("SELECT reloptions AS opts FROM pg_class WHERE relname = 'local_words_trgm' AND relnamespace = current_schema()::regnamespace")).rows[0]!.opts;
+    const words = async () => (await db.query<{ word: string }>('SELECT word FROM local_words ORDER BY word')).rows.map((r) => r.word);
+    const tokens = async () =>
+      (await db.query<{ w: string }>(`SELECT DISTINCT w FROM local_streets, unnest(string_to_array(street_words || ' ' || city_words, ' ')) AS w WHERE w <> '' ORDER BY w`)).rows.map((r) => r.w);
+    // Through the trigram index, as typo look-ups read it.
+    const similar = async (word: string) => {
+      await db.query('BEGIN');
+      try {
+        await db.query('SET LOCAL enable_seqscan = off');
+        return (await db.query<{ word: string }>('SELECT word FROM local_words WHERE word OPERATOR(public.%) $1 ORDER BY word', [word])).rows.map((r) => r.word);
+      } finally {
+        await db.query('COMMIT');
+      }
+    };
+    await box.index.importFile(box.file('v1.csv', csv(version1())), { format: 'csv' });
+    expect(await words()).toEqual(await tokens());
+    expect(await words()).toContain('lindenweg');
+    expect(await reloptions()).toEqual(['fastupdate=off']);
+    expect(await similar('lindenwg')).toContain('lindenweg');
+
+    await box.index.importFile(box.file('v2.csv', csv(version2())), { format: 'csv' });
+    expect(await words()).toEqual(await tokens());
+    expect(await similar('neugase')).toContain('neugasse');
+    expect(await reloptions()).toEqual(['fastupdate=off']);
+  }, 60_000);
+
   it('leaves the old data serving and no staging behind when the merge fails mid-import', async () => {
     await box.index.importFile(box.file('v1.csv', csv(version1())), { format: 'csv' });
     const stored = await pgContent();

@@ -4,6 +4,7 @@ import { copyOpt, copyText, copyThen } from './pg-copy-in.js';
 import { attachLoadedAddresses, createLoadingAddresses, INDEX_CHANNEL, literal, partitionPrefix } from './pg-schema.js';
 import { streetStatsSql } from './queries.js';
 import { refreshPgStreetPostcodes } from './street-postcodes.js';
+import { addStreetWords, addWordsInBulk, vocabularyEmpty } from './pg-words.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type CommitRecord, type CountryState, type ImportSession } from './store.js';
 
 /**
@@ -241,6 +242,8 @@ export async function beginPgImport(
       let removed = 0;
       let notInFile = 0;
       const vanished = new Set<string>();
+      // An empty vocabulary (the index's first import) is filled in bulk, last before the commit (pg-words.ts).
+      const bulkWords = await vocabularyEmpty(client);
       // Each country's upkeep runs on its own partitions (a country this import only removed from,
       // or wrote no row of, has them already, or gets empty ones).
       await ensurePartitions(countries.filter((c) => !partitioned.has(c)));
@@ -264,12 +267,7 @@ export async function beginPgImport(
            SELECT DISTINCT w FROM gone, unnest(string_to_array(words, ' ')) AS w WHERE w <> ''`,
         );
         for (const r of gone.rows) vanished.add(r.w);
-        // The vocabulary for typo candidates: every token of every street and city.
-        await client.query(
-          `INSERT INTO local_words (word)
-           SELECT DISTINCT w FROM ${t}streets, unnest(string_to_array(street_words || ' ' || city_words, ' ')) AS w
-           WHERE w <> '' ON CONFLICT DO NOTHING`,
-        );
+        if (!bulkWords) await addStreetWords(client, t);
         // Fresh statistics, or the planner guesses sequential scans over the new rows. The
         // partitions only: ANALYZE of a parent samples, and re-analyzes, every country's.
         await client.query(`ANALYZE ${t}streets, ${t}addresses`);
@@ -285,7 +283,7 @@ export async function beginPgImport(
           [[...vanished]],
         );
       }
-      await client.query('ANALYZE local_words');
+      if (!bulkWords) await client.query('ANALYZE local_words');
       if (removed > 0) changed = true;
       const bumped = await client.query<{ value: string }>("UPDATE local_meta SET value = value + 1 WHERE key = 'version' RETURNING value");
       const version = Number(bumped.rows[0]!.value);
@@ -305,6 +303,7 @@ export async function beginPgImport(
         if (state.rows[0]!.present) await client.query("DELETE FROM local_osm_meta WHERE key = 'recorded'");
       }
       await beforeCommit?.();
+      if (bulkWords) await addWordsInBulk(client, countries.map(partitionPrefix));
       // Delivered at commit to every server listening (pg-store.ts): their cache keys move on at once.
       await client.query('SELECT pg_notify($1, $2)', [INDEX_CHANNEL, String(version)]);
       await end('COMMIT');
