@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import addressFormatter from '@fragaria/address-formatter';
+import { describe, expect, it, vi } from 'vitest';
 import { corpusAddresses } from '../../bench/accuracy/corpus.js';
 import { createRequire } from 'node:module';
 import { formatLines, postalLines } from '../../src/engine/postal-lines.js';
@@ -104,6 +105,20 @@ describe('postalLines', () => {
     expect(postalLines({ street: 'Storgatan', houseNumber: '2', postcode: '11122', city: 'Stockholm', country: 'SE' }, 'SE').lines).toEqual(['Storgatan 2', '111 22 Stockholm']);
     expect(postalLines({ street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' }, 'NL').lines).toEqual(['Damrak 1', '1012 LG Amsterdam']);
     expect(postalLines({ street: 'Damrak', houseNumber: '2', postcode: '1012LG', city: 'Amsterdam', country: 'NL' }, 'NL').lines).toEqual(['Damrak 2', '1012 LG Amsterdam']);
+  });
+
+  it('writes the houses of towns not seen before without formatting each town again (one layout per country)', () => {
+    // Autocomplete across a country shows towns one after the other; each used to cost the formatter a call.
+    const towns = ['Oberwaldheim', 'Unterbachfeld', 'Mittelried', 'Neuhausen am Stein'];
+    const houses = towns.map((city, i) => ({ street: `Lindenallee ${String.fromCharCode(65 + i)}`, houseNumber: String(i + 3), postcode: `0${7100 + i}`, city, state: 'Testland', country: 'DE' }));
+    const format = vi.spyOn(addressFormatter, 'format');
+    try {
+      const written = houses.map((h) => postalLines(h, 'DE').lines);
+      expect(format.mock.calls.length).toBeLessThanOrEqual(1);
+      expect(written).toEqual(houses.map((h) => formatLines(h, h.houseNumber, 'DE', false)));
+    } finally {
+      format.mockRestore();
+    }
   });
 
   it('leads with the unit where there is no street line to attach it to', () => {
