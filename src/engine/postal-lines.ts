@@ -82,25 +82,30 @@ export function postalLines(address: AddressComponents, requestCountry?: string)
 }
 
 /**
- * The formatter's lines for this town and country, with the house number, street and postcode as
+ * The formatter's lines for this country, with the house number, street, postcode and town as
  * tokens: the formatter costs 50-150 µs a call (a dozen regular expressions, twice), and the
- * addresses of one town differ only in those. A plain number (`12`, `7a`) goes through OpenCage's
- * templates as a token would: none of their replacements touches one. Any other number (`37-3`),
- * a street name or a postcode goes through as a token where postal-tokens.ts finds that the
- * templates treat it as they would the token, and the lines made with it are checked there too;
- * else the street or postcode is part of the key, and the number is formatted as it is.
+ * addresses of one country differ only in those (and the state). Kept per town, a keystroke whose
+ * suggestions were in towns not seen yet (most of them, in a country of thousands) paid for the
+ * formatter once per town; with the town as a token too, once per country and shape. A plain number
+ * (`12`, `7a`) goes through OpenCage's templates as a token would: none of their replacements
+ * touches one. Any other number (`37-3`), a street name, a postcode or a town goes through as a
+ * token where postal-tokens.ts finds that the templates treat it as they would the token, and the
+ * lines made with it are checked there too; else that value is part of the key, and the number is
+ * formatted as it is.
  * test/engine/postal-lines.test.ts compares both ways on every corpus country and every template.
  */
 const layouts = new LRUCache<string, readonly string[]>({ max: 20_000 });
 const NUMBER_TOKEN = '\uE000';
 const STREET_TOKEN = '\uE001';
 const POSTCODE_TOKEN = '\uE002';
+const CITY_TOKEN = '\uE003';
 const PLAIN_NUMBER = /^\d{1,6}[a-z]?$/i;
 
 /** What formatterLines decides once per street (street, postcode, town, country): which values go as tokens, and the layout. */
 interface StreetLayout {
   streetToken: boolean;
   postcodeToken: boolean;
+  cityToken: boolean;
   layout: readonly string[];
 }
 
@@ -127,35 +132,42 @@ function formatterLines(address: AddressComponents, country: string | undefined,
     if (hn !== undefined && !numberChecked) return formatLines(address, hn, country, withCountry);
     decided = streetLayout(address, hn, country, withCountry);
   }
-  const { streetToken, postcodeToken, layout } = decided;
-  if (!streetToken && !postcodeToken && !numberChecked) return hn === undefined ? [...layout] : layout.map((line) => line.replace(NUMBER_TOKEN, hn));
+  const { streetToken, postcodeToken, cityToken, layout } = decided;
+  if (!streetToken && !postcodeToken && !cityToken && !numberChecked) return hn === undefined ? [...layout] : layout.map((line) => line.replace(NUMBER_TOKEN, hn));
   // Every place a token was written gets its value, taken as text (a `$&` in a name is not a pattern).
   const lines = layout.map((line) => {
     let out = hn === undefined ? line : line.split(NUMBER_TOKEN).join(hn);
     if (streetToken) out = out.split(STREET_TOKEN).join(street!);
     if (postcodeToken) out = out.split(POSTCODE_TOKEN).join(postcode!);
+    if (cityToken) out = out.split(CITY_TOKEN).join(city!);
     return out;
   });
   // A rule of the country's templates may have had something to rewrite in them: formatted as they are.
   return safeText(lines, country) ? lines : formatLines(address, hn, country, withCountry);
 }
 
-/** Which of the street and postcode go through the formatter as tokens, and the formatter's lines with them (kept per town in `layouts`). */
+/**
+ * Which of the street, postcode and town go through the formatter as tokens, and the formatter's
+ * lines with them (kept in `layouts` per country and state where all three do, else per the values
+ * that could not).
+ */
 function streetLayout(address: AddressComponents, hn: string | undefined, country: string | undefined, withCountry: boolean): StreetLayout {
   const { street, postcode, city, state } = address;
   const name = withCountry && country ? countryName(country) : undefined;
-  const others = [city, state, country, name, hn];
-  const streetToken = street ? opaqueValue(street, [postcode, ...others], country) : false;
-  const postcodeToken = postcode ? opaqueValue(postcode, [street, ...others], country, true) : false;
+  const others = [state, country, name, hn];
+  const streetToken = street ? opaqueValue(street, [postcode, city, ...others], country) : false;
+  const postcodeToken = postcode ? opaqueValue(postcode, [street, city, ...others], country, true) : false;
+  const cityToken = city ? opaqueValue(city, [street, postcode, ...others], country) : false;
   const road = streetToken ? STREET_TOKEN : street;
   const code = postcodeToken ? POSTCODE_TOKEN : postcode;
-  const key = JSON.stringify([road, code, city, state, country, withCountry, hn !== undefined]);
+  const town = cityToken ? CITY_TOKEN : city;
+  const key = JSON.stringify([road, code, town, state, country, withCountry, hn !== undefined]);
   let layout = layouts.get(key);
   if (!layout) {
-    const tokens = { ...address, ...(road ? { street: road } : {}), ...(code ? { postcode: code } : {}) };
+    const tokens = { ...address, ...(road ? { street: road } : {}), ...(code ? { postcode: code } : {}), ...(town ? { city: town } : {}) };
     layouts.set(key, (layout = formatLines(tokens, hn !== undefined ? NUMBER_TOKEN : undefined, country, withCountry)));
   }
-  return { streetToken, postcodeToken, layout };
+  return { streetToken, postcodeToken, cityToken, layout };
 }
 
 /** OpenCage's templates through `@fragaria/address-formatter`, trimmed; a domestic address without its country line. */

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 
 /**
- * When a street name, postcode or house number may go through OpenCage's templates (`@fragaria/address-formatter`)
+ * When a street name, postcode, town or house number may go through OpenCage's templates (`@fragaria/address-formatter`)
  * as a placeholder, to be put back in the lines afterwards (postal-lines.ts keeps the formatter's
- * lines per town instead of per address: the formatter costs 50-150 µs a call). The formatter
+ * lines per country instead of per address: the formatter costs 50-150 µs a call). The formatter
  * touches a component's text in four places, and each is checked here against the templates the
  * formatter may pick for the country:
  * - its `replace` rules, regular expressions over every component's value (`^Stadtteil `,
@@ -79,7 +79,7 @@ function rulesFor(country: string | undefined): Rules | undefined {
 }
 
 /**
- * Whether `value` (a street name, postcode or house number) may go through the formatter as a placeholder for
+ * Whether `value` (a street name, postcode, town or house number) may go through the formatter as a placeholder for
  * this country: plain words no `replace` rule matches, unlike every other value written (`others`).
  */
 export function opaqueValue(value: string, others: readonly (string | undefined)[], country: string | undefined, postcode = false): boolean {

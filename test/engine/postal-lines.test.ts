@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import addressFormatter from '@fragaria/address-formatter';
+import { describe, expect, it, vi } from 'vitest';
 import { corpusAddresses } from '../../bench/accuracy/corpus.js';
 import { createRequire } from 'node:module';
 import { formatLines, postalLines } from '../../src/engine/postal-lines.js';
@@ -74,18 +75,18 @@ describe('postalLines', () => {
     }
   });
 
-  it('writes streets, postcodes and numbers the templates rewrite exactly as the formatter does, though other addresses of the town share its layout', () => {
-    // Streets, postcodes and numbers go through as tokens (postal-tokens.ts); each value below is one a
+  it('writes streets, postcodes, towns and numbers the templates rewrite exactly as the formatter does, though other addresses of the country share its layout', () => {
+    // Streets, postcodes, towns and numbers go through as tokens (postal-tokens.ts); each value below is one a
     // template rule rewrites, one the formatter drops as a repeat, or one a replacement pattern
     // would misread, and every template country is asked with each in turn.
     const streets = ['Hauptstraße', 'Stadtteil Mitte', 'Borough of Camden Road', 'Main St', 'London', 'Berlin', 'constructor', 'A$&B straat', 'Town of Babylon Road', 'Localidad Suba', 'Dublin', '1234ab straat', '12345 Road', '- Dash Street', 'New York', 'Gemeinde Platz', 'toString'];
     const postcodes = ['1234 AB', '1234AB', '12345', '123 45', '12345678', '00-950', 'SW1A 1AA', 'K1A0B1', 'D02X285', '1234567', 'PNI 96941', 'A1234BCD', '12345-6789', 'Berlin', undefined];
-    const cities = ['Springfield', 'London', 'Berlin', 'Dublin', 'Wellington', 'New York', undefined];
+    const cities = ['Springfield', 'London', 'Berlin', 'Dublin', 'Wellington', 'New York', undefined, 'Stadtteil Mitte', 'Dublin City', 'Localidad Suba', 'Town of Babylon', 'Alt-Berlin', 'Panama', 'Paris 5e Arrondissement', 'Bogotá', 'constructor', '- Dash', 'Praia', 'Wellington City', 'Hauptstraße', '12345'];
     const states = [undefined, 'Berlin', 'Curaçao', 'County Dublin', 'Wellington City'];
     const countries = [...TEMPLATE_COUNTRIES, 'UK', 'ZZ'];
     expect(countries.length).toBeGreaterThan(200);
     for (const country of countries) {
-      for (let i = 0; i < 12; i++) {
+      for (let i = 0; i < 24; i++) {
         const at = (list: readonly unknown[], step: number) => (i * step + country.charCodeAt(0) + country.charCodeAt(1)) % list.length;
         const base = { street: streets[at(streets, 7)], postcode: postcodes[at(postcodes, 3)], city: cities[at(cities, 1)], state: states[at(states, 5)], country };
         for (const houseNumber of ['12', ['37-3', '12 bis', '4/2', 'constructor', '1234AB', 'Springfield'][i % 6], undefined]) {
@@ -104,6 +105,20 @@ describe('postalLines', () => {
     expect(postalLines({ street: 'Storgatan', houseNumber: '2', postcode: '11122', city: 'Stockholm', country: 'SE' }, 'SE').lines).toEqual(['Storgatan 2', '111 22 Stockholm']);
     expect(postalLines({ street: 'Damrak', houseNumber: '1', postcode: '1012 LG', city: 'Amsterdam', country: 'NL' }, 'NL').lines).toEqual(['Damrak 1', '1012 LG Amsterdam']);
     expect(postalLines({ street: 'Damrak', houseNumber: '2', postcode: '1012LG', city: 'Amsterdam', country: 'NL' }, 'NL').lines).toEqual(['Damrak 2', '1012 LG Amsterdam']);
+  });
+
+  it('writes the houses of towns not seen before without formatting each town again (one layout per country)', () => {
+    // Autocomplete across a country shows towns one after the other; each used to cost the formatter a call.
+    const towns = ['Oberwaldheim', 'Unterbachfeld', 'Mittelried', 'Neuhausen am Stein'];
+    const houses = towns.map((city, i) => ({ street: `Lindenallee ${String.fromCharCode(65 + i)}`, houseNumber: String(i + 3), postcode: `0${7100 + i}`, city, state: 'Testland', country: 'DE' }));
+    const format = vi.spyOn(addressFormatter, 'format');
+    try {
+      const written = houses.map((h) => postalLines(h, 'DE').lines);
+      expect(format.mock.calls.length).toBeLessThanOrEqual(1);
+      expect(written).toEqual(houses.map((h) => formatLines(h, h.houseNumber, 'DE', false)));
+    } finally {
+      format.mockRestore();
+    }
   });
 
   it('leads with the unit where there is no street line to attach it to', () => {

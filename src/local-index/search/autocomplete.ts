@@ -103,7 +103,10 @@ async function suggest(store: IndexStore, read: Plan, limit: number, kinds: Kind
   // Towns the words name, among the streets found (all of the pool: a town's streets may rank low
   // as streets), placed by their score among the streets offered.
   const towns = kinds.has('locality') ? byScore(localityHits(plan, ranked), plan.near) : [];
-  const offered = beside(towns, kinds.has('street') ? foldTownless(streets).map((s) => streetToHit(s.street, s.score)) : []).slice(0, limit);
+  // At most `limit` streets are offered, and a town's place depends only on the streets before it:
+  // only those are made into hits (label, places), not every ranked street.
+  const shown = kinds.has('street') ? foldTownless(streets).slice(0, limit).map((s) => streetToHit(s.street, s.score)) : [];
+  const offered = beside(towns, shown).slice(0, limit);
   const fill = limit - offered.length;
   if (fill <= 0 || !kinds.has('address')) return offered;
   // No streets wanted: the first numbers of the top streets, in their order; else of the best one.
