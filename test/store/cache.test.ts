@@ -116,6 +116,17 @@ describe('run response cache', () => {
     expect(await cache.get('c')).toBe(3);
   });
 
+  it('once full, makes room by the oldest eighth at once, recently read entries kept', async () => {
+    const cache = new RunResponseCache(new ManualClock(), 16);
+    for (let i = 0; i < 16; i++) await cache.setText(`k${i}`, `${i}`, 60_000);
+    await cache.get('k0');
+    await cache.setText('k16', '16', 60_000);
+    const held = [];
+    for (let i = 0; i <= 16; i++) if ((await cache.getText(`k${i}`)) !== undefined) held.push(i);
+    // k0 was read last before the overflow: k1 and k2, the two oldest, made room.
+    expect(held).toEqual([0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+  });
+
   it('forgets an entry after its TTL and stores nothing without one', async () => {
     const clock = new ManualClock();
     const cache = new RunResponseCache(clock);

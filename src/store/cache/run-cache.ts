@@ -60,7 +60,19 @@ export class RunResponseCache implements ResponseCache {
   #put(key: string, entry: Entry): void {
     this.#entries.delete(key);
     this.#entries.set(key, entry);
-    if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
+    if (this.#entries.size > this.maxEntries) this.#evictOldest();
+  }
+
+  /**
+   * The oldest eighth in one pass, not one per put: a Map's first live entry is found by skipping
+   * the deleted ones before it, so `keys().next()` after each delete rescanned them all (lib/kept.ts).
+   */
+  #evictOldest(): void {
+    let left = Math.max(1, Math.floor(this.maxEntries / 8));
+    for (const key of this.#entries.keys()) {
+      this.#entries.delete(key);
+      if (--left === 0) break;
+    }
   }
 
   #text(key: string): string | undefined {
