@@ -56,9 +56,11 @@ export function usageEvent(clock: Clock, ctx: CallContext, outcome: CallOutcome,
  * A single call (`billed`, `free`) waits for its reservation, not for its settle or usage event:
  * those are handed to the ledger's background writer (batched with other requests', retried until
  * they commit, drained at shutdown) and the answer goes at once, unless the settle gives credits
- * back (a provider failed): that answer waits for the write, so every instance sees the credits. The reservation carries the
- * call, so a crash before the write is settled from it (credit-ledger.ts). Only when the writer's
- * queue is full does a call wait, for room in it (back-pressure).
+ * back (a provider failed): that answer waits for the write, so every instance sees the credits.
+ * The reservation carries the call, so a crash before the write is settled from it
+ * (credit-ledger.ts). Only when the writer's queue is full does a call wait, for room in it
+ * (back-pressure). On PostgreSQL the reservation's flush to disk runs beside the work
+ * (CreditLedger.reserveOverlapped).
  */
 export class Biller implements BillStep {
   constructor(
