@@ -137,11 +137,6 @@ const ConfigSchema = z.object({
    * waits for room: the bound of what a stalled database costs in memory (issue 37).
    */
   USAGE_QUEUE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
-  /**
-   * How long the background writer lets a usage write wait for others before one transaction
-   * writes them all: under load, one commit per burst instead of one per request (issue 37).
-   */
-  USAGE_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /** At shutdown, how long the background writer keeps retrying a database that is away before giving up (recovery settles the rest). */
   USAGE_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Items of one POST /v1/validate/batch in flight at once, so a batch cannot starve other traffic. */

@@ -132,7 +132,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     // Settles and free events are written after the answer (issue 37): failures logged and counted.
     writer: {
       maxQueued: config.USAGE_QUEUE_MAX,
-      gatherMs: config.USAGE_GATHER_MS,
       onLength: (length) => metrics.usageQueue.set(length),
       onRetry: (error, attempt) => {
         metrics.usageWriteFailures.inc({ outcome: 'retried' });

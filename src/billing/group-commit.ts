@@ -11,14 +11,6 @@ export type FailureKind = 'retry' | 'refused';
 export interface GroupCommitOptions {
   /** Items per transaction at most. */
   maxBatch?: number;
-  /**
-   * How long the first item of a batch waits for others before the batch is written (default 0:
-   * one turn of the event loop). A request that answers without waiting for its write comes back
-   * only after its client's next round trip, so a turn of the loop gathers one or two: a few
-   * milliseconds gather a burst's worth into one transaction. A full batch, `flushed`, `submit`,
-   * `idle` and `stop` end the wait at once.
-   */
-  gatherMs?: number;
   /** Items held (waiting or being written) before `enqueue` waits for room: back-pressure, never a drop. */
   maxQueued?: number;
   /** Default: every failure is `refused`. */
@@ -67,8 +59,6 @@ export class GroupCommit<T> {
   #failing = false;
   #room: (() => void)[] = [];
   #flushes: { seq: number; resolve: () => void }[] = [];
-  /** Ends the current gathering wait (see GroupCommitOptions.gatherMs); unset when none. */
-  #hurry: (() => void) | undefined;
   private readonly maxBatch: number;
   private readonly maxQueued: number;
 
@@ -99,14 +89,12 @@ export class GroupCommit<T> {
     });
     written.catch(() => undefined);
     this.#running ??= this.#drain();
-    if (this.#queue.length >= this.maxBatch) this.#hurry?.();
     return { written };
   }
 
   /** Resolves once `item` is written (the old, waiting way: tests, and callers that must know). */
   async submit(item: T): Promise<void> {
     const { written } = await this.enqueue(item);
-    this.#hurry?.();
     await written;
   }
 
@@ -119,13 +107,11 @@ export class GroupCommit<T> {
   flushed(): Promise<void> {
     const seq = this.#seq;
     if (this.#doneThrough >= seq || this.#failing) return Promise.resolve();
-    this.#hurry?.();
     return new Promise((resolve) => this.#flushes.push({ seq, resolve }));
   }
 
   /** Resolves once nothing is waiting or being written. */
   async idle(): Promise<void> {
-    this.#hurry?.();
     while (this.#running) await this.#running;
   }
 
@@ -145,35 +131,14 @@ export class GroupCommit<T> {
   }
 
   async #drain(): Promise<void> {
-    await this.#gather();
+    // Let every request that arrived in this turn of the event loop join the first batch: an
+    // embedded SQLite commit finishes within microtasks, before the next request could arrive.
+    await new Promise((resolve) => setImmediate(resolve));
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, this.maxBatch);
       await this.#write(batch, newId('batch'));
     }
     this.#running = undefined;
-  }
-
-  /**
-   * Lets the items that arrive meanwhile join the first batch: at least the rest of this turn of
-   * the event loop (an embedded SQLite commit finishes within microtasks, before the next request
-   * could arrive), at most gatherMs.
-   */
-  #gather(): Promise<void> {
-    const gatherMs = this.options.gatherMs ?? 0;
-    return new Promise<void>((resolve) => {
-      if (gatherMs <= 0) {
-        setImmediate(resolve);
-        return;
-      }
-      const go = () => {
-        clearTimeout(timer);
-        this.#hurry = undefined;
-        // Still after this turn of the loop, as without a wait.
-        setImmediate(resolve);
-      };
-      const timer = setTimeout(go, gatherMs);
-      this.#hurry = go;
-    });
   }
 
   async #write(batch: Waiting<T>[], batchId: string): Promise<void> {

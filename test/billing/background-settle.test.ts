@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CreditLedger } from '../../src/billing/credit-ledger.js';
+import type { CreditLedger } from '../../src/billing/credit-ledger.js';
 import { Biller, type CallContext } from '../../src/engine/billing.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { event, eventRows, heldReservations, type LedgerFixture, newAccount, openLedgerFixture } from './storage.js';
@@ -124,18 +124,29 @@ describe.each(STORAGE_BACKENDS)('usage written after the answer (%s)', (backend)
 
   it('a call that gives credits back answers once the refund is written, and not later than the database allows', async () => {
     const acc = await newAccount(f, 'free');
-    // A writer that would gather for a minute: only the call's own wait for its refund writes it.
-    const ledger = new CreditLedger(f.database, f.clock, { writer: { gatherMs: 60_000 } });
+    const ledger = f.ledger;
     const biller = new Biller(ledger, f.clock);
     const ctx: CallContext = { accountId: acc, ...call, startedAt: f.clock.now() };
     const outcome = { verdict: 'valid', provider: 'pdok', query: 'one of three answered' };
+    const { spy, original } = commitOf(ledger);
+    let committed = 0;
+    spy.mockImplementation(async (items, batchId) => {
+      await original(items, batchId);
+      committed += 1;
+    });
     // Three providers reserved, one answered: when the answer goes, the two are spendable elsewhere.
     await biller.billed(ctx, 3, async () => ({ value: 'answer', answered: 1, outcome }));
+    // Read before anything else could run: the writer starts its batch only in a later turn of the loop.
+    expect(committed).toBe(1);
     expect((await ledger.balance(acc)).usedThisMonth).toBe(1);
     expect(await heldReservations(f.database, acc)).toBe(0);
+    // A call that spends all it reserved answers without waiting for its write.
+    await biller.billed(ctx, 1, async () => ({ value: 'answer', answered: 1, outcome }));
+    expect(committed).toBe(1);
+    await ledger.idle();
+    expect(committed).toBe(2);
 
     // The database away: the answer goes all the same; the refund is written once it is back.
-    const { spy, original } = commitOf(ledger);
     let away = true;
     let failed = () => undefined as void;
     const failedOnce = new Promise<void>((resolve) => (failed = resolve));
@@ -151,7 +162,7 @@ describe.each(STORAGE_BACKENDS)('usage written after the answer (%s)', (backend)
     expect(ledger.pendingWrites).toBe(1);
     away = false;
     await ledger.idle();
-    expect((await ledger.balance(acc)).usedThisMonth).toBe(2);
+    expect((await ledger.balance(acc)).usedThisMonth).toBe(3);
     expect(await heldReservations(f.database, acc)).toBe(0);
   });
 

@@ -118,44 +118,6 @@ describe('GroupCommit', () => {
     expect(Math.max(...lengths)).toBe(2);
   });
 
-  it('with gatherMs, writes from several turns of the event loop go in one batch; a full batch, flushed() and idle() do not wait', async () => {
-    const { batches, release, commit } = heldCommits<number>();
-    // A gathering wait that never ends by itself in this test: only what hurries it writes.
-    const group = new GroupCommit(commit, { gatherMs: 60_000, maxBatch: 3 });
-    await group.enqueue(1);
-    await tick();
-    await group.enqueue(2);
-    await tick();
-    expect(batches).toEqual([]);
-    // A third item fills the batch: written at once.
-    await group.enqueue(3);
-    await tick();
-    await tick();
-    expect(batches).toEqual([[1, 2, 3]]);
-    release[0]!();
-    await group.idle();
-
-    await group.enqueue(4);
-    await tick();
-    expect(batches).toHaveLength(1);
-    const flushed = group.flushed();
-    await tick();
-    await tick();
-    expect(batches).toEqual([[1, 2, 3], [4]]);
-    release[1]!();
-    await flushed;
-
-    const five = await group.enqueue(5);
-    await tick();
-    const idle = group.idle();
-    await tick();
-    await tick();
-    expect(batches).toEqual([[1, 2, 3], [4], [5]]);
-    release[2]!();
-    await idle;
-    await five.written;
-  });
-
   it('flushed() waiting on a batch resolves once that batch fails for a transient reason (the reader fails on its own read)', async () => {
     let fail = () => undefined as void;
     const failing = new Promise<void>((resolve) => (fail = resolve));

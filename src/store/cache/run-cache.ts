@@ -1,5 +1,6 @@
 import type { Clock } from '../../lib/clock.js';
 import type { CacheText, ResponseCache } from './response-cache.js';
+import { dropOldest } from '../../lib/kept.js';
 
 interface Entry {
   /** The value as given to `set`, until its text is first asked for. */
@@ -60,19 +61,8 @@ export class RunResponseCache implements ResponseCache {
   #put(key: string, entry: Entry): void {
     this.#entries.delete(key);
     this.#entries.set(key, entry);
-    if (this.#entries.size > this.maxEntries) this.#evictOldest();
-  }
-
-  /**
-   * The oldest eighth in one pass, not one per put: a Map's first live entry is found by skipping
-   * the deleted ones before it, so `keys().next()` after each delete rescanned them all (lib/kept.ts).
-   */
-  #evictOldest(): void {
-    let left = Math.max(1, Math.floor(this.maxEntries / 8));
-    for (const key of this.#entries.keys()) {
-      this.#entries.delete(key);
-      if (--left === 0) break;
-    }
+    // The oldest eighth at once, not one per put (lib/kept.ts says why).
+    if (this.#entries.size > this.maxEntries) dropOldest(this.#entries, Math.max(1, Math.floor(this.maxEntries / 8)));
   }
 
   #text(key: string): string | undefined {
