@@ -96,13 +96,26 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const masterKey = resolveMasterKey(config.MASTER_KEY, config.DATA_DIR);
   const sealer = new Sealer(masterKey);
+  // Counted once the metrics exist (they are built after the database opens).
+  let countDatabaseError: (kind: 'connection' | 'checkpoint') => void = () => undefined;
+  let gaugeWal: (pages: number) => void = () => undefined;
   const dbOptions = {
     dataDir: config.DATA_DIR,
     ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    // A terminated connection (restart, failover) is dropped by the pool and logged; only the
-    // requests that were using it fail.
-    onError: (error: Error) => logger.warn({ err: error }, 'database connection error'),
+    // A terminated connection (restart, failover) is dropped by the pool, logged and counted; only
+    // the requests that were using it fail.
+    onError: (error: Error) => {
+      logger.warn({ err: error }, 'database connection error');
+      countDatabaseError('connection');
+    },
+    // SQLite: the checkpoint thread failed (a full disk); the serving connection checkpoints itself meanwhile.
+    onCheckpointError: (error: Error) => {
+      logger.warn({ err: error }, 'database checkpoint failed');
+      countDatabaseError('checkpoint');
+    },
+    onCheckpointRecovered: () => logger.info('database checkpoints run again'),
+    onCheckpoint: ({ log }: { log: number }) => gaugeWal(log),
   };
   const database = await openDatabase(dbOptions).catch((error: unknown) => {
     const where = config.DATABASE_URL ? `PostgreSQL at ${redactDatabaseUrl(config.DATABASE_URL)}` : `SQLite under ${config.DATA_DIR}`;
@@ -112,6 +125,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const redis = config.REDIS_URL ? { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX } : {};
   // The circuit gauge reads the runner at scrape time; the runner is built below.
   const metrics = new Metrics(() => runner.circuits());
+  countDatabaseError = (kind) => metrics.databaseErrors.inc({ kind });
+  gaugeWal = (pages) => metrics.walPages.set(pages);
   const cache = countedCache(await createResponseCache({ ...redis, ...(config.REDIS_URL ? { nearTtlMs: config.CACHE_NEAR_MS, clock } : {}), onError }), metrics);
   const limiter = overrides.limiter ?? (await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') }));
   const changes = overrides.changes ?? (await createChangeFeed({ ...redis, onError: (error) => logger.warn({ err: error }, 'change feed error') }));

@@ -85,6 +85,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly databaseErrors = new Counter({
+    name: 'addressd_database_background_errors_total',
+    help: 'Database errors absorbed in the background, by kind: connection (PostgreSQL connections the pool dropped), checkpoint (SQLite checkpoints that failed; the serving connection checkpoints itself meanwhile)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly walPages = new Gauge({
+    name: 'addressd_sqlite_wal_pages',
+    help: 'SQLite main store: pages in the write-ahead log at its last background checkpoint (it restarts once all are copied; a log that keeps growing means checkpoints fall behind)',
+    registers: [this.registry],
+  });
+
   readonly usageQueue = new Gauge({
     name: 'addressd_usage_queue_length',
     help: 'Usage writes held by the background writer, waiting or being written',

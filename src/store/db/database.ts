@@ -10,6 +10,7 @@ import { preparePrivateSqliteFile } from './private-file.js';
 import { createPgPool, type PoolErrorHandler, withPgClient } from './pg-pool.js';
 import type { DatabaseSchema } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
+import { type CheckpointResult, FALLBACK_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 
 export type { Dialect } from './dialect.js';
 
@@ -18,6 +19,8 @@ export interface Database {
   dialect: Dialect;
   /** Readiness: resolves when the database answers a trivial query within `timeoutMs`, else rejects. */
   ping(timeoutMs: number): Promise<void>;
+  /** SQLite: a checkpoint of the write-ahead log at once, on the checkpoint thread (wal-checkpointer.ts). */
+  checkpoint?: () => Promise<CheckpointResult>;
   close(): Promise<void>;
 }
 
@@ -32,6 +35,14 @@ export interface DatabaseOptions {
   onError?: PoolErrorHandler;
   /** PostgreSQL: how long to wait for a connection before a request fails as unavailable. */
   connectTimeoutMs?: number;
+  /** SQLite: how often the checkpoint thread runs (default CHECKPOINT_INTERVAL_MS; 0 only when asked). */
+  checkpointIntervalMs?: number;
+  /** SQLite: a background checkpoint failed (said once per run of failures). */
+  onCheckpointError?: (error: Error) => void;
+  /** SQLite: background checkpoints succeed again after failures. */
+  onCheckpointRecovered?: () => void;
+  /** SQLite: each background checkpoint, with the log's length it found. */
+  onCheckpoint?: (result: CheckpointResult) => void;
 }
 
 // PostgreSQL returns BIGINT (count, sum) as strings by default; our sums stay far below 2^53.
@@ -48,9 +59,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Checkpoints run on their own thread (wal-checkpointer.ts); this connection's own is the fallback.
+  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
+  // A log that grew while the thread was behind is cut back once it restarts.
+  sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db as Kysely<unknown>, 'sqlite');
-  return { db, dialect: 'sqlite', ping: (timeoutMs) => probe(db, timeoutMs), close: () => db.destroy() };
+  const checkpointer = WalCheckpointer.start(file, {
+    ...(options.checkpointIntervalMs !== undefined ? { intervalMs: options.checkpointIntervalMs } : {}),
+    ...(options.onCheckpointError ? { onError: options.onCheckpointError } : {}),
+    ...(options.onCheckpointRecovered ? { onRecovered: options.onCheckpointRecovered } : {}),
+    ...(options.onCheckpoint ? { onRun: options.onCheckpoint } : {}),
+  });
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: (timeoutMs) => probe(db, timeoutMs),
+    checkpoint: () => checkpointer.now(),
+    close: async () => {
+      await checkpointer.stop();
+      await db.destroy();
+    },
+  };
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
