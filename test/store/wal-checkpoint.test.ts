@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -90,6 +91,24 @@ describe('SQLite checkpoints off the serving thread', () => {
     await write(database, Math.ceil(FALLBACK_PAGES / 2) + 1000);
     expect(walPages(file)).toBeLessThanOrEqual(FALLBACK_PAGES + 10);
     expect((await database.checkpoint!()).log).toBeLessThan(FALLBACK_PAGES);
+  });
+
+  it('lets a script that closes it last exit normally (the CLI does)', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'addressd-wal-'));
+    dirs.push(dataDir);
+    const script = path.join(dataDir, 'open-close.mts');
+    writeFileSync(
+      script,
+      [
+        `import { openDatabase } from ${JSON.stringify(path.resolve('src/store/db/database.ts'))};`,
+        `const database = await openDatabase({ dataDir: ${JSON.stringify(dataDir)} });`,
+        'await database.close();',
+        "process.stdout.write('closed');",
+      ].join('\n'),
+    );
+    // Exit code 13 would be an await left unsettled: the process ended under it.
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
+    expect([run.status, run.stdout]).toEqual([0, 'closed']);
   });
 
   it('says a thread that cannot run to the operator', async () => {

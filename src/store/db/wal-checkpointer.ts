@@ -99,6 +99,9 @@ export class WalCheckpointer {
     if (this.#exited) return;
     this.#stopped = true;
     const exited = once(this.worker, 'exit').catch(() => undefined);
+    // Held while it stops: a caller awaiting this at the end of a script (nothing else left to
+    // run) would otherwise see its process exit under it, with the await unsettled.
+    this.worker.ref();
     this.worker.postMessage({ type: 'stop' });
     await exited;
   }
