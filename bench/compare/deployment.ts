@@ -117,7 +117,8 @@ export async function startApp(
   });
   child.stdout!.resume();
   const url = `http://127.0.0.1:${port}`;
-  await waitReady(url);
+  // Ready as a load balancer sees it: the database answers and the address parser is built.
+  await waitReady(url, '/readyz');
   // With workers, the first one up answers /healthz before the others listen: wait for all.
   const expected = options.workers > 1 ? options.workers + 1 : 1;
   const deadline = Date.now() + 60_000;

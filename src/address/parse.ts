@@ -3,6 +3,8 @@ import { languageTable } from './abbreviations.js';
 import { isCountryCode } from './countries.js';
 import { countryLanguages } from './languages.js';
 import { startPeliasThread, warmUpPelias } from './pelias.js';
+
+export { addressParserReady } from './pelias.js';
 import { finishReading, type PreparedText, prepareReading, readAddress, type ReadHints, servesHints } from './reader.js';
 
 export type { ReadHints } from './reader.js';

@@ -20,6 +20,8 @@ try {
 } catch (error) {
   failed = error instanceof Error ? error.message : String(error);
 }
+// Built (or given up): slot 1 of the signal says so, read by addressParserReady() (GET /readyz).
+Atomics.store(signal, 1, 1);
 
 port.on('message', (text) => {
   let reply;

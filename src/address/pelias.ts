@@ -74,7 +74,8 @@ let thread: PeliasThread | undefined;
 export function startPeliasThread(): void {
   if (thread) return;
   const { port1, port2 } = new MessageChannel();
-  const signal = new Int32Array(new SharedArrayBuffer(4));
+  // Slot 0: a reply is waiting; slot 1: the classifier is built (pelias-thread.mjs).
+  const signal = new Int32Array(new SharedArrayBuffer(8));
   const worker = new Worker(new URL('./pelias-thread.mjs', import.meta.url), { workerData: { port: port2, signal }, transferList: [port2] });
   // The thread never keeps the process alive, and a thread that failed is given up for the calling thread's parser.
   worker.unref();
@@ -85,6 +86,16 @@ export function startPeliasThread(): void {
   worker.once('error', giveUp);
   worker.once('exit', giveUp);
   thread = started;
+}
+
+/**
+ * False while the server's thread still builds the classifier: a parse asked for meanwhile waits
+ * for it, blocking this thread for up to its build time (0.5-2 s), so GET /readyz says not ready
+ * until then. True without a thread (the parser is built where it is used) or once it gave up.
+ */
+export function addressParserReady(): boolean {
+  const t = thread;
+  return !t || Atomics.load(t.signal, 1) === 1;
 }
 
 function parseInThread(t: PeliasThread, text: string): Pair[] | undefined {

@@ -44,7 +44,7 @@ export const readyRoute = createRoute({
   method: 'get',
   path: '/readyz',
   tags: ['Service'],
-  summary: 'Readiness for load balancers: the database answers',
+  summary: 'Readiness for load balancers: the database answers and the address parser is loaded',
   responses: {
     200: json(ReadyResponse, 'Ready to answer keyed requests'),
     503: errors[503],

@@ -27,6 +27,7 @@ export const Messages = {
   internal: 'Internal server error',
   unavailable: 'Service temporarily unavailable: try again shortly',
   notReady: 'Not ready: the database does not answer',
+  parserNotReady: 'Not ready: the address parser is still loading',
   methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
     `Method ${method} is not allowed on ${path}: use ${allowed.filter((m) => m !== 'HEAD').join(' or ')}`,
   metricsToken: 'Missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>',
