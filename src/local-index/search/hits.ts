@@ -17,15 +17,25 @@ function places(s: StreetHit): Pick<LocalHit, 'placeNames'> {
   return names ? { placeNames: names } : {};
 }
 
+/** An address's components: its street's, its number, its postcode or else the street's. */
+function addressComponents(a: AddressHit): AddressComponents {
+  const components: AddressComponents = { ...streetComponents(a.street), houseNumber: a.hn };
+  const postcode = a.postcode ?? a.street.postcode;
+  if (postcode) components.postcode = postcode;
+  return components;
+}
+
+/** The label addressToHit gives the address (what `dedupe` tells houses apart by), without the rest of the hit. */
+export const addressLabel = (a: AddressHit): string => formatLabel(addressComponents(a));
+
 /**
  * An address as a result. One the source gave no postcode (most OSM points) takes its
  * street's, when every address of the street that has one agrees (as Nominatim does). What
  * the import derived, and a postcode taken from the street, is named in `inferred`.
  */
 export function addressToHit(a: AddressHit, score: number): LocalHit {
-  const components: AddressComponents = { ...streetComponents(a.street), houseNumber: a.hn };
-  const postcode = a.postcode ?? a.street.postcode;
-  if (postcode) components.postcode = postcode;
+  const components = addressComponents(a);
+  const postcode = components.postcode;
   const inferred = new Set(a.inferred?.filter((c) => components[c] !== undefined));
   if (!a.postcode && postcode) inferred.add('postcode');
   return {
@@ -33,7 +43,7 @@ export function addressToHit(a: AddressHit, score: number): LocalHit {
     location: { lat: a.lat, lng: a.lng },
     precision: 'address',
     kind: 'address',
-    score: round(score),
+    score: roundScore(score),
     label: formatLabel(components),
     ...places(a.street),
     ...(a.units ? { units: a.units } : {}),
@@ -56,11 +66,12 @@ export function streetToHit(s: StreetHit, score: number): LocalHit {
     location: { lat: s.lat, lng: s.lng },
     precision: 'street',
     kind: 'street',
-    score: round(score),
+    score: roundScore(score),
     label: formatLabel({ ...components, postcode: undefined }),
     ...places(s),
     houseNumbersKnown: true,
   };
 }
 
-const round = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
+/** A hit's score as it is shown (and ranked by `byScore`): within 0-1, to three decimals. */
+export const roundScore = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
