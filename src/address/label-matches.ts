@@ -22,9 +22,9 @@ export function labelMatches(query: string, label: string, country?: string): Te
  * forms are read once, not once per label.
  */
 export function labelMatcher(query: string, country?: string): (label: string) => TextMatch[] {
-  const langs = countryLanguages(country);
-  const typed = normalizeText(query).split(' ').filter(Boolean).map((w) => typedForms(w, langs));
-  return (label) => matchLabel(typed, labelWords(label, langs));
+  const kept = keptFor(countryLanguages(country));
+  const typed = normalizeText(query).split(' ').filter(Boolean).map((w) => typedForms(w, kept));
+  return (label) => matchLabel(typed, labelWords(label, kept));
 }
 
 function matchLabel(typed: readonly string[][], words: readonly LabelWord[]): TextMatch[] {
@@ -121,21 +121,38 @@ interface LabelWord {
   at: number;
 }
 
-/** A word as written, read once: its fold and spans from the word's own start (labels repeat their street and town words). */
-const wordShapes = new Kept<LabelWord>(20_000);
+/**
+ * What is kept per set of languages (a country's): each word as written read once, its fold and
+ * spans from the word's own start (labels repeat their street and town words), and each word's
+ * expansions. Keyed by the word alone within its set: a key made per word (`de|Hauptstraße`) was
+ * a new string to build and hash for every word of every label.
+ */
+interface LanguageKept {
+  langs: readonly string[];
+  shapes: Kept<LabelWord>;
+  expanded: Kept<readonly string[]>;
+}
 
-function labelWords(label: string, langs: readonly string[]): LabelWord[] {
-  const out: LabelWord[] = [];
+const byLanguages = new Map<string, LanguageKept>();
+
+function keptFor(langs: readonly string[]): LanguageKept {
   const key = langs.join(',');
+  let kept = byLanguages.get(key);
+  if (!kept) byLanguages.set(key, (kept = { langs, shapes: new Kept(20_000), expanded: new Kept(20_000) }));
+  return kept;
+}
+
+function labelWords(label: string, kept: LanguageKept): LabelWord[] {
+  const out: LabelWord[] = [];
   for (const m of label.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
-    const shape = wordShapes.get(`${key}|${m[0]}`, () => wordShape(m[0], langs));
+    const shape = kept.shapes.get(m[0], () => wordShape(m[0], kept));
     if (!shape.folded) continue;
     out.push(m.index === 0 ? shape : { ...shape, at: m.index });
   }
   return out;
 }
 
-function wordShape(text: string, langs: readonly string[]): LabelWord {
+function wordShape(text: string, kept: LanguageKept): LabelWord {
   let folded = '';
   const starts: number[] = [];
   const ends: number[] = [];
@@ -152,22 +169,20 @@ function wordShape(text: string, langs: readonly string[]): LabelWord {
     }
     at += ch.length;
   }
-  return { folded, full: folded ? expansions(folded, langs) : [], starts, ends, at: 0 };
+  return { folded, full: folded ? expansions(folded, kept) : [], starts, ends, at: 0 };
 }
 
 /** A typed word as it may appear in a label: itself, its full forms, and spelled with digraphs folded. */
-function typedForms(word: string, langs: readonly string[]): string[] {
-  return [...new Set([word, foldDigraphs(word, langs), ...expansions(word, langs)])];
+function typedForms(word: string, kept: LanguageKept): string[] {
+  return [...new Set([word, foldDigraphs(word, kept.langs), ...expansions(word, kept)])];
 }
 
 /**
  * Expansions per language set and word, kept: a suggestion list's labels repeat their street and
  * town words, and the expansion walks every suffix of the languages' tables.
  */
-const expanded = new Kept<readonly string[]>(20_000);
-
-function expansions(word: string, langs: readonly string[]): readonly string[] {
-  return expanded.get(`${langs.join(',')}|${word}`, () => expand(word, langs));
+function expansions(word: string, kept: LanguageKept): readonly string[] {
+  return kept.expanded.get(word, () => expand(word, kept.langs));
 }
 
 function expand(word: string, langs: readonly string[]): string[] {

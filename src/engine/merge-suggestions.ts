@@ -91,13 +91,12 @@ function toSuggestion(c: ProviderCandidate, provider: string, { country, unit }:
   const components = house && unit ? { ...c.components, unit } : c.components;
   const askUnit = house && !unit && listsUnits(c);
   const label = postalLines(components, country).formatted || c.label || '';
-  return {
-    label,
-    components,
-    ...(c.location ? { location: c.location } : {}),
-    provider,
-    type: suggestionType(c),
-    matches: matches(label, components.country ?? country),
-    ...(askUnit ? { action: 'add_unit' as const } : {}),
-  };
+  const type = suggestionType(c);
+  const matched = matches(label, components.country ?? country);
+  // The answer's fields in its order, written out rather than spread in (every suggestion shown is made here).
+  const suggestion: Suggestion = c.location
+    ? { label, components, location: c.location, provider, type, matches: matched }
+    : { label, components, provider, type, matches: matched };
+  if (askUnit) suggestion.action = 'add_unit';
+  return suggestion;
 }

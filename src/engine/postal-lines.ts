@@ -107,6 +107,14 @@ interface StreetLayout {
   postcodeToken: boolean;
   cityToken: boolean;
   layout: readonly string[];
+  /**
+   * Kept layouts only, made on first use: the layout with the street, postcode and town written
+   * in, so each house of the street only writes its number (null where one of them holds the
+   * number's token: the number must then go in first, as in `write`).
+   */
+  filled?: readonly string[] | null;
+  /** Whether the filled lines of the street itself (no number) are what the formatter writes (`safeText`), once asked. */
+  bareSafe?: boolean;
 }
 
 /**
@@ -134,16 +142,36 @@ function formatterLines(address: AddressComponents, country: string | undefined,
   }
   const { streetToken, postcodeToken, cityToken, layout } = decided;
   if (!streetToken && !postcodeToken && !cityToken && !numberChecked) return hn === undefined ? [...layout] : layout.map((line) => line.replace(NUMBER_TOKEN, hn));
-  // Every place a token was written gets its value, taken as text (a `$&` in a name is not a pattern).
-  const lines = layout.map((line) => {
-    let out = hn === undefined ? line : line.split(NUMBER_TOKEN).join(hn);
-    if (streetToken) out = out.split(STREET_TOKEN).join(street!);
-    if (postcodeToken) out = out.split(POSTCODE_TOKEN).join(postcode!);
-    if (cityToken) out = out.split(CITY_TOKEN).join(city!);
-    return out;
-  });
+  // A kept layout (a plain number or none, which holds no token): the street's values written in once.
+  const filled = numberChecked ? null : decided.filled === undefined ? (decided.filled = fill(decided, address)) : decided.filled;
+  let lines: string[];
+  if (filled && hn === undefined) {
+    decided.bareSafe ??= safeText(filled, country);
+    return decided.bareSafe ? [...filled] : formatLines(address, hn, country, withCountry);
+  } else if (filled) lines = filled.map((line) => line.split(NUMBER_TOKEN).join(hn!));
+  else lines = layout.map((line) => write(decided, address, line, hn));
   // A rule of the country's templates may have had something to rewrite in them: formatted as they are.
   return safeText(lines, country) ? lines : formatLines(address, hn, country, withCountry);
+}
+
+/** Every place a token was written gets its value, taken as text (a `$&` in a name is not a pattern): the number first. */
+function write(decided: StreetLayout, { street, postcode, city }: AddressComponents, line: string, hn: string | undefined): string {
+  let out = hn === undefined ? line : line.split(NUMBER_TOKEN).join(hn);
+  if (decided.streetToken) out = out.split(STREET_TOKEN).join(street!);
+  if (decided.postcodeToken) out = out.split(POSTCODE_TOKEN).join(postcode!);
+  if (decided.cityToken) out = out.split(CITY_TOKEN).join(city!);
+  return out;
+}
+
+/**
+ * The layout with the street, postcode and town written as `write` writes them, the number's token
+ * left: the same lines once the number goes in, since a plain number holds no token and, checked
+ * here, none of the values holds the number's. Null where one does.
+ */
+function fill(decided: StreetLayout, address: AddressComponents): readonly string[] | null {
+  const values = [decided.streetToken && address.street, decided.postcodeToken && address.postcode, decided.cityToken && address.city];
+  if (values.some((v) => typeof v === 'string' && v.includes(NUMBER_TOKEN))) return null;
+  return decided.layout.map((line) => write(decided, address, line, undefined));
 }
 
 /**

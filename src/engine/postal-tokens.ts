@@ -102,10 +102,17 @@ export function safeText(lines: readonly string[], country: string | undefined):
   if (rules.text.some((r) => r.test(text))) return false;
   const seenLines = new Set<string>();
   for (const line of lines) {
-    if (seenLines.has(line) || line in Object.prototype) return false;
+    if (seenLines.has(line) || OBJECT_NAMES.has(line)) return false;
     seenLines.add(line);
     const parts = line.split(', ');
-    if (parts.length > 1 && (new Set(parts).size !== parts.length || parts.some((p) => p in Object.prototype))) return false;
+    if (parts.length > 1 && (new Set(parts).size !== parts.length || parts.some((p) => OBJECT_NAMES.has(p)))) return false;
   }
   return true;
 }
+
+/**
+ * What `name in Object.prototype` is true for (`constructor`, `toString`, `__proto__`, …: it has no
+ * prototype of its own), as a set: `in` made each line and part of every label a property key (a
+ * look-up in V8's table of internalized strings, and one more entry in it).
+ */
+const OBJECT_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));

@@ -34,6 +34,17 @@ describe('labelMatches', () => {
     expect(match(labels[1]!)).toEqual([{ offset: 21, length: 4 }]);
   });
 
+  it('reads a word by the languages of the label\'s country, whichever country read it before', () => {
+    // Words' shapes and expansions are kept per set of languages: `St` is `Street` in English only,
+    // `Hauptstr.` is `Hauptstrasse` in German only.
+    for (let round = 0; round < 2; round++) {
+      expect(marked('Main Street', 'Main St 1, Springfield', 'US')).toEqual(['Main', 'St']);
+      expect(marked('Main Street', 'Main St 1, Springfield', 'DE')).toEqual(['Main']);
+      expect(marked('hauptstrasse', 'Hauptstr. 1, 10115 Berlin', 'DE')).toEqual(['Hauptstr']);
+      expect(marked('hauptstrasse', 'Hauptstr. 1, 10115 Berlin', 'US')).toEqual([]);
+    }
+  });
+
   it('marks a typed number as itself, not as the start of a longer number', () => {
     expect(labelMatches('Damrak 10', 'Damrak 10, 1012 LG Amsterdam', 'NL')).toEqual([
       { offset: 0, length: 6 },

@@ -121,6 +121,24 @@ describe('postalLines', () => {
     }
   });
 
+  it('writes a street kept with its values written in as the formatter does, house after house and for the street itself', () => {
+    // The street's values are written into its kept layout once; a value holding the private-use
+    // characters the layout uses for the number, street, postcode or town keeps them as text.
+    const streets = [
+      { street: 'Lindenallee', postcode: '07100', city: 'Oberwaldheim' },
+      { street: 'Linden\uE000allee', postcode: '07101', city: 'Ober\uE001waldheim' },
+      { street: 'Kirchweg', postcode: '0710\uE000', city: 'Unterbach' },
+      { street: 'Hauptstraße', postcode: '10115', city: 'Berlin', state: 'Berlin' },
+      { street: 'Hauptstraße', postcode: '10117', city: 'Bremen', state: 'Bremen' },
+    ];
+    for (const s of streets) {
+      for (const houseNumber of [undefined, '3', '12a', undefined, '3', '7']) {
+        const address = { ...s, houseNumber, country: 'DE' };
+        expect(postalLines(address, 'DE').lines, JSON.stringify(address)).toEqual(formatLines(address, houseNumber, 'DE', false));
+      }
+    }
+  });
+
   it('leads with the unit where there is no street line to attach it to', () => {
     expect(postalLines({ city: 'Triesen', country: 'LI', unit: 'Top 3' }, 'LI')).toEqual({ lines: ['Top 3', 'Triesen'], formatted: 'Top 3, Triesen' });
   });

@@ -5,7 +5,7 @@ import { planText, type Plan } from './plan.js';
 import { scoreHit, scoreStreet } from './score.js';
 import { foldTownless } from './fold-streets.js';
 import { expectedStreetSearch, readStreets, streetRanking, type RankedStreet } from './streets.js';
-import { byScore, dedupe, numberFilter, scoredAddresses } from './results.js';
+import { byScore, dedupe, numberFilter, scoredAddresses, shownAddresses } from './results.js';
 import { kindsOf, localityHits, postcodeHits, type Kinds } from './kinds.js';
 
 /** How many ranked streets autocomplete looks at. */
@@ -92,7 +92,7 @@ async function suggest(store: IndexStore, read: Plan, limit: number, kinds: Kind
       numbers = { ...plan, hn: { ...plan.hn, prefix: true } };
       hits = (await numberedOn(store, numbers, streets, best, limit)).flat();
     }
-    if (hits.length > 0) return dedupe(byScore(scoredAddresses(numbers, hits, streets), plan.near)).slice(0, limit);
+    if (hits.length > 0) return shownAddresses(numbers, hits, streets, limit);
     return foldTownless(streets).slice(0, limit).map((s) => streetToHit(s.street, scoreHit(plan, s.street, undefined, s.score)));
   }
   const tied = streets.filter((s) => s.exact && s.coverage === 1 && s.score === best.score).length;

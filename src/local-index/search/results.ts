@@ -2,7 +2,7 @@ import type { GeoPoint } from '../../contract/address.js';
 import type { AddressHit } from '../store/store.js';
 import type { LocalHit } from '../types.js';
 import { mergedPartial, mergeUnits } from '../units.js';
-import { addressToHit } from './hits.js';
+import { addressLabel, addressToHit, roundScore } from './hits.js';
 import { nearRank } from './near.js';
 import type { Plan } from './plan.js';
 import { scoreHit, scoreStreet } from './score.js';
@@ -14,6 +14,29 @@ export const MIN_SCORE = 0.35;
 export function scoredAddresses(plan: Plan, hits: AddressHit[], ranked: RankedStreet[]): LocalHit[] {
   const byId = new Map(ranked.map((r) => [r.street.id, r.score]));
   return hits.map((h) => addressToHit(h, scoreHit(plan, h.street, h, byId.get(h.street.id) ?? scoreStreet(plan, h.street).score)));
+}
+
+/**
+ * `dedupe(byScore(scoredAddresses(plan, hits, ranked), plan.near)).slice(0, limit)`, with only the
+ * addresses shown made into hits: a keystroke with a number reads up to 40 addresses (on its
+ * streets and in its postcode) to show 5. Each is scored and labelled (the label is what dedupe
+ * tells houses apart by), ordered as byScore orders hits; the addresses of the first `limit`
+ * labels, and only they, become hits, merged by dedupe as they would have been among all of them.
+ */
+export function shownAddresses(plan: Plan, hits: AddressHit[], ranked: RankedStreet[], limit: number): LocalHit[] {
+  const byId = new Map(ranked.map((r) => [r.street.id, r.score]));
+  const order = hits
+    .map((h, i) => {
+      const score = scoreHit(plan, h.street, h, byId.get(h.street.id) ?? scoreStreet(plan, h.street).score);
+      return { h, i, score, label: addressLabel(h), rank: nearRank(roundScore(score), plan.near, h) };
+    })
+    .sort((a, b) => b.rank - a.rank || a.i - b.i);
+  const shown = new Set<string>();
+  for (const { label } of order) {
+    if (shown.size >= limit) break;
+    shown.add(label);
+  }
+  return dedupe(order.filter((x) => shown.has(x.label)).map((x) => addressToHit(x.h, x.score)));
 }
 
 /**

@@ -56,14 +56,18 @@ function formsOf(street: StreetHit): [string[], string[]] {
 
 export const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 
+/** The share of a name's words covered (a function of its own, not a closure made per street scored). */
+function share(forms: string[], covered: ReadonlySet<string>): number {
+  return forms.length === 0 ? 0 : forms.filter((w) => covered.has(w)).length / forms.length;
+}
+
 export function scoreStreet(plan: Plan, street: StreetHit): StreetScore {
   const pool = plan.structured ? street.streetWords : [...street.streetWords, ...street.cityWords];
   const { scores, covered } = matchWords(plan.words, pool);
   const namedWords = street.streetWords.filter((w) => covered.has(w)).length;
   // The literal and the expanded form of the name are both indexed: either one may be covered.
-  const share = (forms: string[]) => (forms.length === 0 ? 0 : forms.filter((w) => covered.has(w)).length / forms.length);
   const [written, expanded] = formsOf(street);
-  const coverage = Math.max(share(written), share(expanded));
+  const coverage = Math.max(share(written, covered), share(expanded, covered));
   let score = mean(scores) * (0.8 + 0.2 * coverage);
   if (namedWords === 0) score *= 0.5;
   const exact = plan.words.every((t, i) => !t.fuzzy && scores[i] === 1);

@@ -73,8 +73,15 @@ export function toStreetHit(r: StreetRow): StreetHit {
   };
 }
 
+/** Every address row a search reads passes here (up to 40 a keystroke): the units' fields set one by one, not spread in. */
 export function toAddressHit(r: AddressRow): AddressHit {
-  return { street: toStreetHit(r), hn: r.hn, hnKey: r.hn_key, postcode: r.a_postcode, lat: r.a_lat, lng: r.a_lng, ...readUnits(r.a_units) };
+  const hit: AddressHit = { street: toStreetHit(r), hn: r.hn, hnKey: r.hn_key, postcode: r.a_postcode, lat: r.a_lat, lng: r.a_lng };
+  const stored = readUnits(r.a_units);
+  if (stored.units) hit.units = stored.units;
+  if (stored.unitsPartial) hit.unitsPartial = true;
+  if (stored.interpolated) hit.interpolated = true;
+  if (stored.inferred) hit.inferred = stored.inferred;
+  return hit;
 }
 
 /** SQLite FTS5 query: AND of terms, OR of each term's alternatives, `*` for prefixes. */

@@ -2,22 +2,18 @@ import type { LocalHit, LocalIndex } from '../../local-index/index.js';
 import type { GeocodeInput } from '../../local-index/types.js';
 import type { AutocompleteQuery, GeocodeQuery, Provider, ProviderCandidate, ReverseQuery } from '../provider.js';
 
+/** Optional fields set one by one, in this order, not spread in: every keystroke's hits pass here. */
 function toCandidate(hit: LocalHit): ProviderCandidate {
-  return {
-    components: hit.components,
-    location: hit.location,
-    providerConfidence: hit.score,
-    label: hit.label,
-    precision: hit.precision,
-    ...(hit.placeNames ? { placeNames: hit.placeNames } : {}),
-    ...(hit.units ? { units: hit.units } : {}),
-    ...(hit.units && hit.unitsPartial ? { unitsPartial: true } : {}),
-    ...(hit.interpolated ? { interpolated: true } : {}),
-    ...(hit.inferred ? { inferred: hit.inferred } : {}),
-    ...(hit.houseNumbersKnown ? { houseNumbersKnown: true } : {}),
-    ...(hit.postcodesKnown ? { postcodesKnown: true } : {}),
-    raw: { score: hit.score, precision: hit.precision },
-  };
+  const c: ProviderCandidate = { components: hit.components, location: hit.location, providerConfidence: hit.score, label: hit.label, precision: hit.precision };
+  if (hit.placeNames) c.placeNames = hit.placeNames;
+  if (hit.units) c.units = hit.units;
+  if (hit.units && hit.unitsPartial) c.unitsPartial = true;
+  if (hit.interpolated) c.interpolated = true;
+  if (hit.inferred) c.inferred = hit.inferred;
+  if (hit.houseNumbersKnown) c.houseNumbersKnown = true;
+  if (hit.postcodesKnown) c.postcodesKnown = true;
+  c.raw = { score: hit.score, precision: hit.precision };
+  return c;
 }
 
 /** What the local provider asks its index for a geocode query. */
