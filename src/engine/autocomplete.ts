@@ -100,7 +100,7 @@ export class AutocompleteEngine {
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcome(suggestions),
       };
-    });
+    }, { early: runner.ownData(eligible) });
     // Cached only once billed (as validate): never a free answer for a call that was not paid.
     if (complete) cacheLater(cache, key, result.suggestions, this.deps.cacheTtlMs);
     return result;

@@ -1,4 +1,4 @@
-import type { CreditLedger, UsageEventInput } from '../billing/credit-ledger.js';
+import type { CreditLedger, Reservation, ReservationCall, UsageEventInput } from '../billing/credit-ledger.js';
 import { ChunkBiller } from './chunk-biller.js';
 import { QuotaGate } from '../billing/quota-gate.js';
 import type { Clock } from '../lib/clock.js';
@@ -24,10 +24,26 @@ export interface CallOutcome {
   query: string | null;
 }
 
+/** What a billed call's work returns: its value, how many providers answered (what is charged), the usage event's outcome. */
+export interface BilledWork<T> {
+  value: T;
+  answered: number;
+  outcome: CallOutcome;
+}
+
+export interface BillOptions {
+  /**
+   * The work may start beside the reservation instead of after it: every provider it would call
+   * answers from data this service holds (`Provider.ownData`), so running it before the credits are
+   * held costs no one a call. The answer still waits for the reservation (see Biller.billed).
+   */
+  early?: boolean;
+}
+
 /** What the engines need of a bill step: the API's Biller, or a bulk run's ChunkBiller. */
 export interface BillStep {
   ensureCredits(accountId: string): Promise<void>;
-  billed<T>(ctx: CallContext, want: number, work: (allowed: number) => Promise<{ value: T; answered: number; outcome: CallOutcome }>): Promise<T>;
+  billed<T>(ctx: CallContext, want: number, work: (allowed: number) => Promise<BilledWork<T>>, options?: BillOptions): Promise<T>;
   free(ctx: CallContext, outcome: CallOutcome): Promise<void>;
 }
 
@@ -87,41 +103,85 @@ export class Biller implements BillStep {
   /**
    * Runs `work` with up to `want` credits reserved; `work` gets how many it may spend
    * (fewer providers are called when fewer credits remain).
+   *
+   * `early` (BillOptions): the work starts with `want` at once, beside a reservation that commits
+   * with the flush in its one statement, so a PostgreSQL call waits for the longer of the two, not
+   * for their sum (the reservation's round trip came before every keystroke's search). Its outcome
+   * is taken only once the credits are held: none held throws as before (the work's result is
+   * dropped), fewer than `want` runs the work again with what was reserved, so what is answered and
+   * charged is what the other path gives.
    */
-  async billed<T>(
-    ctx: CallContext,
-    want: number,
-    work: (allowed: number) => Promise<{ value: T; answered: number; outcome: CallOutcome }>,
-  ): Promise<T> {
+  async billed<T>(ctx: CallContext, want: number, work: (allowed: number) => Promise<BilledWork<T>>, options: BillOptions = {}): Promise<T> {
     if (want <= 0) {
       const { value, outcome } = await work(0);
       this.written(ctx, 0, false, await this.ledger.recordFreeLater(this.event(ctx, outcome, false)));
       return value;
     }
     const call = { credentialId: ctx.credentialId, env: ctx.env, endpoint: ctx.endpoint, source: ctx.source };
-    let reserved = await this.ledger.reserveOverlapped(ctx.accountId, want, call);
-    if (!reserved && this.ledger.refunding(ctx.accountId)) {
-      // Credits this process is giving back are still in its writer: once written, try again.
-      await this.ledger.flushed();
-      reserved = await this.ledger.reserveOverlapped(ctx.accountId, want, call);
-    }
-    if (!reserved) {
-      const balance = await this.ledger.balance(ctx.accountId);
-      this.gate.learn(ctx.accountId, balance);
-      throw new CreditsExhaustedError(balance.plan, balance.quota);
-    }
-    const { reservation, durable } = reserved;
-    let result: { value: T; answered: number; outcome: CallOutcome };
+    if (options.early) return this.billedEarly(ctx, want, call, work);
+    const { reservation, durable } = await this.reserveOrRefuse(ctx.accountId, () => this.ledger.reserveOverlapped(ctx.accountId, want, call));
+    let result: BilledWork<T>;
     try {
       result = await work(reservation.total);
       // Nothing is answered on a reservation a database crash could still lose (the answer goes
       // before the settle is written): its flush to disk ran beside the work.
       await durable;
     } catch (error) {
-      await this.ledger.releaseSoon(reservation);
-      this.gate.refunded(ctx.accountId);
+      await this.releaseFailed(ctx, reservation);
       throw error;
     }
+    return this.settleAnswered(ctx, reservation, result);
+  }
+
+  /** `billed` with the work started beside the reservation (BillOptions.early). */
+  private async billedEarly<T>(ctx: CallContext, want: number, call: ReservationCall, work: (allowed: number) => Promise<BilledWork<T>>): Promise<T> {
+    // Sent first, the work once it is on its way (its statement is issued a few promise hops
+    // after the call): the work's own first steps (reading the query) then run while it travels.
+    // On disk once it resolves (the flush in its own commit): nothing is answered before.
+    const reserving = this.reserveOrRefuse(ctx.accountId, () => this.ledger.reserve(ctx.accountId, want, call));
+    // Settled into a value: a failure before the credits are known must not go unhandled.
+    const started = new Promise<void>((resolve) => setImmediate(resolve)).then(() => work(want)).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    const reservation = await reserving;
+    let result: BilledWork<T>;
+    try {
+      const outcome = await started;
+      if (reservation.total < want) result = await work(reservation.total);
+      else if ('result' in outcome) result = outcome.result;
+      else throw outcome.error;
+    } catch (error) {
+      await this.releaseFailed(ctx, reservation);
+      throw error;
+    }
+    return this.settleAnswered(ctx, reservation, result);
+  }
+
+  /** A reservation from `reserve`, tried again once this process's refunds are written; none: CreditsExhaustedError. */
+  private async reserveOrRefuse<R>(accountId: string, reserve: () => Promise<R | null>): Promise<R> {
+    let reserved = await reserve();
+    if (!reserved && this.ledger.refunding(accountId)) {
+      // Credits this process is giving back are still in its writer: once written, try again.
+      await this.ledger.flushed();
+      reserved = await reserve();
+    }
+    if (!reserved) {
+      const balance = await this.ledger.balance(accountId);
+      this.gate.learn(accountId, balance);
+      throw new CreditsExhaustedError(balance.plan, balance.quota);
+    }
+    return reserved;
+  }
+
+  /** A call that failed before answering gives its reservation back at once. */
+  private async releaseFailed(ctx: CallContext, reservation: Reservation): Promise<void> {
+    await this.ledger.releaseSoon(reservation);
+    this.gate.refunded(ctx.accountId);
+  }
+
+  /** Hands an answered call's settle and usage event to the background writer; see `billed`. */
+  private async settleAnswered<T>(ctx: CallContext, reservation: Reservation, result: BilledWork<T>): Promise<T> {
     // What settle charges: the providers that answered, never more than was reserved.
     const charged = Math.max(0, Math.min(result.answered, reservation.total));
     const accepted = await this.ledger.settleLater(reservation, charged, this.event(ctx, result.outcome, false));

@@ -60,6 +60,11 @@ export class ProviderRunner {
     return this.providers.get(id)?.ranksByNear === true;
   }
 
+  /** Whether every one of `ids` answers from data this service holds (Provider.ownData): their work may start before the reservation. */
+  ownData(ids: readonly string[]): boolean {
+    return ids.length > 0 && ids.every((id) => this.providers.get(id)?.ownData === true);
+  }
+
   /** Enabled providers that exist and can answer now: what /healthz reports and cache keys include. */
   active(): string[] {
     return this.providers.active.filter((id) => this.providers.get(id)?.available?.() ?? true);

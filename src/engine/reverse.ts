@@ -63,7 +63,7 @@ export class ReverseEngine {
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcome(suggestions),
       };
-    });
+    }, { early: runner.ownData(eligible) });
     // Cached only once billed, and only an answer every eligible provider gave.
     if (complete) cacheLater(cache, key, result.suggestions, this.deps.cacheTtlMs);
     return result;

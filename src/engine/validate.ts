@@ -94,7 +94,7 @@ export class ValidateEngine {
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcomeOf(result, read),
       };
-    });
+    }, { early: runner.ownData(eligible) });
     // Cached only once billed: a cached answer is served free, so one kept from a call whose
     // settle failed would be served unbilled from then on.
     this.remember(key, attempts, eligible);

@@ -101,6 +101,12 @@ export interface Provider {
    * the engine keeps its order; other providers' lists are blended with distance by the engine.
    */
   readonly ranksByNear?: true;
+  /**
+   * It answers from data this service holds (local: the imported index), so asking it costs no one
+   * a call: a billed call that asks only such providers starts before its credits are held, the
+   * answer still waiting for them (engine/billing.ts, BillOptions.early).
+   */
+  readonly ownData?: true;
   /** Absent when the provider does not autocomplete (nominatim's usage policy forbids it). */
   autocomplete?(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]>;
   /**

@@ -79,6 +79,15 @@ describe.each(STORAGE_BACKENDS)('short credits and nothing to check (%s)', (back
     expect(runner.likeliest(['pdok', 'photon'], 5, 'NL')).toEqual(['pdok', 'photon']);
   });
 
+  it('only a call that asks providers of our own data alone starts its work beside the reservation (BillOptions.early)', () => {
+    const { runner } = server.services;
+    expect(runner.ownData(['local'])).toBe(true);
+    // An HTTP provider costs its own call: its work waits until the credits are held.
+    expect(runner.ownData(['pdok', 'local'])).toBe(false);
+    expect(runner.ownData(['photon'])).toBe(false);
+    expect(runner.ownData([])).toBe(false);
+  });
+
   it('a country the index has nothing for, with only local enabled: unverified header, 0 credits, not cached', async () => {
     const only = await startTestServer({ backend, sandbox: server.sandbox, providers: 'local' });
     try {

@@ -70,6 +70,12 @@ const ONE_TRIP: [string, Call][] = [
   ['keystroke: a name of two words in many towns and a number', { autocomplete: { query: 'Neue Gasse 1', country: 'DE', limit: 5 } }],
   ['keystroke: one word of a two-word name in many towns and a number', { autocomplete: { query: 'Gasse 1', country: 'DE', limit: 5 } }],
   ['keystroke: a number, then a street of many towns being typed', { autocomplete: { query: '2 Haupts', country: 'DE', limit: 5 } }],
+  // Issue 37: past the number, as a form is typed on: a whole postcode (its addresses of the number
+  // come too), a postcode being typed (shorter than the country's postcodes), a town after the postcode.
+  ['keystroke: street, number and a whole postcode', { autocomplete: { query: `Keizerweg 2, ${postcode(0)}`, country: 'DE', limit: 5 } }],
+  ['keystroke: street, number and a postcode being typed', { autocomplete: { query: `Lindenallee 12, ${postcode(1).slice(0, 3)}`, country: 'DE', limit: 5 } }],
+  ['keystroke: street, number, postcode and a town being typed', { autocomplete: { query: `Keizerweg 2, ${postcode(0)} ${town(0).slice(0, 2)}`, country: 'DE', limit: 5 } }],
+  ['keystroke: street of many towns, number, postcode and a town being typed', { autocomplete: { query: `Hauptstraße 12, ${postcode(5)} ${town(5).slice(0, 3)}`, country: 'DE', limit: 5 } }],
   // Issue 35: with the customer's position, the streets nearest to it, ranked with it.
   ['keystroke with a position: street being typed', { autocomplete: { query: 'Keizerw', country: 'DE', limit: 5, near: { lat: 50.001, lng: 8.001 } } }],
   ['keystroke with a position: street of many towns and number being typed', { autocomplete: { query: 'Hauptstraße 1', country: 'DE', limit: 5, near: { lat: 51.001, lng: 9.2 } } }],

@@ -26,7 +26,8 @@ function narrowFor(plan: Plan): { hnKey: string; inPostcode: string } | undefine
 
 /**
  * The first street search `rankStreets(store, plan, hnKey)` makes, where a store can run it beside
- * the look-up (LookUpInput.prefetch): narrowed by number and postcode; with no postcode, the words'
+ * the look-up (LookUpInput.prefetch): narrowed by number and postcode (then `numbers` on its streets
+ * when asked); with no postcode, the words'
  * streets with their addresses of the number, or, with no number fetched with the streets, the
  * search of the words' forms, then `numbers` on its streets.
  */
@@ -36,7 +37,8 @@ export function expectedStreetSearch(plan: Plan, hnKey: string | undefined, numb
   const words = [...terms, ...plan.cityWords.map((t) => t.alts)];
   const base = { terms: words, country: plan.country, limit: POOL, ...(plan.near ? { near: plan.near } : {}) };
   const narrow = narrowFor(plan);
-  if (narrow) return typingLast(words) ? undefined : { ...base, search: { kind: 'narrowed', ...narrow } };
+  // A word being typed (a town after the postcode): each form narrowed, as rankStreets runs them.
+  if (narrow) return { ...base, search: { kind: 'narrowed', ...narrow, forms: typingLast(words) }, ...(numbers ? { numbers } : {}) };
   if ((plan.postcode?.known && !plan.postcode.prefix) || (hnKey !== undefined && typingLast(words))) return undefined;
   if (hnKey !== undefined) return { ...base, search: { kind: 'numbered', hnKey } };
   return { ...base, search: { kind: 'each', forms: typingLast(words) }, numbers };

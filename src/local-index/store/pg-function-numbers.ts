@@ -1,4 +1,4 @@
-import { addressesOnStreetsSql } from './queries.js';
+import { addressesByPostcodeQuery, addressesOnStreetsSql } from './queries.js';
 import type { HouseNumberFilter } from './store.js';
 
 /*
@@ -22,9 +22,12 @@ const SAMPLES: Record<Kind, HouseNumberFilter | undefined> = {
 
 const kindOf = (hn: HouseNumberFilter | undefined): Kind => (!hn ? 'none' : 'base' in hn ? 'base' : hn.prefix ? 'prefix' : 'exact');
 
-/** The `p_numbers` argument: the filter's kind, the values addressesOnStreetsSql binds, the limit. */
-export function numbersArgument(hn: HouseNumberFilter | undefined, limit: number): string {
-  return JSON.stringify({ kind: kindOf(hn), args: addressesOnStreetsSql('local_', '', hn, limit).args, limit });
+/**
+ * The `p_numbers` argument: the filter's kind, the values addressesOnStreetsSql binds, the limit;
+ * `postcode`: also the narrowed search's postcode's addresses of its number (postcodeNumbersStatements).
+ */
+export function numbersArgument(hn: HouseNumberFilter | undefined, limit: number, postcode = false): string {
+  return JSON.stringify({ kind: kindOf(hn), args: addressesOnStreetsSql('local_', '', hn, limit).args, limit, ...(postcode ? { postcode: true } : {}) });
 }
 
 /** The kind's SQL with the ids `v_ids` (an array), its values and limit from `p_numbers`. */
@@ -43,4 +46,26 @@ export function numbersStatements(): string {
     .map((kind, i) => `${i === 0 ? 'IF' : 'ELSIF'} p_numbers->>'kind' = '${kind}' THEN
     RETURN QUERY SELECT 'a'::text, to_jsonb(x) FROM (${numbersSql(kind)}) x;`)
     .join('\n  ') + '\n  END IF;';
+}
+
+/**
+ * `addressesByPostcode` of the narrowed search's postcode and number (an exact key each: the
+ * function's `p_pc`, `p_hn`, `p_country`), `limit` of `p_numbers`, as `b` rows: what autocomplete
+ * asks beside the numbers on the streets (numberedOn), the store's own SQL, static as above.
+ */
+export function postcodeNumbersStatements(): string {
+  const exact = { key: '', prefix: false };
+  const limit = { sql: "(p_numbers->>'limit')::integer" };
+  const statement = (withCountry: boolean) => {
+    const names = ['p_pc', 'p_hn', ...(withCountry ? ['p_country'] : [])];
+    const q = addressesByPostcodeQuery('local_', exact, exact, withCountry ? '' : undefined, limit);
+    if (q.args.length !== names.length) throw new Error('addressesByPostcodeQuery binds other values than the function has');
+    let i = 0;
+    return `RETURN QUERY SELECT 'b'::text, to_jsonb(x) FROM (${q.sql.replace(/\?/g, () => names[i++]!)}) x;`;
+  };
+  return `IF p_country IS NULL THEN
+      ${statement(false)}
+    ELSE
+      ${statement(true)}
+    END IF;`;
 }

@@ -4,7 +4,7 @@ import { nearArgs } from './queries.js';
 import { numberedStreetsSql, streetsEachSql } from './pg-street-queries.js';
 import { NARROWED_PREFETCH_LIMIT } from './pg-search-function.js';
 import { numbersArgument } from './pg-function-numbers.js';
-import type { HouseNumberFilter, StreetPrefetch } from './store.js';
+import type { HouseNumberFilter, PostcodeFilter, StreetPrefetch } from './store.js';
 
 /**
  * The PostgreSQL side of `LookUpInput.prefetch`: the call of `addressd_local_search`
@@ -36,6 +36,8 @@ export const prefetchKey = {
   each: (tsqs: string[], country: string | undefined, limit: number, near: GeoPoint | undefined) => `e|${country ?? ''}|${limit}|${nearKey(near)}|${tsqs.join('\n')}`,
   numbers: (ids: number[], hn: HouseNumberFilter | undefined, limit: number) =>
     `a|${[...ids].sort((a, b) => a - b).join(',')}|${JSON.stringify(hn ?? null)}|${limit}`,
+  byPostcode: (pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number) =>
+    `b|${pc.prefix ? 'p' : 'e'}|${pc.key}|${JSON.stringify(hn ? ('base' in hn ? { base: hn.base } : { key: hn.key, prefix: hn.prefix }) : null)}|${country ?? ''}|${limit}`,
 };
 
 /**
@@ -47,7 +49,8 @@ export function prefetchArgs(p: StreetPrefetch, bound: (prefix: string) => boole
   const terms = JSON.stringify(p.terms.map((alts) => alts.map((a) => [a.word, a.prefix, a.prefix && bound(a.word)])));
   if (p.search.kind === 'narrowed') {
     if (p.limit !== NARROWED_PREFETCH_LIMIT) return undefined;
-    return [terms, false, null, p.search.hnKey, p.search.inPostcode, p.country ?? null, null, 0, null];
+    const numbers = p.numbers ? numbersArgument(p.numbers.hn, p.numbers.limit, p.numbers.inPostcode === true) : null;
+    return [terms, p.search.forms, null, p.search.hnKey, p.search.inPostcode, p.country ?? null, numbers, p.numbers?.maxStreets ?? 0, null];
   }
   const country = p.country === undefined ? [] : [p.country];
   const near = p.near ? nearArgs(p.near) : [];
@@ -68,20 +71,20 @@ export const PREFETCH_ARG_TYPES = ['jsonb', 'bool', 'text', 'text', 'text', 'tex
 export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unknown }[]): [string, unknown[]][] {
   const tsqs = rows.find((x) => x.part === 'q')?.r as string[] | undefined;
   if (!tsqs) return [];
-  const streets = rows.filter((x) => x.part === 's').map((x) => x.r);
-  const out: [string, unknown[]][] = [
-    [
-      p.search.kind === 'narrowed'
-        ? prefetchKey.narrowed(tsqs[0]!, p.country, p.limit, p.search.hnKey, p.search.inPostcode)
-        : p.search.kind === 'numbered'
-          ? prefetchKey.numbered(tsqs[0]!, p.country, p.limit, p.search.hnKey, p.near)
-          : prefetchKey.each(tsqs, p.country, p.limit, p.near),
-      streets,
-    ],
-  ];
+  const part = (name: string) => rows.filter((x) => x.part === name).map((x) => x.r);
+  const search = p.search;
+  const out: [string, unknown[]][] =
+    search.kind === 'narrowed'
+      ? // Each form's search on its own (part `s`, then `s1`: the function's order of the tsqueries).
+        tsqs.map((tsq, f) => [prefetchKey.narrowed(tsq, p.country, p.limit, search.hnKey, search.inPostcode), part(f === 0 ? 's' : `s${f}`)])
+      : [[search.kind === 'numbered' ? prefetchKey.numbered(tsqs[0]!, p.country, p.limit, search.hnKey, p.near) : prefetchKey.each(tsqs, p.country, p.limit, p.near), part('s')]];
   const ids = rows.find((x) => x.part === 'i')?.r as number[] | undefined;
-  if (p.numbers && ids) {
-    out.push([prefetchKey.numbers(ids, p.numbers.hn, p.numbers.limit), rows.filter((x) => x.part === 'a').map((x) => x.r)]);
+  if (p.numbers && ids) out.push([prefetchKey.numbers(ids, p.numbers.hn, p.numbers.limit), part('a')]);
+  // The postcode's addresses: the function ran them (for found streets) with the search's own postcode and number.
+  const hn = p.numbers?.hn;
+  const sameNumber = !!hn && 'key' in hn && !hn.prefix && hn.key === (search.kind === 'narrowed' ? search.hnKey : undefined);
+  if (search.kind === 'narrowed' && p.numbers?.inPostcode && sameNumber && rows.some((x) => x.part === 'b' || x.part === 'i')) {
+    out.push([prefetchKey.byPostcode({ key: search.inPostcode, prefix: false }, { key: search.hnKey, prefix: false }, p.country, p.numbers.limit), part('b')]);
   }
   return out;
 }
@@ -89,14 +92,20 @@ export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unkno
 /** Rows kept for searches not (yet) made: a list's chunk of look-ups (lookUpAll) fits. */
 const KEPT = 600;
 
-/** Rows waiting for their search: each taken once; the oldest go first (a guess that missed is never taken). */
+/**
+ * Rows waiting for their search: each taken as often as it was put (the two forms of a word being
+ * typed may be the same search, `hoffeldkir` whose one completion is itself, asked twice); the
+ * oldest go first (a guess that missed is never taken). A key names the search's arguments and the
+ * data is the same until an import clears them all, so rows put twice are the same rows.
+ */
 export class Prefetched {
-  private readonly rows = new Map<string, unknown[]>();
+  private readonly rows = new Map<string, { rows: unknown[]; left: number }>();
 
   put(entries: [string, unknown[]][]): void {
     for (const [key, rows] of entries) {
+      const left = (this.rows.get(key)?.left ?? 0) + 1;
       this.rows.delete(key);
-      this.rows.set(key, rows);
+      this.rows.set(key, { rows, left });
     }
     for (const key of this.rows.keys()) {
       if (this.rows.size <= KEPT) break;
@@ -105,9 +114,9 @@ export class Prefetched {
   }
 
   take<T>(key: string): T[] | undefined {
-    const rows = this.rows.get(key);
-    this.rows.delete(key);
-    return rows as T[] | undefined;
+    const kept = this.rows.get(key);
+    if (kept && --kept.left <= 0) this.rows.delete(key);
+    return kept?.rows as T[] | undefined;
   }
 
   clear(): void {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { numbersStatements } from './pg-function-numbers.js';
+import { numbersStatements, postcodeNumbersStatements } from './pg-function-numbers.js';
 import { rankedStreetIdsSql, SINGLE_WORD_SQL } from './pg-rank-streets.js';
 import { narrowedStreetsSql } from './pg-street-queries.js';
 import { MAX_COMPLETIONS } from './store.js';
@@ -58,6 +58,7 @@ DECLARE
   v_queries text[];
   v_sql text := p_search;
   v_rows jsonb[];
+  v_found jsonb[] := '{}';
   v_ids bigint[];
   v_tsq text;
   v_alts jsonb;
@@ -98,12 +99,29 @@ BEGIN
   IF p_search IS NULL THEN
     -- Narrowed by number and postcode: static SQL, so its plan is kept for the session (it may go
     -- generic: the (postcode, number) index drives it whatever the values, and planning this join
-    -- of partitioned tables cost five times running it).
-    v_tsq := v_queries[1];
-    IF p_country IS NULL THEN
-      RETURN QUERY SELECT 's'::text, to_jsonb(x) FROM (${narrowed(false)}) x;
-    ELSE
-      RETURN QUERY SELECT 's'::text, to_jsonb(x) FROM (${narrowed(true)}) x;
+    -- of partitioned tables cost five times running it). Once per form of a word being typed
+    -- (a town after the postcode), each form's rows as their own part: s, then s1.
+    FOR f IN 1 .. cardinality(v_queries) LOOP
+      v_tsq := v_queries[f];
+      IF p_country IS NULL THEN
+        SELECT array_agg(to_jsonb(x)) INTO v_rows FROM (${narrowed(false)}) x;
+      ELSE
+        SELECT array_agg(to_jsonb(x)) INTO v_rows FROM (${narrowed(true)}) x;
+      END IF;
+      RETURN QUERY SELECT CASE WHEN f = 1 THEN 's' ELSE 's' || (f - 1) END, e.value FROM unnest(v_rows) WITH ORDINALITY AS e (value, o) ORDER BY e.o;
+      v_found := v_found || coalesce(v_rows, '{}');
+    END LOOP;
+    -- Autocomplete's next look-ups (numberedOn) of the streets found, all of them when they are
+    -- few enough to be the ones it ranks first: their addresses of the number, and the postcode's.
+    IF p_numbers IS NULL THEN RETURN; END IF;
+    SELECT array_agg(DISTINCT (e.value->>'id')::bigint ORDER BY (e.value->>'id')::bigint) INTO v_ids FROM unnest(v_found) AS e (value);
+    IF v_ids IS NULL THEN RETURN; END IF;
+    IF cardinality(v_ids) <= p_max_streets THEN
+      RETURN QUERY SELECT 'i'::text, to_jsonb(v_ids);
+      ${numbersStatements()}
+    END IF;
+    IF (p_numbers->>'postcode')::boolean THEN
+      ${postcodeNumbersStatements()}
     END IF;
     RETURN;
   END IF;

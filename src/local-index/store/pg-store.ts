@@ -16,6 +16,7 @@ import {
   MAX_COMPLETIONS,
   NUMBERED_PER_STREET,
   PREFIX_END,
+  guessedAlternatives,
   guessedAnswers,
   typosWanted,
   type CountryState,
@@ -261,9 +262,14 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       const cached = completions.get(prefix);
       return cached === undefined ? words.some((w) => w.prefix && w.word === prefix) : cached !== false;
     };
+    // Readings that lead to the same search run it once (guessedAlternatives).
+    const seen = new Set<string>();
     const searches = prefetches.flatMap((p) => {
       const args = prefetchArgs(p, bound);
-      return args ? [{ p, args }] : [];
+      const id = JSON.stringify(args);
+      if (!args || seen.has(id)) return [];
+      seen.add(id);
+      return [{ p, args }];
     });
     if (words.length === 0 && prefixes.length === 0 && searches.length === 0) return { words: [], exists: await postcodesExist(keys, country) };
     // Rows as VALUES of scalar parameters, not unnested arrays (see postcodesExist): the generic
@@ -444,9 +450,10 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       const need = missing(input);
       const fetched = need.todo.length + need.pcTodo.length + need.prefixTodo.length > 0;
       if (fetched) {
-        // The expected search rides along with a look-up that goes to the database anyway, planned on the common answers.
-        const expected = prefetch?.(guessedAnswers(input));
-        remember(need, country, await lookUpFresh(need.todo, need.pcTodo, need.prefixTodo, country, expected ? [expected] : []));
+        // The expected search rides along with a look-up that goes to the database anyway, planned
+        // on the common answers, and on the other likely ones where the numbers leave the postcode open.
+        const expected = prefetch ? [guessedAnswers(input), ...guessedAlternatives(input)].flatMap((guess) => prefetch(guess) ?? []) : [];
+        remember(need, country, await lookUpFresh(need.todo, need.pcTodo, need.prefixTodo, country, expected));
       }
       const answers = {
         words: queries.map((q): WordResolution => {
@@ -568,7 +575,8 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       return (await all<{ id: string }>(postcodeAbsentQuery('local_', streetIds, pcKey, country))).map((r) => Number(r.id));
     },
     async addressesByPostcode(pc, hn, country, limit) {
-      return (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit))).map(toAddressHit);
+      const rows = prefetched.take<AddressRow>(prefetchKey.byPostcode(pc, hn, country, limit)) ?? (await all<AddressRow>(addressesByPostcodeQuery('local_', pc, hn, country, limit)));
+      return rows.map(toAddressHit);
     },
     nearest: (center, radiusM, limit) => pgNearest(async (text, values) => (await run(text, values)).rows, center, radiusM, limit),
     async close() {

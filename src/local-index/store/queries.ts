@@ -83,7 +83,7 @@ export function addressesByPostcodeQuery(
   pc: PostcodeFilter,
   hn: HouseNumberFilter | undefined,
   country: string | undefined,
-  limit: number,
+  limit: number | { sql: string },
 ): Query {
   const c = hnClause(hn);
   const pcSql = pc.prefix ? 'a.pc_key >= ? AND a.pc_key < ?' : 'a.pc_key = ?';
@@ -95,7 +95,7 @@ export function addressesByPostcodeQuery(
   const countrySql = country === undefined ? '' : t ? ' AND s.country = ?' : ' AND +s.country = ?';
   return {
     sql: `SELECT ${addressColumns} FROM ${streetJoin(t)}
-          WHERE ${pcSql}${c.sql}${countrySql} ORDER BY ${order} LIMIT ${sqlLimit(limit)}`,
+          WHERE ${pcSql}${c.sql}${countrySql} ORDER BY ${order} LIMIT ${typeof limit === 'number' ? sqlLimit(limit) : limit.sql}`,
     args: [...pcArgs, ...c.args, ...(country === undefined ? [] : [country]), ...c.orderArgs],
   };
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { GeoPoint, InferredComponent } from '../../contract/address.js';
+import { postcodeDigits } from '../../address/postcode.js';
 import { mayHaveTypo } from '../fuzzy.js';
 import type { SampleAddress } from './sample-address.js';
 import type { LatLng } from '../../lib/sphere.js';
@@ -194,16 +195,45 @@ export interface LookUpInput {
 }
 
 /**
- * The index's answers as the common input gets them: every typed word exists as typed (a bare
- * number only as a house number), every whole postcode candidate is a postcode, no postcode is
- * being typed.
+ * The whole postcodes of a country that are plain numbers of one length (DE `10117`, DK `1620`), or
+ * undefined (NL `1012 LG` and PT `1000-001` have a 4-digit head only; GB has letters).
+ */
+function plainPostcodeDigits(country: string | undefined): number | undefined {
+  return country === undefined || country === 'NL' || country === 'PT' ? undefined : postcodeDigits(country);
+}
+
+/**
+ * The index's answers as the common input gets them: every typed word exists as typed (a number,
+ * with a letter or not, `17a`, only as a house number), every whole postcode candidate is a
+ * postcode, no postcode is being typed. In a country whose postcodes are plain numbers of one
+ * length, only a number of that length is one (`17a`, `108` are house numbers), and a shorter one
+ * typed last is one being typed (`Bahnhofpfad 22, 0167`).
  */
 export function guessedAnswers(input: LookUpInput): LookUpResult {
+  const digits = plainPostcodeDigits(input.country);
+  const plain = (key: string, whole: boolean) => /^\d+$/.test(key) && (whole ? key.length === digits : key.length < digits!);
+  const typed = input.postcodePrefixes.length;
   return {
-    words: input.words.map((w) => ({ known: /\p{L}/u.test(w.word), fuzzy: [] })),
-    postcodes: new Set(input.postcodes),
-    postcodePrefixes: input.postcodePrefixes.map(() => false),
+    words: input.words.map((w) => ({ known: /\p{L}/u.test(w.word) && !/^\d/.test(w.word), fuzzy: [] })),
+    postcodes: new Set(digits === undefined ? input.postcodes : input.postcodes.filter((key) => plain(key, true))),
+    // The last prefix candidate is the last token alone (plan.ts: postcodeCandidates).
+    postcodePrefixes: input.postcodePrefixes.map((key, i) => digits !== undefined && i === typed - 1 && plain(key, false)),
   };
+}
+
+/**
+ * Where a country's postcodes are not plain numbers (guessedAnswers) and the text's numbers leave
+ * it open which is the postcode, each whole candidate alone a postcode too: a house number is
+ * looked up as one as well (`17a` in `Damrak 17a, 1012 LG`, which the common answers read as the
+ * postcode). A store that runs the expected search beside the look-up may run it for each of these
+ * readings (the same search once): a wrong guess costs a search in the same statement, a miss a
+ * round trip after it. Only these: a search more on every keystroke costs the server more than the
+ * round trips it saves (a postcode being typed guessed wherever a number ended the text did).
+ */
+export function guessedAlternatives(input: LookUpInput): LookUpResult[] {
+  if (plainPostcodeDigits(input.country) !== undefined || input.postcodes.length < 2) return [];
+  const common = guessedAnswers(input);
+  return input.postcodes.map((key) => ({ ...common, postcodes: new Set([key]) }));
 }
 
 /** See `LookUpInput.prefetch`. */
@@ -211,10 +241,11 @@ export interface StreetPrefetch {
   /** The plan's terms if every reading of a typed word existed; the store keeps those that do. */
   terms: WordQuery[][];
   /**
-   * `findStreets` with a number in a postcode (`narrowed`) or with a number alone (`numbered`), or
+   * `findStreets` with a number in a postcode (`narrowed`; with `forms`, once for each form of a
+   * word being typed, as rankStreets asks) or with a number alone (`numbered`), or
    * `findStreetsEach` of the terms' forms (`forms`: the exact form of a word being typed first).
    */
-  search: { kind: 'narrowed'; hnKey: string; inPostcode: string } | { kind: 'numbered'; hnKey: string } | { kind: 'each'; forms: boolean };
+  search: { kind: 'narrowed'; hnKey: string; inPostcode: string; forms: boolean } | { kind: 'numbered'; hnKey: string } | { kind: 'each'; forms: boolean };
   country: string | undefined;
   limit: number;
   /** The position the search's streets are nearest to (`findStreets`' `near`). */
@@ -222,9 +253,10 @@ export interface StreetPrefetch {
   /**
    * Then `addressesOnStreets` of every street found, when they are at most `maxStreets` (they are
    * then the ranking's top ones); with `rank`, of the top `maxStreets` as `rankStreets` ranks them
-   * when more were found (a name in many towns with no town typed).
+   * when more were found (a name in many towns with no town typed). `inPostcode` (a narrowed
+   * search): also `addressesByPostcode` of the search's postcode (exact) and number, `limit` of them.
    */
-  numbers?: { hn: HouseNumberFilter | undefined; limit: number; maxStreets: number; rank?: StreetRanking | undefined } | undefined;
+  numbers?: { hn: HouseNumberFilter | undefined; limit: number; maxStreets: number; rank?: StreetRanking | undefined; inPostcode?: boolean | undefined } | undefined;
 }
 
 /**

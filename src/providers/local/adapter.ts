@@ -40,6 +40,8 @@ export function createLocalProvider(index: LocalIndex): Provider {
     dataGeneration: (country) => index.dataGeneration(country),
     // The index blends text and distance to `near` itself, and filters `types` inside the search (issue 35).
     ranksByNear: true,
+    // Searched in our own database: nothing is paid to anyone for asking it.
+    ownData: true,
     async geocode(query: GeocodeQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
       signal.throwIfAborted();
       const hits = await index.geocode(localGeocodeInput(query));
