@@ -47,7 +47,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness for load balancers: the database answers */
+        /** Readiness for load balancers: the database answers and the address parser is loaded */
         get: {
             parameters: {
                 query?: never;
