@@ -153,9 +153,21 @@ describe('PostgreSQL faults', () => {
     const [pdok, photon, nominatim] = [server.emulators.pdok, server.emulators.photon, server.emulators.nominatim];
     for (const emulator of [pdok, photon, nominatim]) emulator.setFault({ mode: 'slow', delayMs: 300 });
     const reached = pdok.requests.length;
+    // The reservation's flush to disk runs beside the call (reserveOverlapped); the cut must come
+    // after it, or the call rightly answers 503 (nothing is served on a reservation not on disk).
+    const ledger = server.services.ledger;
+    const reserveOverlapped = ledger.reserveOverlapped.bind(ledger);
+    let durable: Promise<void> | undefined;
+    ledger.reserveOverlapped = async (...args) => {
+      const reserved = await reserveOverlapped(...args);
+      durable = reserved?.durable;
+      return reserved;
+    };
     const pending = fetch(`${server.url}/v1/validate`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth() }, body: JSON.stringify(ADDRESS) });
-    // Reserved, now waiting for the providers: the database goes away under it.
-    await waitFor(() => pdok.requests.length > reached, 'the call to reach the providers');
+    // Reserved and on disk, now waiting for the providers: the database goes away under it.
+    await waitFor(() => pdok.requests.length > reached && durable !== undefined, 'the call to reach the providers');
+    await durable;
+    ledger.reserveOverlapped = reserveOverlapped;
     await proxy.cut();
     const res = await pending;
     // Its reservation was made: the answer does not wait for the settle.
