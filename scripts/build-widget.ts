@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { build, transform } from 'esbuild';
+import { ENCODED_SUFFIXES, type EncodedForms, encodeForms } from '../src/http/routes/widget-compressed.js';
 
 /**
  * Bundles src/widget into the files served at /widget/v1/: widget.js (classic script, IIFE),
@@ -26,17 +26,26 @@ export interface WidgetBuildFile {
 const hash8 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex').slice(0, 8);
 
 /** Writes via a temp file + rename, so a server reading the directory never sees half a file. */
-async function put(dir: string, name: string, data: Uint8Array): Promise<void> {
+async function putFile(dir: string, name: string, data: Uint8Array): Promise<void> {
   const tmp = join(dir, `.${name}.${process.pid}.tmp`);
   await writeFile(tmp, data);
   await rename(tmp, join(dir, name));
 }
 
+/** A served file with its compressed forms beside it, which the service reads instead of compressing at its start. */
+async function put(dir: string, name: string, data: Uint8Array, forms: EncodedForms = encodeForms(data)): Promise<void> {
+  // The forms first: a server that finds the file finds forms that match it, or compresses it itself.
+  await putFile(dir, name + ENCODED_SUFFIXES.gzip, forms.gzip);
+  await putFile(dir, name + ENCODED_SUFFIXES.br, forms.br);
+  await putFile(dir, name, data);
+}
+
 async function emit(dir: string, name: string, data: Uint8Array): Promise<WidgetBuildFile> {
   const hashedName = name.replace(/\.(\w+)$/, `.${hash8(data)}.$1`);
-  await put(dir, name, data);
-  await put(dir, hashedName, data);
-  return { name, hashedName, bytes: data.byteLength, gzipBytes: gzipSync(data, { level: 9 }).byteLength };
+  const forms = encodeForms(data);
+  await put(dir, name, data, forms);
+  await put(dir, hashedName, data, forms);
+  return { name, hashedName, bytes: data.byteLength, gzipBytes: forms.gzip.byteLength };
 }
 
 async function bundle(entry: string, format: 'iife' | 'esm', cssFile: string): Promise<Uint8Array> {

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build, transform } from 'esbuild';
 
 /** One file under /assets/, held in memory with its gzip form. */
 export interface WebAsset {
@@ -40,7 +39,11 @@ function asset(name: string, type: string, body: Uint8Array): WebAsset {
   return { path: `/assets/${name.replace(/\.(\w+)$/, `.${hash}.$1`)}`, type, body: new Uint8Array(body), gzip };
 }
 
+/** esbuild's API, loaded with the first page asked for: a start (and a restart under load) skips it. */
+const esbuild = () => import('esbuild');
+
 async function bundle(entry: string): Promise<Uint8Array> {
+  const { build } = await esbuild();
   const result = await build({
     entryPoints: [`${HERE}client/${entry}${SOURCE_EXT}`],
     bundle: true,
@@ -57,6 +60,7 @@ async function bundle(entry: string): Promise<Uint8Array> {
 }
 
 async function load(): Promise<WebAssets> {
+  const { transform } = await esbuild();
   const css = await transform(await readFile(`${HERE}site.css`, 'utf8'), { loader: 'css', minify: true, target: TARGET });
   // Redoc's standalone bundle from node_modules: the docs page needs no CDN.
   const redocFile = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');

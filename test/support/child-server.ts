@@ -1,4 +1,5 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { LogLine } from './log-capture.js';
 
@@ -20,11 +21,12 @@ export interface ChildService {
 }
 
 /**
- * `compiled`: run `dist/main.js` (what `npm start` runs after `npm run build`) instead of the
- * sources under tsx, for benches that time restarts as production would see them.
+ * `compiled`: run the built server (what `npm start` runs after `npm run build`: `dist/main.js`, or
+ * `main.js` of the build directory given) instead of the sources under tsx.
  */
-export function startChildService(env: Record<string, string>, options: { compiled?: boolean } = {}): ChildService {
-  const child = spawn(process.execPath, options.compiled ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
+export function startChildService(env: Record<string, string>, options: { compiled?: boolean | string } = {}): ChildService {
+  const compiled = options.compiled === true ? 'dist' : options.compiled;
+  const child = spawn(process.execPath, compiled ? [path.join(compiled, 'main.js')] : ['--import', 'tsx', 'src/main.ts'], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

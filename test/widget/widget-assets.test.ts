@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import zlib, { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWidget, type WidgetBuildFile } from '../../scripts/build-widget.js';
 import { Hono } from 'hono';
@@ -112,6 +112,48 @@ describe('GET /widget/v1/*', () => {
     const missing = await app.request('/../package.json');
     expect(missing.status).toBe(404);
     expect((await app.request('/widget.ts')).status).toBe(404);
+    // The compressed forms the build writes beside each file are not files of their own.
+    expect((await app.request('/widget.js.br')).status).toBe(404);
+  });
+});
+
+describe('compressed forms written by the build', () => {
+  const body = async (served: Hono | ReturnType<typeof widgetAssetApp>, encoding: string) => {
+    const res = await served.request('/widget.js', { headers: { 'Accept-Encoding': encoding } });
+    expect(res.headers.get('content-encoding')).toBe(encoding);
+    return new Uint8Array(await res.arrayBuffer());
+  };
+
+  it('are served as written, so a start compresses nothing', async () => {
+    const built = mkdtempSync(join(tmpdir(), 'widget-forms-'));
+    try {
+      await buildWidget(built);
+      const script = readFileSync(join(built, 'widget.js'));
+      // Other valid forms than the service's own settings would give: served byte for byte, so read, not made.
+      const fast = { br: brotliCompressSync(script, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } }), gzip: gzipSync(script, { level: 1 }) };
+      writeFileSync(join(built, 'widget.js.br'), fast.br);
+      writeFileSync(join(built, 'widget.js.gz'), fast.gzip);
+      const served = widgetAssetApp({ dir: built });
+      expect(await body(served, 'br')).toEqual(new Uint8Array(fast.br));
+      expect(await body(served, 'gzip')).toEqual(new Uint8Array(fast.gzip));
+    } finally {
+      rmSync(built, { recursive: true, force: true });
+    }
+  });
+
+  it('are never served when they do not decode to the file (a stale or broken one): the file is compressed instead', async () => {
+    const built = mkdtempSync(join(tmpdir(), 'widget-forms-'));
+    try {
+      await buildWidget(built);
+      const script = readFileSync(join(built, 'widget.js'));
+      writeFileSync(join(built, 'widget.js.br'), brotliCompressSync(Buffer.from('an older widget')));
+      writeFileSync(join(built, 'widget.js.gz'), Buffer.from('not gzip at all'));
+      const served = widgetAssetApp({ dir: built });
+      expect(brotliDecompressSync(await body(served, 'br'))).toEqual(script);
+      expect(gunzipSync(await body(served, 'gzip'))).toEqual(script);
+    } finally {
+      rmSync(built, { recursive: true, force: true });
+    }
   });
 });
 

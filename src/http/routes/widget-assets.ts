@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { z } from '@hono/zod-openapi';
 import { Hono, type Context, type Env } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { parseExactHttpsOrigin } from '../../accounts/origins.js';
 import { PUBLISHABLE_TOKEN_PATTERN } from '../../accounts/publishable-tokens.js';
 import { sha256Hex } from '../../lib/ids.js';
+import { readEncodedForms } from './widget-compressed.js';
 
 /** Where scripts/build-widget.ts writes the bundle (git-ignored, built by `npm start` / `npm test`). */
 export const DEFAULT_WIDGET_DIR = fileURLToPath(new URL('../../../public/widget/v1/', import.meta.url));
@@ -41,7 +41,7 @@ export interface WidgetAsset {
   br: Uint8Array<ArrayBuffer>;
 }
 
-/** Reads and pre-compresses every built file once; requests never touch the disk. */
+/** Reads every built file and its compressed forms once (widget-compressed.ts); requests never touch the disk. */
 export function loadWidgetAssets(dir: string = DEFAULT_WIDGET_DIR): Map<string, WidgetAsset> {
   const assets = new Map<string, WidgetAsset>();
   if (!existsSync(dir)) return assets;
@@ -54,8 +54,7 @@ export function loadWidgetAssets(dir: string = DEFAULT_WIDGET_DIR): Map<string, 
       cacheControl: name === 'manifest.json' ? CACHE_MANIFEST : HASHED.test(name) ? CACHE_IMMUTABLE : CACHE_STABLE,
       etag: `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
       identity,
-      gzip: new Uint8Array(gzipSync(identity, { level: 9 })),
-      br: new Uint8Array(brotliCompressSync(identity)),
+      ...readEncodedForms(dir, name, identity),
     });
   }
   return assets;
