@@ -17,6 +17,7 @@ import { confirmUnverified, isUnverified, markUnverified, nobodyAnswered } from 
 import { decideVerdict, recognisable } from './verdict.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { cacheLater } from './cache-later.js';
+import { withSharedPart } from './shared-answer-json.js';
 
 /** What the cache keeps for validate: provider answers, not verdicts (thresholds differ per account). */
 interface CachedLookup {
@@ -79,7 +80,8 @@ export class ValidateEngine {
       const result = text === undefined ? undefined : this.fromCache(memo, text, ctx.thresholds);
       if (result) {
         await biller.free(ctx, outcomeOf(result, read));
-        return { ...result, cached: true, responseId: this.responseId(ctx, request, result, read) };
+        // The decided answer is the memo's, shared by every hit: its JSON is written once (shared-answer-json.ts).
+        return withSharedPart(result, { cached: true, responseId: this.responseId(ctx, request, result, read) });
       }
     }
 

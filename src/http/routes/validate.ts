@@ -2,6 +2,7 @@ import { validateRoute } from '../../contract/routes.js';
 import type { RouteModule } from '../context.js';
 import { callContext } from '../call-context.js';
 import { flagUnverified } from '../unverified.js';
+import { jsonAnswer } from '../json-answer.js';
 
 export const validateRoutes: RouteModule = (app, services) => {
   app.openapi(validateRoute, async (c) => {
@@ -13,6 +14,6 @@ export const validateRoutes: RouteModule = (app, services) => {
       () => c.req.raw.signal,
     );
     flagUnverified(c, response);
-    return c.json(response, 200);
+    return jsonAnswer(c, response);
   });
 };
