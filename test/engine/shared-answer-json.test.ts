@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { responseJson, withSharedPart } from '../../src/engine/shared-answer-json.js';
+import { responseJson, withSharedField, withSharedPart } from '../../src/engine/shared-answer-json.js';
 
 describe('a response made of a shared answer and its call\'s own fields', () => {
   const shared = {
@@ -25,6 +25,18 @@ describe('a response made of a shared answer and its call\'s own fields', () => 
   it('a call field that is also a shared key takes the shared key\'s place, as a spread does', () => {
     const response = withSharedPart({ cached: false, verdict: 'valid' }, { cached: true, responseId: 'rsp_1' });
     expect(responseJson(response)).toBe(JSON.stringify({ cached: true, verdict: 'valid', responseId: 'rsp_1' }));
+  });
+
+  it('the shared part as one field (an autocomplete\'s suggestions) is the text JSON.stringify gives', () => {
+    const suggestions = [{ label: 'Damrak 1, 1012 LG Amsterdam', provider: 'local', address: { street: 'Damrak' } }];
+    for (const own of [{ cached: true, sessionToken: null }, { cached: false, sessionToken: 'tok"1' }, {}]) {
+      const response = withSharedField('suggestions', suggestions, own);
+      expect(response).toEqual({ suggestions, ...own });
+      expect(responseJson(response)).toBe(JSON.stringify({ suggestions, ...own }));
+    }
+    expect(responseJson(withSharedField('suggestions', [], { cached: true }))).toBe('{"suggestions":[],"cached":true}');
+    // An own field of the same name wins, as in an object literal, and the response is written whole.
+    expect(responseJson(withSharedField('suggestions', suggestions, { suggestions: [] }))).toBe('{"suggestions":[]}');
   });
 
   it('any other object is written whole', () => {

@@ -2,6 +2,8 @@ import { autocompleteRoute } from '../../contract/routes.js';
 import { callContext } from '../call-context.js';
 import type { RouteModule } from '../context.js';
 import { flagUnverified } from '../unverified.js';
+import { jsonAnswer } from '../json-answer.js';
+import { withSharedField } from '../../engine/shared-answer-json.js';
 
 export const autocompleteRoutes: RouteModule = (app, services) => {
   app.openapi(autocompleteRoute, async (c) => {
@@ -12,6 +14,7 @@ export const autocompleteRoutes: RouteModule = (app, services) => {
       () => c.req.raw.signal,
     );
     flagUnverified(c, result);
-    return c.json({ ...result, sessionToken: body.sessionToken ?? null }, 200);
+    // A cache hit's suggestions are the memo's, shared by every hit: written to JSON once.
+    return jsonAnswer(c, withSharedField('suggestions', result.suggestions, { cached: result.cached, sessionToken: body.sessionToken ?? null }));
   });
 };
