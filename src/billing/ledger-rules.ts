@@ -1,7 +1,7 @@
 import type { PlanId } from '../contract/enums.js';
 import { utcTimestamp } from '../lib/time.js';
 import type { Reservation, UsageEventInput } from './credit-ledger.js';
-import { sql, type Steps, usage } from './ledger-steps.js';
+import { lock, sql, type Steps, usage } from './ledger-steps.js';
 import { PLAN_QUOTAS } from './plans.js';
 import type { UsageRow } from './usage-rows.js';
 
@@ -42,7 +42,7 @@ export function spread(events: readonly UsageRow[], charged: number): UsageRow[]
   });
 }
 
-/** Locks the account row (PostgreSQL; SQLite has one writer at a time) and reads what a debit needs. */
+/** Locks the account row (PostgreSQL; SQLite has one writer at a time, BEGIN IMMEDIATE) and reads what a debit needs. */
 export function* lockAccount(accountId: string): Steps<AccountRow> {
   const account = (yield* sql<AccountRow>('lockAccount', [accountId])).rows[0];
   if (!account) throw new Error(`no account ${accountId}`);
@@ -103,7 +103,7 @@ export function* reserve(r: NewReservation): Steps<{ grant: number; extra: numbe
 
 /** Gives a whole reservation back; false when it was already gone. */
 export function* release(reservation: Reservation): Steps<boolean> {
-  yield* lockAccount(reservation.accountId);
+  yield* lock(reservation.accountId);
   if (!(yield* dropReservation(reservation.id))) return false;
   yield* refund(reservation, reservation.total);
   return true;
@@ -135,7 +135,7 @@ function* charge(reservation: Reservation, actual: number): Steps<number | null>
  */
 export function* settleBatch(items: readonly BatchItem[], batchId: string | null, now: number): Steps<void> {
   if (batchId !== null) yield* sql('insertBatchMark', [batchId, utcTimestamp(now)]);
-  for (const id of [...new Set(items.flatMap((i) => (i.reservation ? [i.reservation.accountId] : [])))].sort()) yield* lockAccount(id);
+  for (const id of [...new Set(items.flatMap((i) => (i.reservation ? [i.reservation.accountId] : [])))].sort()) yield* lock(id);
   const rows: UsageRow[] = [];
   for (const item of items) {
     if (!item.reservation) {

@@ -46,6 +46,7 @@ export class KyselyLedgerRunner implements LedgerRunner {
 
   async #step(trx: Transaction<DatabaseSchema>, step: LedgerStep): Promise<StepResult> {
     if (step.kind === 'sql') return runSql(trx, this.#sql[step.statement], step.params);
+    if (step.kind === 'lock') return runSql(trx, this.#sql.lockAccount, [step.accountId]);
     await insertUsage(trx, this.dialect, step.rows, step.now);
     return NO_ROWS;
   }
@@ -68,9 +69,15 @@ export class SqliteLedgerRunner implements LedgerRunner {
     return this.access.transaction(() => {
       for (let next = steps.next(); ; ) {
         if (next.done) return next.value;
-        const step = next.value;
-        next = steps.next(step.kind === 'sql' ? this.#statements.run(step.statement, step.params) : this.#statements.usage(step.rows, step.now));
+        next = steps.next(this.#step(next.value));
       }
     });
+  }
+
+  #step(step: LedgerStep): StepResult {
+    if (step.kind === 'sql') return this.#statements.run(step.statement, step.params);
+    // BEGIN IMMEDIATE took the database's write lock: every other writer, of any process, waits.
+    if (step.kind === 'lock') return NO_ROWS;
+    return this.#statements.usage(step.rows, step.now);
   }
 }

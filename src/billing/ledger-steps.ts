@@ -10,6 +10,8 @@ import type { UsageRow } from './usage-rows.js';
  */
 export type LedgerStep =
   | { kind: 'sql'; statement: LedgerStatement; params: readonly unknown[] }
+  /** Hold the account's row until the transaction ends (PostgreSQL: `lockAccount`; SQLite holds the whole database already). */
+  | { kind: 'lock'; accountId: string }
   | { kind: 'usage'; rows: readonly UsageRow[]; now: number };
 
 /** What a step gives back: a statement's rows and how many rows it changed (nothing for `usage`). */
@@ -27,6 +29,14 @@ export const NO_ROWS: StepResult = Object.freeze({ rows: [], changed: 0 }) as St
 /** One statement; `R` is the shape of its rows, as the statement's text in ledger-sql.ts selects them. */
 export function* sql<R>(statement: LedgerStatement, params: readonly unknown[]): Generator<LedgerStep, { rows: R[]; changed: number }, StepResult> {
   return (yield { kind: 'sql', statement, params }) as { rows: R[]; changed: number };
+}
+
+/**
+ * Serializes the rest of the transaction with every other ledger transaction of the account, on
+ * every instance. Locks are always taken before any write, accounts in id order: no deadlock.
+ */
+export function* lock(accountId: string): Generator<LedgerStep, void, StepResult> {
+  yield { kind: 'lock', accountId };
 }
 
 /** Usage events and their daily totals (usage-rows.ts), in the rule's transaction. */
