@@ -140,7 +140,10 @@ export class CreditLedger {
     this.commits = new GroupCommit<BatchItem>((items, batchId) => this.commitBatch(items, batchId), { ...options.writer, classify: classifyWriteFailure });
   }
 
-  /** One hand-written statement, in `db` (a transaction) or on its own. */
+  /**
+   * One hand-written statement on its own, through Kysely: those off the hot path (reads, the
+   * sweeper's queries, renewals) and PostgreSQL's one-statement reserve and settle.
+   */
   protected run<R>(db: Kysely<DatabaseSchema>, statement: LedgerStatement, params: readonly unknown[]) {
     return runSql<R>(db, this.sql[statement], params);
   }
