@@ -1,9 +1,8 @@
 import { utcTimestamp } from '../lib/time.js';
 import { CreditLedger, type Reservation, type UsageEventInput } from './credit-ledger.js';
-import { insertUsage, type UsageRow } from './usage-rows.js';
-
-/** Events per INSERT: far below the bound parameters SQLite (32 766) and PostgreSQL (65 535) allow. */
-const EVENTS_PER_INSERT = 1000;
+import { debit, dropReservation, lockAccount, refund } from './ledger-rules.js';
+import { sql, type Steps, usage } from './ledger-steps.js';
+import type { UsageRow } from './usage-rows.js';
 
 /** One call of a chunk: what it costs and its usage event. */
 export interface BulkCharge {
@@ -27,29 +26,7 @@ export class BulkLedger extends CreditLedger {
     const wanted = charges.reduce((sum, c) => sum + c.credits, 0);
     if (wanted > (reservation?.total ?? 0)) throw new RangeError(`A chunk spent ${wanted} credits of ${reservation?.total ?? 0} reserved`);
     try {
-      await this.db.transaction().execute(async (trx) => {
-        // Account row first, as everywhere in the ledger: one lock order, no deadlock.
-        const account = await this.lockAccount(trx, accountId);
-        let budget = wanted;
-        if (reservation) {
-          if (await this.dropReservation(trx, reservation.id)) {
-            await this.refund(trx, reservation, reservation.total - wanted);
-          } else {
-            // Released meanwhile by a stale sweep (a long stall): the calls did happen, bill what is left.
-            const debit = await this.debit(trx, accountId, reservation.month, account, wanted);
-            budget = debit.grant + debit.extra;
-          }
-        }
-        let charged = 0;
-        const rows: UsageRow[] = charges.map((charge) => {
-          const credits = Math.min(charge.credits, budget - charged);
-          charged += credits;
-          return { event: charge.event, credits };
-        });
-        const now = this.clock.now();
-        for (let i = 0; i < rows.length; i += EVENTS_PER_INSERT) await insertUsage(trx, this.database.dialect, rows.slice(i, i + EVENTS_PER_INSERT), now);
-        await this.run(trx, 'insertReceipt', [receipt, accountId, charges.length, charged, utcTimestamp(this.clock.now())]);
-      });
+      await this.rules.transaction(settleChunkSteps(accountId, reservation, charges, wanted, receipt, this.clock.now()));
     } catch (error) {
       if (reservation) await this.release(reservation).catch(() => undefined);
       throw error;
@@ -68,4 +45,39 @@ export class BulkLedger extends CreditLedger {
     const row = await this.db.selectFrom('credit_reservations').select('id').where('id', '=', reservationId).executeTakeFirst();
     return row !== undefined;
   }
+}
+
+/**
+ * A chunk's settle, one transaction: the account row first, as everywhere in the ledger (one lock
+ * order, no deadlock); the reservation dropped and what was not spent refunded, or, when a stale
+ * sweep released it meanwhile (a long stall), what the account has left billed; every call charged
+ * in order within that; the events and the receipt, whose key makes a second settle fail.
+ */
+function* settleChunkSteps(
+  accountId: string,
+  reservation: Reservation | null,
+  charges: readonly BulkCharge[],
+  wanted: number,
+  receipt: string,
+  now: number,
+): Steps<void> {
+  const account = yield* lockAccount(accountId);
+  let budget = wanted;
+  if (reservation) {
+    if (yield* dropReservation(reservation.id)) {
+      yield* refund(reservation, reservation.total - wanted);
+    } else {
+      const debited = yield* debit(accountId, reservation.month, account, wanted);
+      budget = debited.grant + debited.extra;
+    }
+  }
+  let charged = 0;
+  const rows: UsageRow[] = charges.map((charge) => {
+    const credits = Math.min(charge.credits, budget - charged);
+    charged += credits;
+    return { event: charge.event, credits };
+  });
+  // usage-rows.ts writes at most EVENTS_PER_STATEMENT events per statement, however many come.
+  yield* usage(rows, now);
+  yield* sql('insertReceipt', [receipt, accountId, charges.length, charged, utcTimestamp(now)]);
 }

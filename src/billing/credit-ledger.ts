@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { PlanId } from '../contract/enums.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
@@ -7,9 +7,12 @@ import type { Database } from '../store/db/database.js';
 import type { DatabaseSchema } from '../store/db/schema.js';
 import { isDatabaseUnavailable } from '../store/db/faults.js';
 import { type FailureKind, GroupCommit, type GroupCommitOptions } from './group-commit.js';
+import * as rules from './ledger-rules.js';
+import { type BatchItem, spread, wantedOf } from './ledger-rules.js';
+import { type LedgerRunner, ledgerRunner } from './ledger-runners.js';
 import { type LedgerStatement, ledgerSql, runSql } from './ledger-sql.js';
 import { PLAN_QUOTAS } from './plans.js';
-import { EVENTS_PER_STATEMENT, insertUsage, isBatchMarkConflict, RELEASED_MEANWHILE, type SettleRow, settleUsage, type UsageRow } from './usage-rows.js';
+import { EVENTS_PER_STATEMENT, isBatchMarkConflict, RELEASED_MEANWHILE, type SettleRow, settleUsage, type UsageRow } from './usage-rows.js';
 
 /** What one billed call records in `recent` (SPEC UsageResponse). */
 export interface UsageEventInput {
@@ -68,8 +71,6 @@ export interface Balance {
   available: number;
 }
 
-export type Trx = Transaction<DatabaseSchema>;
-
 /** A reservation row as stored. */
 interface ReservationRow {
   id: string;
@@ -97,33 +98,8 @@ export function classifyWriteFailure(error: unknown): FailureKind {
   return typeof code === 'string' && RETRYABLE_SQLSTATE.has(code) ? 'retry' : 'refused';
 }
 
-/** What a group-commit item's calls spent, before any cap. */
-function wantedOf(item: BatchItem): number {
-  return item.events.reduce((sum, row) => sum + Math.max(0, row.credits), 0);
-}
-
-/** `charged` credits given to the calls in order, each at most what it spent. */
-function spread(events: readonly UsageRow[], charged: number): UsageRow[] {
-  let left = charged;
-  return events.map((row) => {
-    const credits = Math.min(Math.max(0, row.credits), left);
-    left -= credits;
-    return { event: row.event, credits };
-  });
-}
-
 /** The plans' monthly grants as the reserve function takes them (one JSON text for the process). */
 const QUOTAS_JSON = JSON.stringify(PLAN_QUOTAS);
-
-/**
- * One request's part of a group commit: its events with the credits each spends, and for a billed
- * call the reservation they are paid from (a single call has one event; a batch of calls one
- * reservation for all of its events).
- */
-interface BatchItem {
-  events: UsageRow[];
-  reservation?: Reservation;
-}
 
 /**
  * Money, transactionally (DESIGN §5). A call reserves its worst case before fan-out (never more
@@ -140,8 +116,13 @@ interface BatchItem {
 export class CreditLedger {
   protected readonly db: Kysely<DatabaseSchema>;
   private readonly owner: string | null;
-  /** The hand-written statements of this dialect (ledger-sql.ts). */
+  /** The hand-written statements of this dialect (ledger-sql.ts), for those run outside the rules. */
   private readonly sql: Record<LedgerStatement, string>;
+  /**
+   * Runs the rules (ledger-rules.ts) in one transaction each: synchronously with prepared
+   * statements on SQLite, through Kysely on PostgreSQL (ledger-runners.ts).
+   */
+  protected readonly rules: LedgerRunner;
   /** Settles and free events written in the background, concurrent requests' together (group-commit.ts). */
   private readonly commits: GroupCommit<BatchItem>;
   /** Per account, background items that give credits back (a partial charge, a release) not yet written. */
@@ -155,11 +136,15 @@ export class CreditLedger {
     this.db = database.db;
     this.owner = options.owner ?? null;
     this.sql = ledgerSql(database.dialect);
+    this.rules = ledgerRunner(database);
     this.commits = new GroupCommit<BatchItem>((items, batchId) => this.commitBatch(items, batchId), { ...options.writer, classify: classifyWriteFailure });
   }
 
-  /** One hand-written statement, in `db` (a transaction) or on its own. */
-  protected run<R>(db: Kysely<DatabaseSchema> | Trx, statement: LedgerStatement, params: readonly unknown[]) {
+  /**
+   * One hand-written statement on its own, through Kysely: those off the hot path (reads, the
+   * sweeper's queries, renewals) and PostgreSQL's one-statement reserve and settle.
+   */
+  protected run<R>(db: Kysely<DatabaseSchema>, statement: LedgerStatement, params: readonly unknown[]) {
     return runSql<R>(db, this.sql[statement], params);
   }
 
@@ -230,13 +215,8 @@ export class CreditLedger {
       const extra = Number(rows[0]?.r_extra ?? 0);
       return grant + extra > 0 ? made(grant, extra) : null;
     }
-    return this.db.transaction().execute(async (trx) => {
-      const account = await this.lockAccount(trx, accountId);
-      const { grant, extra } = await this.debit(trx, accountId, month, account, want);
-      if (grant + extra <= 0) return null;
-      await this.run(trx, 'insertReservation', [id, accountId, month, grant, extra, utcTimestamp(now), this.owner, ...callColumns]);
-      return made(grant, extra);
-    });
+    const debited = await this.rules.transaction(rules.reserve({ id, accountId, month, want, createdAt: now, owner: this.owner, callColumns }));
+    return debited ? made(debited.grant, debited.extra) : null;
   }
 
   /**
@@ -284,12 +264,7 @@ export class CreditLedger {
 
   /** Gives a whole reservation back (the call failed before answering); false when it was already gone. */
   async release(reservation: Reservation): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      await this.lockAccount(trx, reservation.accountId);
-      if (!(await this.dropReservation(trx, reservation.id))) return false;
-      await this.refund(trx, reservation, reservation.total);
-      return true;
-    });
+    return this.rules.transaction(rules.release(reservation));
   }
 
   /**
@@ -357,24 +332,7 @@ export class CreditLedger {
   private async commitBatch(items: BatchItem[], batchId: string | null): Promise<void> {
     try {
       if (await this.commitFullCharges(items, batchId)) return;
-      await this.db.transaction().execute(async (trx) => {
-        if (batchId !== null) await this.run(trx, 'insertBatchMark', [batchId, utcTimestamp(this.clock.now())]);
-        const accounts = new Map<string, { plan: string; extra_credits: number }>();
-        for (const id of [...new Set(items.flatMap((i) => (i.reservation ? [i.reservation.accountId] : [])))].sort()) {
-          accounts.set(id, await this.lockAccount(trx, id));
-        }
-        const rows: UsageRow[] = [];
-        for (const item of items) {
-          if (!item.reservation) {
-            for (const row of item.events) rows.push({ event: row.event, credits: 0 });
-            continue;
-          }
-          // What was charged (less than wanted only after a stale sweep) goes to the calls in order.
-          const charged = await this.charge(trx, item.reservation, wantedOf(item));
-          if (charged !== null) rows.push(...spread(item.events, charged));
-        }
-        await insertUsage(trx, this.database.dialect, rows, this.clock.now());
-      });
+      await this.rules.transaction(rules.settleBatch(items, batchId, this.clock.now()));
     } catch (error) {
       if (isBatchMarkConflict(error)) return;
       throw error;
@@ -412,25 +370,6 @@ export class CreditLedger {
       if ((error as { code?: unknown }).code === RELEASED_MEANWHILE) return false;
       throw error;
     }
-  }
-
-  /**
-   * Settles one reservation inside a batch (its account already locked); returns what it charged,
-   * or null when it was gone and carried its call: recovery settled it (or this batch's earlier
-   * run did), the call is billed already.
-   */
-  private async charge(trx: Trx, reservation: Reservation, actual: number): Promise<number | null> {
-    const wanted = Math.max(0, Math.min(actual, reservation.total));
-    if (await this.dropReservation(trx, reservation.id)) {
-      await this.refund(trx, reservation, reservation.total - wanted);
-      return wanted;
-    }
-    if (reservation.call) return null;
-    // Released meanwhile by a stale sweep (a long stall): the call did happen, bill what is left.
-    // The account row is read again: an earlier settle of this batch may have moved its extra credits.
-    const account = await this.lockAccount(trx, reservation.accountId);
-    const debit = await this.debit(trx, reservation.accountId, reservation.month, account, wanted);
-    return debit.grant + debit.extra;
   }
 
   /**
@@ -501,57 +440,7 @@ export class CreditLedger {
       query: null,
       source: row.source,
     };
-    return this.db.transaction().execute(async (trx) => {
-      if (!(await this.dropReservation(trx, reservation.id))) return false;
-      await insertUsage(trx, this.database.dialect, [{ event: { ...event, at: Number.isNaN(at) ? this.clock.now() : at }, credits: reservation.total }], this.clock.now());
-      return true;
-    });
-  }
-
-  /** Locks the account row (PostgreSQL; SQLite has one writer at a time) and reads what a debit needs. */
-  protected async lockAccount(trx: Trx, accountId: string): Promise<{ plan: string; extra_credits: number }> {
-    const account = (await this.run<{ plan: string; extra_credits: number }>(trx, 'lockAccount', [accountId])).rows[0];
-    if (!account) throw new Error(`no account ${accountId}`);
-    return account;
-  }
-
-  /** Takes up to `want` credits of `month`: the monthly grant first, then extra credits. */
-  protected async debit(
-    trx: Trx,
-    accountId: string,
-    month: string,
-    account: { plan: string; extra_credits: number },
-    want: number,
-  ): Promise<{ grant: number; extra: number }> {
-    await this.run(trx, 'ensureMonth', [accountId, month]);
-    const used = (await this.run<{ used_grant: number }>(trx, 'usedGrant', [accountId, month])).rows[0];
-    const grantLeft = Math.max(0, PLAN_QUOTAS[account.plan as PlanId] - Number(used?.used_grant ?? 0));
-    const extraLeft = Math.max(0, Number(account.extra_credits));
-    const total = Math.max(0, Math.min(want, grantLeft + extraLeft));
-    const grant = Math.min(total, grantLeft);
-    const extra = total - grant;
-    await this.adjust(trx, accountId, month, grant, extra);
-    return { grant, extra };
-  }
-
-  protected async dropReservation(trx: Trx, id: string): Promise<boolean> {
-    return (await this.run(trx, 'dropReservation', [id])).changed > 0;
-  }
-
-  protected async refund(trx: Trx, reservation: Reservation, amount: number): Promise<void> {
-    if (amount <= 0) return;
-    const extraBack = Math.min(reservation.extra, amount);
-    await this.adjust(trx, reservation.accountId, reservation.month, -(amount - extraBack), -extraBack);
-  }
-
-  private async adjust(trx: Trx, accountId: string, month: string, grant: number, extra: number): Promise<void> {
-    if (grant === 0 && extra === 0) return;
-    await this.run(trx, 'adjustMonth', [grant, extra, accountId, month]);
-    if (extra !== 0) await this.run(trx, 'adjustExtra', [extra, accountId]);
-  }
-
-  /** The event and its day's totals, in the caller's transaction: the report never counts one without the other. */
-  protected async insertEvent(trx: Trx, event: UsageEventInput, credits: number): Promise<void> {
-    await insertUsage(trx, this.database.dialect, [{ event, credits }], this.clock.now());
+    const now = this.clock.now();
+    return this.rules.transaction(rules.settleFromItself(reservation, { ...event, at: Number.isNaN(at) ? now : at }, now));
   }
 }

@@ -3,13 +3,13 @@ import type { Dialect } from '../store/db/dialect.js';
 import type { DatabaseSchema } from '../store/db/schema.js';
 
 /** Where a ledger statement runs: the pool (one statement, atomic alone) or a transaction. */
-export type LedgerRunner = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+export type SqlTarget = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 /**
  * The ledger's statements, written by hand: on the hot path (a reserve and a settle per uncached
  * call) Kysely's builder cost more CPU than SQLite took to run them (issue 19: ~8 % of an uncached
- * validate). Each text is fixed, so SQLite prepares it once (statement-cache.ts) and PostgreSQL
- * gets the same text every time. Written with `?`; PostgreSQL's `$n` are put in once, here.
+ * validate). Each text is fixed, so SQLite prepares it once per connection (sqlite-statements.ts)
+ * and PostgreSQL gets the same text every time. Written with `?`; PostgreSQL's `$n` are put in once, here.
  */
 /** What recovery reads of a reservation: its amounts and the call it pays for (null for a batch or a bulk chunk). */
 const RESERVATION_COLUMNS = 'id, account_id, month, grant_amount, extra_amount, created_at, credential_id, env, endpoint, source';
@@ -75,7 +75,7 @@ export function ledgerSql(dialect: Dialect): Record<LedgerStatement, string> {
 }
 
 /** Runs one statement; rows and the number of rows it changed. */
-export async function runSql<R>(db: LedgerRunner, text: string, params: readonly unknown[]): Promise<{ rows: R[]; changed: number }> {
+export async function runSql<R>(db: SqlTarget, text: string, params: readonly unknown[]): Promise<{ rows: R[]; changed: number }> {
   const result = await db.executeQuery<R>(CompiledQuery.raw(text, [...params]));
   return { rows: result.rows, changed: Number(result.numAffectedRows ?? 0n) };
 }

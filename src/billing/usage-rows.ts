@@ -176,8 +176,12 @@ function eventValues(event: UsageEventInput, credits: number, { at, day, month }
   ];
 }
 
-/** The two inserts of a chunk of events (daily totals first, in key order) and their parameters. */
-function usageSql(dialect: Dialect, rows: readonly UsageRow[], now: number) {
+/**
+ * A chunk's rows as parameters: its daily totals, one tuple per (account, day, endpoint, verdict,
+ * source) in key order (the order every writer upserts them in: no deadlocks between instances),
+ * and its events, one tuple each in EVENT_COLUMNS' order.
+ */
+export function usageValues(rows: readonly UsageRow[], now: number): { daily: unknown[][]; events: unknown[][] } {
   const times = rows.map(({ event }) => eventTimes(event.at ?? now));
   const totals = new Map<string, unknown[]>();
   for (const [i, { event, credits }] of rows.entries()) {
@@ -193,9 +197,20 @@ function usageSql(dialect: Dialect, rows: readonly UsageRow[], now: number) {
       totals.set(key, [event.accountId, day, month, event.endpoint, verdict, source, 1, credits]);
     }
   }
-  const daily = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).flatMap(([, total]) => total);
-  const dailySql = `insert into usage_daily (${DAILY_COLUMNS}) values ${values(dialect, totals.size, 8)} ${DAILY_UPSERT}`;
-  const events = rows.flatMap(({ event, credits }, i) => eventValues(event, credits, times[i]!));
+  const daily = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, total]) => total);
+  return { daily, events: rows.map(({ event, credits }, i) => eventValues(event, credits, times[i]!)) };
+}
+
+/** One daily total's upsert and one event's insert, fixed texts: SQLite prepares each once (sqlite-usage.ts). */
+export const DAILY_UPSERT_ONE = `insert into usage_daily (${DAILY_COLUMNS}) values ${values('sqlite', 1, 8)} ${DAILY_UPSERT}`;
+export const EVENT_INSERT_ONE = `insert into usage_events (${EVENT_COLUMNS}) values ${values('sqlite', 1, 14)}`;
+
+/** The two inserts of a chunk of events (daily totals first, in key order) and their parameters. */
+function usageSql(dialect: Dialect, rows: readonly UsageRow[], now: number) {
+  const tuples = usageValues(rows, now);
+  const daily = tuples.daily.flat();
+  const dailySql = `insert into usage_daily (${DAILY_COLUMNS}) values ${values(dialect, tuples.daily.length, 8)} ${DAILY_UPSERT}`;
+  const events = tuples.events.flat();
   const eventsSql = `insert into usage_events (${EVENT_COLUMNS}) values ${values(dialect, rows.length, 14, daily.length + 1)}`;
   return { dailySql, eventsSql, daily, events, params: [...daily, ...events] };
 }

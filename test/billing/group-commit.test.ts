@@ -202,7 +202,15 @@ function countingTransactions(database: Database) {
       };
     },
   });
-  return { database: { ...database, db }, counter };
+  // SQLite's ledger runs its transactions on the raw connection (ledger-runners.ts): count those too.
+  const sqlite = database.sqlite && {
+    connection: database.sqlite.connection,
+    transaction: <T>(work: () => T) => {
+      counter.count += 1;
+      return database.sqlite!.transaction(work);
+    },
+  };
+  return { database: { ...database, db, ...(sqlite ? { sqlite } : {}) }, counter };
 }
 
 describe.each(STORAGE_BACKENDS)('usage events by group commit on %s', (backend) => {

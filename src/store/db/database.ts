@@ -9,14 +9,18 @@ import { OwnSchemaPostgresDialect } from './own-schema-dialect.js';
 import { preparePrivateSqliteFile } from './private-file.js';
 import { createPgPool, type PoolErrorHandler, withPgClient } from './pg-pool.js';
 import type { DatabaseSchema } from './schema.js';
+import { type SqliteAccess, sqliteAccess } from './sqlite-access.js';
 import { withStatementCache } from './statement-cache.js';
 import { type CheckpointResult, FALLBACK_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 
 export type { Dialect } from './dialect.js';
+export type { SqliteAccess } from './sqlite-access.js';
 
 export interface Database {
   db: Kysely<DatabaseSchema>;
   dialect: Dialect;
+  /** SQLite only: the raw connection under `db`, for synchronous hot paths (the credit ledger). */
+  sqlite?: SqliteAccess;
   /** Readiness: resolves when the database answers a trivial query within `timeoutMs`, else rejects. */
   ping(timeoutMs: number): Promise<void>;
   /** SQLite: a checkpoint of the write-ahead log at once, on the checkpoint thread (wal-checkpointer.ts). */
@@ -74,6 +78,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     dialect: 'sqlite',
+    sqlite: sqliteAccess(sqlite, db as Kysely<unknown>),
     ping: (timeoutMs) => probe(db, timeoutMs),
     checkpoint: () => checkpointer.now(),
     close: async () => {
