@@ -129,6 +129,11 @@ describe('compressed forms written by the build', () => {
     try {
       await buildWidget(built);
       const script = readFileSync(join(built, 'widget.js'));
+      // The build writes both forms beside every file it serves.
+      for (const f of [...files.flatMap((x) => [x.name, x.hashedName]), 'manifest.json']) {
+        expect(brotliDecompressSync(readFileSync(join(built, `${f}.br`)))).toEqual(readFileSync(join(built, f)));
+        expect(gunzipSync(readFileSync(join(built, `${f}.gz`)))).toEqual(readFileSync(join(built, f)));
+      }
       // Other valid forms than the service's own settings would give: served byte for byte, so read, not made.
       const fast = { br: brotliCompressSync(script, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } }), gzip: gzipSync(script, { level: 1 }) };
       writeFileSync(join(built, 'widget.js.br'), fast.br);
