@@ -4,6 +4,7 @@ import { describeError } from '../../lib/describe-error.js';
 import type { OsmStateStore, StateBatch, StateRecorder } from './osm-state.js';
 import { writeStateBatch } from './record-state.js';
 import { sqliteRecorder } from './sqlite-osm-state.js';
+import { BatchQueue } from './batch-queue.js';
 import { readOsmStateInThread } from './state-thread.js';
 
 /** What recording the update state beside an import came to. */
@@ -11,8 +12,10 @@ export type RecordedState = { ways: number; areas: number; durationMs: number } 
 
 /**
  * Records an OSM extract's update state (osm-state.ts) while the import of the same file runs,
- * instead of reading the file again after it: the state's reader has a thread of its own
- * (state-thread.ts) and its writes interleave with the import's.
+ * instead of reading the file again after it. With `fromImport` the import's own reading
+ * gathers it (keyed-chunks.ts, osm-pbf.ts) and hands the batches to `take`: the file is decoded
+ * once for both. Otherwise the state's reader has a thread of its own (state-thread.ts). Either
+ * way its writes interleave with the import's.
  *
  * - SQLite: written through the import's connection, in its transaction (one writer a file): the
  *   index and the state it can be updated from commit together, or neither does.
@@ -30,11 +33,15 @@ export function recordAlongside(opts: {
   state: OsmStateStore;
   /** The batches (default: read on a thread of their own). */
   read?: (path: string, signal: AbortSignal) => AsyncIterable<StateBatch>;
+  /** Take the batches from the import's own reading (`take`) rather than reading the file again. */
+  fromImport?: boolean;
 }): ImportCompanion & { result(): RecordedState | undefined } {
   const started = performance.now();
   const extract = { file: opts.path, at: opts.at };
   const stop = new AbortController();
-  const read = opts.read ?? ((path: string, signal: AbortSignal) => readOsmStateInThread(path, {}, signal));
+  const queue = opts.fromImport ? new BatchQueue<StateBatch>() : undefined;
+  stop.signal.addEventListener('abort', () => queue?.close());
+  const read = queue ? () => queue : (opts.read ?? ((path: string, signal: AbortSignal) => readOsmStateInThread(path, {}, signal)));
   let recorder: StateRecorder | undefined;
   /** SQLite: the recording is part of the import's transaction. */
   let inside = false;
@@ -68,7 +75,8 @@ export function recordAlongside(opts: {
   return {
     start(session) {
       pump = run(session);
-      pump.catch(() => undefined); // kept by settle()
+      // Kept by settle(); a recording that failed takes no more batches (the import must not wait on it).
+      pump.catch(() => queue?.close());
     },
     async beforeCommit() {
       await settle();
@@ -92,5 +100,14 @@ export function recordAlongside(opts: {
       await recorder?.abort().catch(() => undefined);
     },
     result: () => outcome,
+    ...(queue
+      ? {
+          async take(batch: StateBatch) {
+            await queue.put(batch);
+            // The areas are the last batch of a reading.
+            if (batch.kind === 'areas') queue.end();
+          },
+        }
+      : {}),
   };
 }
