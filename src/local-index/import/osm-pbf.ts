@@ -9,6 +9,7 @@ import { nodePass, readNodes, type DenseVisitor } from './pbf-dense.js';
 import { readWays, wayPass, WaysStart, type WayLike } from './pbf-ways.js';
 import type { OsmRelation } from 'osm-pbf-parser';
 import { NodeLocations } from './osm-node-locations.js';
+import { HeldWayRefs } from './held-way-refs.js';
 import { hasAddress } from './osm-address-forms.js';
 import { entranceTags, isBareEntrance } from './osm-entrances.js';
 import { isInterpolation } from './osm-interpolation.js';
@@ -132,12 +133,14 @@ export async function* readOsmPbf(
     // While every staged way's nodes fit one node pass (most files), their ids are gathered as the
     // ways are staged, rather than read back from the staging file afterwards.
     let prefill: NodeLocations | undefined = new NodeLocations();
+    let held: HeldWayRefs | undefined = new HeldWayRefs();
     let prefilled = 0;
     const addWay = { run(id: number, tags: string, refs: number[], interpolation: 1 | null) {
       insertWay.run(id, tags, packRefs(refs), interpolation);
       prefilled += refs.length;
-      if (prefilled > nodeBudget) prefill = undefined;
+      if (prefilled > nodeBudget) prefill = held = undefined;
       if (prefill) for (const ref of refs) prefill.need(ref);
+      held?.add(id, refs, interpolation === 1);
     } };
     /** Address multipolygons (buildings with courtyards): their outer ways, whose nodes pass 2 stages. */
     const addressAreas: { id: number; tags: Tags; ways: number[] }[] = [];
@@ -247,6 +250,21 @@ export async function* readOsmPbf(
       )) {
         if (forState?.pending) yield [];
       }
+      // The ways' centres in id order: from the node lists held in memory when they all fit this pass.
+      const order = all ? held?.idOrder() : undefined;
+      if (order && held) {
+        for (const i of order) {
+          const refs = held.refsAt(i);
+          if (held.interpolation(i)) setPoints.run(JSON.stringify(Array.from(refs, (r) => group.get(r) ?? null)), held.id(i));
+          const c = centre(refs, group);
+          if (c) [centres[ordinal * 2], centres[ordinal * 2 + 1]] = c;
+          ordinal++;
+        }
+        done = end;
+        held = undefined;
+        continue;
+      }
+      held = undefined;
       for (let at = done, rows = page.all(at) as PageRow[]; rows.length > 0 && at < end; rows = page.all(at) as PageRow[]) {
         for (const row of rows) {
           if (row.id > end) break;

@@ -85,9 +85,16 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
     setup.release();
   }
   // Once per store: `IF NOT EXISTS` still locks the table, and an update asks several times.
+  // Built here, after a first recording, the statistics its bulk load left out come with it.
   let waysByNode: Promise<unknown> | undefined;
+  const buildWaysByNode = async () => {
+    const present = await pool.query("SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'local_osm_ways_refs'");
+    if (present.rowCount !== 0) return;
+    await pool.query(WAYS_BY_NODE);
+    await pool.query('ANALYZE local_osm_ways');
+  };
   const ensureWaysByNode = () => {
-    waysByNode ??= pool.query(WAYS_BY_NODE).catch((err: unknown) => {
+    waysByNode ??= buildWaysByNode().catch((err: unknown) => {
       waysByNode = undefined;
       throw err;
     });
@@ -223,9 +230,9 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
           if (completed) return;
           completed = true;
           if (first) await db.query('ALTER TABLE local_osm_ways ADD PRIMARY KEY (id)');
-          // Statistics for the semi-join below (and for updates' plans after a bulk load).
-          await db.query('ANALYZE local_osm_ways');
           if (staged) {
+            // Statistics for the semi-join below; updates' plans get theirs with the index they build.
+            await db.query('ANALYZE local_osm_ways');
             await db.query('ANALYZE pg_temp.osm_record_nodes');
             await db.query(KEEP_USED_STAGED(!noNodes));
           }
