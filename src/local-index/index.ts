@@ -186,7 +186,7 @@ export async function openLocalIndex(opts: LocalIndexOptions): Promise<LocalInde
       }
       const [, { recordAlongside }] = await updating();
       return withState(async (state) => {
-        const alongside = recordAlongside({ path, at: at.toISOString(), state, fromImport: true });
+        const alongside = recordAlongside({ path, at: at.toISOString(), state });
         const summary = await runImport(store, path, { at, ...options, alongside });
         await refresh();
         const updateState = alongside.result();
