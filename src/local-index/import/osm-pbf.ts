@@ -140,6 +140,7 @@ export async function* readOsmPbf(
       prefilled += refs.length;
       if (prefilled > nodeBudget) prefill = held = undefined;
       if (prefill) for (const ref of refs) prefill.need(ref);
+      if (held && !held.fits(refs.length)) held = undefined;
       held?.add(id, refs, interpolation === 1);
     } };
     /** Address multipolygons (buildings with courtyards): their outer ways, whose nodes pass 2 stages. */
