@@ -65,7 +65,7 @@ export interface StateReadOptions {
  */
 export class StateCollector implements OsmStateTap {
   private readonly budget: number;
-  private readonly filter = new NodeFilter();
+  private filter: NodeFilter | undefined = new NodeFilter();
   private exact: SortedIds | undefined = new SortedIds();
   private readonly boundaries: { id: number; boundary: Boundary; ways: number[] }[] = [];
   private readonly memberWays = new Set<number>();
@@ -94,7 +94,7 @@ export class StateCollector implements OsmStateTap {
   }
 
   private use(ref: number): void {
-    this.filter.add(ref);
+    this.filter?.add(ref);
     if (this.exact && this.exact.size >= this.budget) this.exact = undefined;
     this.exact?.add(ref);
   }
@@ -155,7 +155,8 @@ export class StateCollector implements OsmStateTap {
     const known = this.exact;
     this.known = known;
     known?.seal();
-    this.uses = known ? (id: number) => known.seek(id) >= 0 : (id: number) => this.filter.has(id);
+    const filter = this.filter;
+    this.uses = known ? (id: number) => known.seek(id) >= 0 : (id: number) => filter?.has(id) ?? false;
     this.endNodes = new Set(this.interpolations.flatMap((w) => w.refs));
     if (this.needsNodes) this.nodes = new PackedNodes();
   }
@@ -194,6 +195,23 @@ export class StateCollector implements OsmStateTap {
       if ('rings' in built && makeArea(b.boundary, built.rings)) areas.push({ id: b.id, value: b.boundary, rings: built.rings });
     }
     this.out.push({ kind: 'areas', rows: areas, ways: this.wayCount });
+    this.release();
+  }
+
+  /**
+   * What the gathering held goes once its batches are out: beside an import the collector lives
+   * until the last row is written, and its node sets (the screening bitset alone is 16 MiB) would
+   * stay through the import's own busiest part.
+   */
+  private release(): void {
+    this.filter = undefined;
+    this.exact = this.known = undefined;
+    this.uses = () => false;
+    this.nodes = undefined;
+    for (const held of [this.memberRefs, this.coords, this.ends]) held.clear();
+    this.boundaryNodes.clear();
+    this.endNodes = new Set();
+    for (const list of [this.boundaries, this.addressAreas, this.interpolations, this.entrances, this.places]) list.length = 0;
   }
 
   /** Whether batches wait to be taken. */
