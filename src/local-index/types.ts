@@ -2,7 +2,6 @@ import type { AddressComponents, GeoPoint, InferredComponent } from '../contract
 import type { Precision } from '../providers/provider.js';
 import type { SuggestionType } from '../contract/autocomplete.js';
 import type { ImportSession } from './store/store.js';
-import type { StateBatch } from './update/osm-state.js';
 
 export type ImportFormat = 'openaddresses' | 'osm' | 'csv';
 export const IMPORT_FORMATS: readonly ImportFormat[] = ['openaddresses', 'osm', 'csv'];
@@ -102,12 +101,6 @@ export interface ImportOptions {
  */
 export interface ImportCompanion {
   start(session: ImportSession): void;
-  /**
-   * Set when the companion takes the OSM update state from the import's own reading: the import
-   * then gathers it (keyed-chunks.ts) and hands each batch here, in order, waiting while the
-   * companion is behind.
-   */
-  take?(batch: StateBatch): Promise<void>;
   beforeCommit(): Promise<void>;
   afterCommit(): Promise<void>;
   abort(): Promise<void>;

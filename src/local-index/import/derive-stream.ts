@@ -74,8 +74,7 @@ export async function* deriveFromNeighbours(source: AsyncIterable<ReaderItem[]>,
         if (item.kind !== 'address' || (item.address.city && item.address.postcode)) out.push(item);
         else waiting.put(item);
       }
-      // An empty list passes: the OSM reader yields one where the update state has batches to hand on (osm-pbf.ts).
-      if (out.length > 0 || items.length === 0) yield out;
+      if (out.length > 0) yield out;
     }
     for (const page of waiting.pages()) yield page.map((item) => ({ ...item, address: index.fill(item.address) }));
   } finally {

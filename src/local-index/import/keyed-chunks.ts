@@ -4,8 +4,6 @@ import { deriveFromNeighbours } from './derive-stream.js';
 import { readOpenAddresses } from './openaddresses.js';
 import { readOsmPbf } from './osm-pbf.js';
 import { readPlainCsv } from './plain-csv.js';
-import type { StateBatch } from '../update/osm-state.js';
-import { StateCollector } from '../update/state-collector.js';
 
 /** What the reading side of an import hands the writing side: one reader chunk, checked and keyed. */
 export interface KeyedChunk {
@@ -22,22 +20,17 @@ export interface KeyedChunk {
   derived: DerivedCounts;
   /** Area relations the reader could not close (OSM). */
   areasNotClosed: UnclosedArea[];
-  /** The OSM update state's batches read since the last chunk (`recordState`), in order. */
-  state: StateBatch[];
 }
 
-export type ReadOptions = Pick<ImportOptions, 'format' | 'country'> & {
-  /** OSM: gather the `--update` state from the same reading of the file (chunks' `state`). */
-  recordState?: boolean;
-};
+export type ReadOptions = Pick<ImportOptions, 'format' | 'country'>;
 
-function reader(path: string, opts: ReadOptions, onBytes: (n: number) => void, state: StateCollector | undefined): AsyncGenerator<ReaderItem[]> {
+function reader(path: string, opts: ReadOptions, onBytes: (n: number) => void): AsyncGenerator<ReaderItem[]> {
   switch (opts.format) {
     case 'openaddresses':
       if (!opts.country) throw new ImportFormatError('OpenAddresses files carry no country: pass --country CC');
       return readOpenAddresses(path, opts.country, onBytes);
     case 'osm':
-      return readOsmPbf(path, opts.country, onBytes, undefined, state);
+      return readOsmPbf(path, opts.country, onBytes);
     case 'csv':
       return readPlainCsv(path, opts.country, onBytes);
   }
@@ -51,8 +44,7 @@ function reader(path: string, opts: ReadOptions, onBytes: (n: number) => void, s
 export async function* keyedChunks(path: string, opts: ReadOptions): AsyncGenerator<KeyedChunk> {
   let bytesRead = 0;
   const keyer = new AddressKeyer();
-  const state = opts.recordState && opts.format === 'osm' ? new StateCollector() : undefined;
-  for await (const items of deriveFromNeighbours(reader(path, opts, (n) => (bytesRead = n), state))) {
+  for await (const items of deriveFromNeighbours(reader(path, opts, (n) => (bytesRead = n)))) {
     const keyed: KeyedChunk['keyed'] = [];
     const skips: RowProblem[] = [];
     const countries = new Set<string>();
@@ -73,10 +65,8 @@ export async function* keyedChunks(path: string, opts: ReadOptions): AsyncGenera
       if (inferred?.includes('city')) derived.city++;
       if (inferred?.includes('postcode')) derived.postcode++;
     }
-    yield { rows, keyed, skips, countries: [...countries], bytesRead, derived, areasNotClosed, state: state?.take() ?? [] };
+    yield { rows, keyed, skips, countries: [...countries], bytesRead, derived, areasNotClosed };
   }
-  // A file without addresses still ends its state (the areas) after the last chunk.
-  if (state?.pending) yield { rows: 0, keyed: [], skips: [], countries: [], bytesRead, derived: { city: 0, postcode: 0 }, areasNotClosed: [], state: state.take() };
 }
 
 const COUNTRY = /^[A-Z]{2}$/;

@@ -5,18 +5,16 @@ import { join } from 'node:path';
 import type { ReaderItem } from '../types.js';
 import { BoundaryCollector } from './osm-boundary-areas.js';
 import { checkPbfHeader, pbfBlocks, PbfDecoder } from './pbf-blocks.js';
-import { nodePass, readNodes, type DenseVisitor } from './pbf-dense.js';
+import { nodePass, readNodes } from './pbf-dense.js';
 import { readWays, wayPass, WaysStart, type WayLike } from './pbf-ways.js';
 import type { OsmRelation } from 'osm-pbf-parser';
 import { NodeLocations } from './osm-node-locations.js';
-import { HeldWayRefs } from './held-way-refs.js';
 import { hasAddress } from './osm-address-forms.js';
 import { entranceTags, isBareEntrance } from './osm-entrances.js';
 import { isInterpolation } from './osm-interpolation.js';
 import { addrTags, interpolationRows, osmRows } from './osm-rows.js';
 import { type PlaceNode, placeNodeOf } from './osm-place-nodes.js';
 import { PlaceLocator } from './osm-places.js';
-import type { OsmStateTap } from './osm-state-tap.js';
 
 type Tags = Record<string, string>;
 
@@ -88,19 +86,8 @@ export const NODE_PASS_BUDGET = 32_000_000;
  * address ways as `nodeBudget` allows at a time, and store each address way's centre (an
  * interpolation way: all its nodes' coordinates). Node blocks are read by
  * pbf-dense.ts without making an object per node; the few other blocks by osm-pbf-parser.
- *
- * `state` (the `--update` state's gathering, update/state-collector.ts) is handed the elements
- * as they are read, so the state costs no decoding of the file of its own: the passes run for it
- * too where the import alone would skip them. While they run, the reader yields an empty list
- * after each block for which the state has batches, so its writes start before the rows do.
  */
-export async function* readOsmPbf(
-  path: string,
-  country: string | undefined,
-  onBytes?: (n: number) => void,
-  nodeBudget = NODE_PASS_BUDGET,
-  state?: OsmStateTap & { readonly pending: boolean },
-): AsyncGenerator<ReaderItem[]> {
+export async function* readOsmPbf(path: string, country: string | undefined, onBytes?: (n: number) => void, nodeBudget = NODE_PASS_BUDGET): AsyncGenerator<ReaderItem[]> {
   await checkPbfHeader(path);
   const dir = mkdtempSync(join(tmpdir(), 'local-index-osm-'));
   const stage = new Database(join(dir, 'ways.sqlite'));
@@ -133,15 +120,12 @@ export async function* readOsmPbf(
     // While every staged way's nodes fit one node pass (most files), their ids are gathered as the
     // ways are staged, rather than read back from the staging file afterwards.
     let prefill: NodeLocations | undefined = new NodeLocations();
-    let held: HeldWayRefs | undefined = new HeldWayRefs();
     let prefilled = 0;
     const addWay = { run(id: number, tags: string, refs: number[], interpolation: 1 | null) {
       insertWay.run(id, tags, packRefs(refs), interpolation);
       prefilled += refs.length;
-      if (prefilled > nodeBudget) prefill = held = undefined;
+      if (prefilled > nodeBudget) prefill = undefined;
       if (prefill) for (const ref of refs) prefill.need(ref);
-      if (held && !held.fits(refs.length)) held = undefined;
-      held?.add(id, refs, interpolation === 1);
     } };
     /** Address multipolygons (buildings with courtyards): their outer ways, whose nodes pass 2 stages. */
     const addressAreas: { id: number; tags: Tags; ways: number[] }[] = [];
@@ -155,18 +139,13 @@ export async function* readOsmPbf(
     const way = (w: WayLike) => {
       if (!w.tagged) return;
       const tags = w.tags();
-      // A way's node list is read once for both (the state keeps buildings' too).
-      let read: number[] | undefined;
-      const refsOf = () => (read ??= w.refs());
-      state?.way(w.id, tags, refsOf);
       if (hasAddress(tags)) {
-        const refs = refsOf();
+        const refs = w.refs();
         addWay.run(w.id, JSON.stringify(addrTags(tags)), refs, null);
         if (entranceIds.size > 0) for (const ref of refs) if (entranceIds.has(ref)) setEntranceWay.run(w.id, ref);
-      } else if (isInterpolation(tags)) addWay.run(w.id, JSON.stringify(addrTags(tags)), refsOf(), 1);
+      } else if (isInterpolation(tags)) addWay.run(w.id, JSON.stringify(addrTags(tags)), w.refs(), 1);
     };
     const relation = (item: OsmRelation) => {
-      state?.relation(item);
       boundaries.relation(item);
       const ways = addressAreaWays(item);
       if (ways) addressAreas.push({ id: item.id, tags: addrTags(item.tags), ways });
@@ -188,24 +167,19 @@ export async function* readOsmPbf(
         else if (item.type === 'node') node(item.id, item.tags, item.lat, item.lon);
         else way({ id: item.id, tagged: true, tags: () => item.tags, refs: () => item.refs });
       }
-      if (state?.pending) yield [];
     }
     // Pass 2 also stages the outer ways of address multipolygons: an address at the mean of their nodes.
     const areaRefs = new Map<number, number[]>();
-    if (boundaries.size > 0 || addressAreas.length > 0 || state?.needsMemberWays) {
+    if (boundaries.size > 0 || addressAreas.length > 0) {
       for await (const _ of wayPass(path, (w) => {
-        const forState = state?.wantsMemberWay(w.id) ?? false;
-        if (!boundaries.isMember(w.id) && !areaWays.has(w.id) && !forState) return;
+        if (!boundaries.isMember(w.id) && !areaWays.has(w.id)) return;
         const refs = w.refs();
-        if (forState) state!.memberWay(w.id, refs);
         for (const ref of boundaries.way(w.id, refs) ?? []) boundaryNodes.need(ref);
         if (areaWays.has(w.id)) areaRefs.set(w.id, refs);
       }, { onBytes: progress(0.5, 0.25), from: start }));
     }
     for (const a of addressAreas) addWay.run(-a.id, JSON.stringify(a.tags), a.ways.flatMap((w) => areaRefs.get(w) ?? []), null);
     boundaryNodes.seal();
-    state?.endWays();
-    if (state?.pending) yield [];
 
     // Address ways in groups of at most `nodeBudget` node references, one node pass per group
     // (the first also fills the boundaries' nodes). Each way's centre is kept by its place in id
@@ -237,35 +211,14 @@ export async function* readOsmPbf(
           end = row.id;
         }
       }
-      const first = pass === 0;
-      // The state's nodes ride on the first node pass (which it may need when the import does not).
-      const forState = first && state?.needsNodes ? state : undefined;
-      if (end === done && (pass > 0 || (boundaryNodes.size === 0 && !forState))) break;
+      if (end === done && (pass > 0 || boundaryNodes.size === 0)) break;
       group.seal();
-      const visit: DenseVisitor =
-        first && boundaryNodes.size > 0 ? (id, lat, lon) => (group.set(id, lat, lon), boundaryNodes.set(id, lat, lon)) : (id, lat, lon) => group.set(id, lat, lon);
+      const first = pass === 0;
       for await (const _ of nodePass(
         path,
-        forState ? (id, lat, lon, tags) => (visit(id, lat, lon, tags), forState.node(id, lat, lon, tags)) : visit,
+        first && boundaryNodes.size > 0 ? (id, lat, lon) => (group.set(id, lat, lon), boundaryNodes.set(id, lat, lon)) : (id, lat, lon) => group.set(id, lat, lon),
         first ? progress(boundaries.size > 0 ? 0.75 : 0.5, boundaries.size > 0 ? 0.25 : 0.5) : undefined,
-      )) {
-        if (forState?.pending) yield [];
-      }
-      // The ways' centres in id order: from the node lists held in memory when they all fit this pass.
-      const order = all ? held?.idOrder() : undefined;
-      if (order && held) {
-        for (const i of order) {
-          const refs = held.refsAt(i);
-          if (held.interpolation(i)) setPoints.run(JSON.stringify(Array.from(refs, (r) => group.get(r) ?? null)), held.id(i));
-          const c = centre(refs, group);
-          if (c) [centres[ordinal * 2], centres[ordinal * 2 + 1]] = c;
-          ordinal++;
-        }
-        done = end;
-        held = undefined;
-        continue;
-      }
-      held = undefined;
+      ));
       for (let at = done, rows = page.all(at) as PageRow[]; rows.length > 0 && at < end; rows = page.all(at) as PageRow[]) {
         for (const row of rows) {
           if (row.id > end) break;
@@ -280,9 +233,6 @@ export async function* readOsmPbf(
       done = end;
     }
     stage.exec('COMMIT');
-    // The nodes' coordinates are in the centres now: not kept through the rows (a million addresses: ~70 MiB).
-    prefill = undefined;
-    state?.end();
     onBytes?.(size);
 
     const areas = boundaries.size > 0 ? boundaries.locator((id) => boundaryNodes.get(id)) : undefined;

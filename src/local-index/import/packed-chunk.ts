@@ -29,12 +29,7 @@ export interface PackedChunk {
   lat: Float64Array;
   lng: Float64Array;
   units: (string | null)[];
-  /** As read: node batches are typed arrays, handed over without a copy (`stateTransfer`). */
-  state: KeyedChunk['state'];
 }
-
-/** The buffers of a chunk's state batches that move to the other thread rather than being copied. */
-export const stateTransfer = (p: PackedChunk): ArrayBuffer[] => p.state.flatMap((b) => (b.kind === 'nodes' ? [b.packed.buffer as ArrayBuffer] : []));
 
 export function packChunk(chunk: KeyedChunk): PackedChunk {
   const n = chunk.keyed.length;
@@ -58,7 +53,6 @@ export function packChunk(chunk: KeyedChunk): PackedChunk {
     lat: new Float64Array(n),
     lng: new Float64Array(n),
     units: new Array<string | null>(n),
-    state: chunk.state,
   };
   for (let i = 0; i < n; i++) {
     const { row, a } = chunk.keyed[i]!;
@@ -106,5 +100,5 @@ export function unpackChunk(p: PackedChunk): KeyedChunk {
     };
     keyed[i] = { row: p.line[i]!, a };
   }
-  return { rows: p.rows, keyed, skips: p.skips, countries: p.countries, bytesRead: p.bytesRead, derived: p.derived, areasNotClosed: p.areasNotClosed, state: p.state };
+  return { rows: p.rows, keyed, skips: p.skips, countries: p.countries, bytesRead: p.bytesRead, derived: p.derived, areasNotClosed: p.areasNotClosed };
 }

@@ -26,11 +26,11 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
   if (!info) throw new ImportFormatError(`Cannot read ${path}: no such file`);
   if (!info.isFile()) throw new ImportFormatError(`Cannot read ${path}: not a file`);
   const summary = new SummaryBuilder(path, opts.format);
-  const alongside = opts.alongside;
-  const read = { format: opts.format, ...(country ? { country } : {}), ...(alongside?.take ? { recordState: true } : {}) };
+  const read = { format: opts.format, ...(country ? { country } : {}) };
   const inWorker = opts.readInWorker ?? info.size >= WORKER_FROM_BYTES;
   const chunks = inWorker ? keyedChunksInWorker(path, read) : keyedChunks(path, read);
   const session = await store.beginImport();
+  const alongside = opts.alongside;
   alongside?.start(session);
   let batch: { row: number | string; a: KeyedAddress }[] = [];
   // One batch is written while the next is read: PostgreSQL works while we parse. Batches
@@ -46,7 +46,6 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
       summary.derived.postcode += chunk.derived.postcode;
       summary.areasNotClosed.push(...chunk.areasNotClosed);
       for (const item of chunk.keyed) batch.push(item);
-      for (const b of chunk.state) await alongside?.take?.(b);
       // Rows are reported with every chunk: the OSM reader yields its ways after reading the file.
       opts.onProgress?.({ bytesRead: chunk.bytesRead, totalBytes: info.size, rows: summary.rows });
       if (batch.length >= BATCH) {

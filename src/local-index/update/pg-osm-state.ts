@@ -8,12 +8,8 @@ import { encodeWays, readUpdateStatus, type OsmStateStore, type StateRecorder, t
 /**
  * Which ways use a node: a GIN index on the ways' node lists (`refs @> ARRAY[node]`). It replaced a
  * (node, way) table whose composite key, maintained row by row for some ten rows per address,
- * cost the server more CPU than the import itself. Only updates read it, so it is built by the
- * first update that needs it (`ensureWaysByNode`), not by the import that records the state:
- * built there it was the largest part of the recording's server time (9 s of an OSM import of
- * 300,000 addresses under load), which the import's commit waited for. A re-recording over
- * state without it writes no entries row by row either. The earlier layout (a node-to-way table)
- * is dropped at open: the ways already hold their node lists, from which the first update builds it.
+ * cost the server more CPU than the import itself. The earlier layout migrates at open: the
+ * ways already hold their node lists, so the index is built from them and the table dropped.
  */
 const WAYS_BY_NODE = 'CREATE INDEX IF NOT EXISTS local_osm_ways_refs ON local_osm_ways USING gin (refs)';
 
@@ -22,6 +18,7 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS local_osm_ways (id BIGINT PRIMARY KEY, tags TEXT NOT NULL, refs BIGINT[] NOT NULL);
   CREATE TABLE IF NOT EXISTS local_osm_nodes (id BIGINT PRIMARY KEY, lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL);
   CREATE TABLE IF NOT EXISTS local_osm_areas (id BIGINT PRIMARY KEY, value TEXT NOT NULL, rings TEXT NOT NULL);
+  ${WAYS_BY_NODE};
   DROP TABLE IF EXISTS local_osm_way_nodes;`;
 
 /**
@@ -43,7 +40,7 @@ const PUT_NODES = `
  * A first recording whose nodes come exactly (state-reader.ts) copies them into place. Otherwise
  * it stages node coordinates (a superset, screened by a lossy bitset; or a re-recording's, which
  * upserts) without any index, then keeps those a way uses in one set-based statement at commit:
- * per node, that check would need the GIN index, which only updates build (WAYS_BY_NODE).
+ * per node, that check would need the GIN index, which a first recording builds only at the end.
  */
 const STAGE_NODES = 'CREATE TEMP TABLE osm_record_nodes (id BIGINT NOT NULL, lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL) ON COMMIT DROP';
 /** Into empty tables (a first recording) no row can conflict: a plain insert, in key order, costs half an upsert. */
@@ -84,22 +81,6 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
   } finally {
     setup.release();
   }
-  // Once per store: `IF NOT EXISTS` still locks the table, and an update asks several times.
-  // Built here, after a first recording, the statistics its bulk load left out come with it.
-  let waysByNode: Promise<unknown> | undefined;
-  const buildWaysByNode = async () => {
-    const present = await pool.query("SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'local_osm_ways_refs'");
-    if (present.rowCount !== 0) return;
-    await pool.query(WAYS_BY_NODE);
-    await pool.query('ANALYZE local_osm_ways');
-  };
-  const ensureWaysByNode = () => {
-    waysByNode ??= buildWaysByNode().catch((err: unknown) => {
-      waysByNode = undefined;
-      throw err;
-    });
-    return waysByNode;
-  };
   const setMeta = (db: pg.PoolClient, key: string, value: string) =>
     db.query('INSERT INTO local_osm_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
   const putWays = async (db: pg.PoolClient, { ids, tags, refs }: WayRows) => {
@@ -139,7 +120,6 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
       }
     },
     async waysUsingNodes(ids) {
-      await ensureWaysByNode();
       // One index probe per node: `refs && $1` with thousands of ids was planned as a scan of
       // every way, each compared with the whole list (1.2 s for 2,000 ids on 50,000 ways).
       const res = await pool.query<{ id: string }>(
@@ -161,7 +141,6 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
       return res.rows.map((r): StoredArea => ({ id: Number(r.id), value: JSON.parse(r.value) as StoredArea['value'], rings: JSON.parse(r.rings) as StoredArea['rings'] }));
     },
     async apply(change, digest) {
-      await ensureWaysByNode();
       await transaction(async (db) => {
         if (change.droppedWays.length > 0) {
           await db.query('DELETE FROM local_osm_ways WHERE id = ANY($1::bigint[])', [change.droppedWays]);
@@ -183,9 +162,9 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
     async beginRecord(): Promise<StateRecorder> {
       const db = await pool.connect();
       await db.query('BEGIN');
-      // A first recording fills empty tables, without the ways-by-node index (the first update
-      // builds it: WAYS_BY_NODE); dropped inside this transaction, so an abort keeps it. A
-      // recording over earlier state keeps it maintained where an update built it.
+      // A first recording fills empty tables: building the GIN index once at the end costs a
+      // fraction of maintaining it row by row (both inside this transaction, so an abort keeps
+      // the index). A recording over earlier state keeps it maintained.
       const first = (await db.query('SELECT 1 FROM local_osm_ways LIMIT 1')).rowCount === 0;
       const noNodes = (await db.query('SELECT 1 FROM local_osm_nodes LIMIT 1')).rowCount === 0;
       if (first) await db.query('DROP INDEX IF EXISTS local_osm_ways_refs');
@@ -230,9 +209,10 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
           if (completed) return;
           completed = true;
           if (first) await db.query('ALTER TABLE local_osm_ways ADD PRIMARY KEY (id)');
+          if (first) await db.query(WAYS_BY_NODE);
+          // Statistics for the semi-join below (and for updates' plans after a bulk load).
+          await db.query('ANALYZE local_osm_ways');
           if (staged) {
-            // Statistics for the semi-join below; updates' plans get theirs with the index they build.
-            await db.query('ANALYZE local_osm_ways');
             await db.query('ANALYZE pg_temp.osm_record_nodes');
             await db.query(KEEP_USED_STAGED(!noNodes));
           }

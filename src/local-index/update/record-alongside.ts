@@ -4,17 +4,15 @@ import { describeError } from '../../lib/describe-error.js';
 import type { OsmStateStore, StateBatch, StateRecorder } from './osm-state.js';
 import { writeStateBatch } from './record-state.js';
 import { sqliteRecorder } from './sqlite-osm-state.js';
-import { BatchQueue } from './batch-queue.js';
+import { readOsmStateInThread } from './state-thread.js';
 
 /** What recording the update state beside an import came to. */
 export type RecordedState = { ways: number; areas: number; durationMs: number } | { error: string };
 
 /**
  * Records an OSM extract's update state (osm-state.ts) while the import of the same file runs,
- * instead of reading the file again after it: the import's own reading gathers it
- * (keyed-chunks.ts, osm-pbf.ts) and hands the batches to `take`, so the file is decoded once for
- * both (it had a reader thread of its own until issue 37, decoding the whole file a second time
- * on a 2-core machine). Its writes interleave with the import's.
+ * instead of reading the file again after it: the state's reader has a thread of its own
+ * (state-thread.ts) and its writes interleave with the import's.
  *
  * - SQLite: written through the import's connection, in its transaction (one writer a file): the
  *   index and the state it can be updated from commit together, or neither does.
@@ -30,15 +28,13 @@ export function recordAlongside(opts: {
   path: string;
   at: string;
   state: OsmStateStore;
-  /** The batches from a reading of its own (tests: a reading that fails); by default those the import hands `take`. */
+  /** The batches (default: read on a thread of their own). */
   read?: (path: string, signal: AbortSignal) => AsyncIterable<StateBatch>;
 }): ImportCompanion & { result(): RecordedState | undefined } {
   const started = performance.now();
   const extract = { file: opts.path, at: opts.at };
   const stop = new AbortController();
-  const queue = opts.read ? undefined : new BatchQueue<StateBatch>();
-  stop.signal.addEventListener('abort', () => queue?.close());
-  const read = opts.read ?? (() => queue!);
+  const read = opts.read ?? ((path: string, signal: AbortSignal) => readOsmStateInThread(path, {}, signal));
   let recorder: StateRecorder | undefined;
   /** SQLite: the recording is part of the import's transaction. */
   let inside = false;
@@ -72,8 +68,7 @@ export function recordAlongside(opts: {
   return {
     start(session) {
       pump = run(session);
-      // Kept by settle(); a recording that failed takes no more batches (the import must not wait on it).
-      pump.catch(() => queue?.close());
+      pump.catch(() => undefined); // kept by settle()
     },
     async beforeCommit() {
       await settle();
@@ -97,14 +92,5 @@ export function recordAlongside(opts: {
       await recorder?.abort().catch(() => undefined);
     },
     result: () => outcome,
-    ...(queue
-      ? {
-          async take(batch: StateBatch) {
-            await queue.put(batch);
-            // The areas are the last batch of a reading.
-            if (batch.kind === 'areas') queue.end();
-          },
-        }
-      : {}),
   };
 }
