@@ -43,6 +43,11 @@ export interface RunOptions {
   requestId?: string | undefined;
 }
 
+/** The country a query is asked for; a position names none: every provider that covers "no country given" is asked. */
+function countryOf(query: AnyQuery): string | undefined {
+  return 'country' in query ? (query.country ?? ('components' in query ? query.components.country : undefined)) : undefined;
+}
+
 type Plan = { id: string; provider: Provider } | { id: string; status: TraceStatus; error?: string };
 
 export class ProviderRunner {
@@ -140,8 +145,7 @@ export class ProviderRunner {
   run(kind: 'autocomplete', query: AutocompleteQuery, signal?: AbortSignal, opts?: RunOptions): Promise<ProviderAttempt[]>;
   run(kind: 'reverse', query: ReverseQuery, signal?: AbortSignal, opts?: RunOptions): Promise<ProviderAttempt[]>;
   async run(kind: Kind, query: AnyQuery, signal?: AbortSignal, opts: RunOptions = {}): Promise<ProviderAttempt[]> {
-    // A position names no country: every provider that covers "no country given" is asked.
-    const country = 'country' in query ? (query.country ?? ('components' in query ? query.components.country : undefined)) : undefined;
+    const country = countryOf(query);
     const plan = this.plan(kind, country, kind === 'reverse' ? { lat: (query as ReverseQuery).lat, lng: (query as ReverseQuery).lng } : undefined);
     return Promise.all(
       plan.map((p) => {
@@ -151,6 +155,25 @@ export class ProviderRunner {
         return this.attempt(kind, p.id, p.provider, query, signal, opts.requestId);
       }),
     );
+  }
+
+  /**
+   * Geocodes about to be asked (a batch's items not in the cache): each provider that would be
+   * called for them and looks many up at once (Provider.prime) gets its share of them ahead, in
+   * one call. A provider known to be down is left alone. Never rejects: a failed priming only
+   * leaves each geocode to ask for itself, and fail there if it must (counted and logged as usual).
+   */
+  async prime(queries: readonly GeocodeQuery[]): Promise<void> {
+    const shares = new Map<Provider, GeocodeQuery[]>();
+    for (const query of queries) {
+      for (const p of this.plan('geocode', countryOf(query))) {
+        if (!('provider' in p) || !p.provider.prime || this.knownDown(p.id)) continue;
+        const share = shares.get(p.provider);
+        if (share) share.push(query);
+        else shares.set(p.provider, [query]);
+      }
+    }
+    await Promise.all(Array.from(shares, ([provider, share]) => provider.prime?.(share).catch(() => undefined)));
   }
 
   private plan(kind: Kind, country: string | undefined, position?: GeoPoint): Plan[] {

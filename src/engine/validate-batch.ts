@@ -76,7 +76,7 @@ export class BatchValidator {
     if (options.signal) setMaxListeners(Math.max(10, 2 * options.concurrency * Math.max(1, providers)), options.signal);
     const outcomes = await biller.batch(accountId, want, async (chunk, keep) => {
       const engine = new ValidateEngine({ runner, cache, biller: chunk, cacheTtlMs, responseIds });
-      await readAhead(engine, chunk, accountId, requests, thresholds);
+      await readAhead(engine, chunk, accountId, [...firsts.values()].map((i) => requests[i]!), thresholds);
       const running = new Map<number, Promise<unknown>>();
       let exhausted: CreditsExhaustedError | undefined;
       return mapBounded(requests, options.concurrency, async (request, index): Promise<BatchOutcome> => {
@@ -106,9 +106,12 @@ export class BatchValidator {
  * Every item's cache entry asked for at once, before any item runs: `engine.cached` reads each
  * item's input and asks the cache for its key in the same turn, so the BatchCache fetches them
  * together, and keeps both (the engine its parsed input and any decided answer, the BatchCache
- * the texts) for the item's own run. Nothing is billed or served here. An account without credits
- * reads nothing (its items are refused as before); an item that fails here fails again in its
- * run, where the batch handles it.
+ * the texts) for the item's own run. The items the cache does not answer then have their geocodes
+ * looked up together where a provider can (`engine.prime`: the local index on PostgreSQL sends one
+ * statement for the lot, where each item sent its own). `requests`: each distinct item once (a
+ * repeat runs after its first, a cache hit). Nothing is billed or served here. An account without
+ * credits reads nothing (its items are refused as before); an item that fails here fails again in
+ * its run, where the batch handles it.
  */
 async function readAhead(
   engine: ValidateEngine,
@@ -122,9 +125,10 @@ async function readAhead(
   } catch {
     return;
   }
-  // debug items skip the cache read.
-  const reads = requests.filter((r) => r.debug !== true).map((r) => engine.cached(r, thresholds).catch(() => undefined));
-  await Promise.all(reads);
+  // debug items skip the cache read (and are looked up).
+  const answers = await Promise.all(requests.map((r) => (r.debug === true ? undefined : engine.cached(r, thresholds).catch(() => undefined))));
+  const misses = requests.filter((_, i) => answers[i] === undefined);
+  if (misses.length > 0) await engine.prime(misses, thresholds);
 }
 
 /** What makes two items the same question (the source only tags the usage event). */

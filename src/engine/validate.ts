@@ -1,6 +1,7 @@
 import type { AddressComponents } from '../contract/address.js';
 import type { ValidateRequest, ValidateResponse } from '../contract/validate.js';
 import type { ProviderAttempt, ProviderRunner } from './fan-out.js';
+import type { GeocodeQuery } from '../providers/provider.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
 import type { BillStep, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
@@ -114,6 +115,23 @@ export class ValidateEngine {
     const key = this.dataKey(memo.key, this.deps.runner.eligible('geocode', memo.read.country), memo.read.country);
     const text = await this.deps.cache.getText(key);
     return text === undefined ? undefined : this.fromCache(memo, text, thresholds);
+  }
+
+  /**
+   * Requests about to be validated (a batch's items the cache does not answer): their geocodes
+   * handed ahead to the providers that look many up at once (ProviderRunner.prime), each read as
+   * `validate` will read it (the memo keeps the reading for it).
+   */
+  async prime(requests: readonly ValidateRequest[], thresholds: Thresholds): Promise<void> {
+    const queries: GeocodeQuery[] = [];
+    for (const request of requests) {
+      try {
+        queries.push(this.prepare(request, thresholds).read.query);
+      } catch {
+        // Not readable: it fails again in its own run, where the caller handles it.
+      }
+    }
+    await this.deps.runner.prime(queries);
   }
 
   /** The memo entry of this exact request: its cache key and parsed input, computed once. */

@@ -107,6 +107,13 @@ export interface Provider {
    * answer still waiting for them (engine/billing.ts, BillOptions.early).
    */
   readonly ownData?: true;
+  /**
+   * Geocodes about to be asked together (a batch's items): looked up at once where the provider
+   * can (local on PostgreSQL: one statement for up to 250 of them, `LocalIndex.prime`), so each
+   * `geocode` then mostly finds its answer waiting. Only a head start: every geocode is still
+   * asked, and answers as it would have. Absent where there is nothing to gain.
+   */
+  prime?(queries: GeocodeQuery[]): Promise<void>;
   /** Absent when the provider does not autocomplete (nominatim's usage policy forbids it). */
   autocomplete?(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]>;
   /**

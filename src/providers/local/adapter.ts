@@ -47,6 +47,7 @@ export function createLocalProvider(index: LocalIndex): Provider {
       const hits = await index.geocode(localGeocodeInput(query));
       return hits.map(toCandidate);
     },
+    prime: (queries) => index.prime(queries.map(localGeocodeInput)),
     async autocomplete(query: AutocompleteQuery, signal: AbortSignal): Promise<ProviderCandidate[]> {
       signal.throwIfAborted();
       const hits = await index.autocomplete({
