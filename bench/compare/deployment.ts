@@ -8,6 +8,13 @@ import { freePort, processTree, runNode, startNode, stop, waitReady } from './pr
 
 export const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/**
+ * Extra PostgreSQL session settings for the service's connections, a diagnostic only: e.g.
+ * `-c synchronous_commit=off` shows what an answer's wait for the WAL flush costs on this disk
+ * (docs/benchmarks.md). Never a recommendation: without the flush a database crash can lose a
+ * reservation whose answer was served.
+ */
+const PG_OPTIONS = process.env.BENCH_PG_OPTIONS ?? '';
 
 /** How the service is started: compiled (`npm run build` → dist/) or through the TypeScript loader. */
 export type Runtime = 'dist' | 'tsx';
@@ -45,7 +52,7 @@ export async function createStorage(kind: StorageKind): Promise<Storage> {
   if (kind === 'embedded') return { kind, env, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
   const schema = `bench_${randomBytes(5).toString('hex')}`;
   await admin(`CREATE SCHEMA ${schema}`);
-  env.DATABASE_URL = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  env.DATABASE_URL = `${PG_URL}?options=${encodeURIComponent([`-c search_path=${schema}`, PG_OPTIONS].filter(Boolean).join(' '))}`;
   env.REDIS_URL = REDIS_URL;
   env.REDIS_PREFIX = `bench:${schema}:`;
   return {
