@@ -173,7 +173,15 @@ export class ProviderRunner {
         else shares.set(p.provider, [query]);
       }
     }
-    await Promise.all(Array.from(shares, ([provider, share]) => provider.prime?.(share).catch(() => undefined)));
+    await Promise.all(
+      Array.from(shares, async ([provider, share]) => {
+        try {
+          await provider.prime?.(share);
+        } catch {
+          // The geocodes ask for themselves.
+        }
+      }),
+    );
   }
 
   private plan(kind: Kind, country: string | undefined, position?: GeoPoint): Plan[] {
