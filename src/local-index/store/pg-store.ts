@@ -12,6 +12,7 @@ import { pgSampleAddress } from './sample-address.js';
 import { pgNearest } from './pg-spatial.js';
 import { narrowedStreetsSql, numberedStreetsSql, postcodeStreetsSql, streetsEachSql, wordStreetsSql } from './pg-street-queries.js';
 import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey } from './pg-prefetch.js';
+import { listSearchesArgument, searchesOfList } from './pg-list-searches.js';
 import {
   MAX_COMPLETIONS,
   NUMBERED_PER_STREET,
@@ -301,6 +302,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     // The expected street searches in the same statement (pg-search-function.ts): their rows come as `x`, `i` the search's.
     const withSearch = (sql: string) => {
       if (searches.length === 0) return sql;
+      if (!named) return `SELECT l.kind, l.i, l.word, NULL::jsonb AS r FROM (${sql}) l UNION ALL ${searchesOfList(param(listSearchesArgument(searches.map((s) => s.args)), 'jsonb'))}`;
       const calls = searches.map(({ args: values }, j) => {
         const at = values.map((value, i) => param(value, PREFETCH_ARG_TYPES[i]!));
         return `SELECT 'x', ${j}, p.part, p.r FROM addressd_local_search(${at.join(', ')}) p`;
