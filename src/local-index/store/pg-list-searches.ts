@@ -1,3 +1,4 @@
+import { narrowedOfList, SET_BASED } from './pg-list-narrowed.js';
 import { PREFETCH_ARG_TYPES } from './pg-prefetch.js';
 
 /**
@@ -29,5 +30,7 @@ function argument(i: number, type: string): string {
  */
 export function searchesOfList(param: string): string {
   const args = PREFETCH_ARG_TYPES.map((t, i) => argument(i, t)).join(', ');
-  return `SELECT 'x', (e.j - 1)::int, p.part, p.r FROM jsonb_array_elements(${param}) WITH ORDINALITY AS e (a, j) CROSS JOIN LATERAL addressd_local_search(${args}) p`;
+  // The narrowed searches of a list's rows set-based (pg-list-narrowed.ts), the others through the function.
+  return `SELECT 'x', (e.j - 1)::int, p.part, p.r FROM jsonb_array_elements(${param}) WITH ORDINALITY AS e (a, j) CROSS JOIN LATERAL addressd_local_search(${args}) p WHERE NOT ${SET_BASED}
+    UNION ALL (${narrowedOfList(param)})`;
 }
