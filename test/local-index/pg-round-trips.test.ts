@@ -217,6 +217,32 @@ describe('one round trip per validate and per keystroke on PostgreSQL', () => {
     }
   });
 
+  it('a list: rows whose first search the guess missed (a typo, a postcode no address has) find it waiting after the chunk\'s second statement, with the same answers', async () => {
+    const rows: GeocodeInput[] = [
+      { components: { street: 'Hauptstrase', houseNumber: '2', postcode: postcode(3), city: town(3) }, country: 'DE' },
+      { query: `Keizerwg 4, ${postcode(0)} ${town(0)}`, country: 'DE' },
+      { query: `Amselweg 3, 39998 ${town(6)}`, country: 'DE' },
+      { components: { street: 'Amselweg', houseNumber: '1', postcode: postcode(5), city: town(5) }, country: 'DE' },
+    ];
+    const store = await open();
+    const plain = await open();
+    try {
+      query.mockClear();
+      await primeGeocodes(store, rows);
+      // The chunk's look-up with the guessed searches, then the searches the rows' answers lead to.
+      expect(query.mock.calls.length).toBe(2);
+      query.mockClear();
+      const answers = [];
+      for (const row of rows) answers.push(await geocode(store, row));
+      expect(query.mock.calls.length).toBe(0);
+      for (const [i, row] of rows.entries()) expect(answers[i]).toEqual(await geocode(plain, row));
+      expect(answers.every((a) => a.length > 0)).toBe(true);
+    } finally {
+      await store.close();
+      await plain.close();
+    }
+  });
+
   it('a street of many towns, one of them named in letters the ranking in SQL does not fold: the numbers in a second statement, the same answers', async () => {
     const call: Call = { autocomplete: { query: 'Ringstraße 1', country: 'DE', limit: 5 } };
     const [now, before] = [await fresh(call), await fresh(call, false)];

@@ -59,9 +59,27 @@ export function lookUpOf(reading: Reading, expect: ExpectedSearch | undefined): 
   return expect ? { ...reading.input, prefetch: (found) => expect(reading.plan(found)) } : reading.input;
 }
 
+/**
+ * The reading with its last plan kept: a store whose words were all cached plans the answers it
+ * returns to see whether a search rides along (PostgreSQL's `lookUp`), and the caller then plans the
+ * very same answers; planning them once saved a tenth of a list row's index CPU in JS. A plan is
+ * never changed after it is made, so sharing it is safe.
+ */
+function planningOnce(reading: Reading): Reading {
+  let last: { found: LookUpResult; plan: Plan } | undefined;
+  return {
+    input: reading.input,
+    plan(found) {
+      if (last?.found !== found) last = { found, plan: reading.plan(found) };
+      return last.plan;
+    },
+  };
+}
+
 /** Looks the reading's words up and plans from the answers. */
 async function resolve(store: IndexStore, reading: Reading, expect: ExpectedSearch | undefined): Promise<Plan> {
-  return reading.plan(await store.lookUp(lookUpOf(reading, expect)));
+  const once = expect ? planningOnce(reading) : reading;
+  return once.plan(await store.lookUp(lookUpOf(once, expect)));
 }
 
 /** A house number, possibly half typed (`123-`), with an optional letter and additions. */

@@ -4,7 +4,7 @@ import { nearArgs } from './queries.js';
 import { numberedStreetsSql, streetsEachSql } from './pg-street-queries.js';
 import { NARROWED_PREFETCH_LIMIT } from './pg-search-function.js';
 import { numbersArgument } from './pg-function-numbers.js';
-import type { HouseNumberFilter, PostcodeFilter, StreetPrefetch } from './store.js';
+import type { HouseNumberFilter, PostcodeFilter, StreetPrefetch, WordQuery } from './store.js';
 
 /**
  * The PostgreSQL side of `LookUpInput.prefetch`: the call of `addressd_local_search`
@@ -89,6 +89,20 @@ export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unkno
   return out;
 }
 
+/**
+ * The keys the search's rows would be kept under (prefetchedRows), as the store will ask for them:
+ * each form's tsquery written by `tsq` (tsQuery of the bounded terms, as findStreets writes it).
+ * Whether a search is already waiting, before sending it again.
+ */
+export function searchKeys(p: StreetPrefetch, tsq: (terms: WordQuery[][]) => string): string[] {
+  const search = p.search;
+  const typed = tsq(p.terms);
+  const forms = search.kind !== 'numbered' && search.forms ? [tsq([...p.terms.slice(0, -1), p.terms.at(-1)!.map((a) => ({ ...a, prefix: false }))]), typed] : [typed];
+  if (search.kind === 'narrowed') return forms.map((q) => prefetchKey.narrowed(q, p.country, p.limit, search.hnKey, search.inPostcode));
+  if (search.kind === 'numbered') return [prefetchKey.numbered(typed, p.country, p.limit, search.hnKey, p.near)];
+  return [prefetchKey.each(forms, p.country, p.limit, p.near)];
+}
+
 /** Rows kept for searches not (yet) made: a list's chunk of look-ups (lookUpAll) fits. */
 const KEPT = 600;
 
@@ -111,6 +125,10 @@ export class Prefetched {
       if (this.rows.size <= KEPT) break;
       this.rows.delete(key);
     }
+  }
+
+  has(key: string): boolean {
+    return this.rows.has(key);
   }
 
   take<T>(key: string): T[] | undefined {

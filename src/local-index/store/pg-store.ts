@@ -11,7 +11,8 @@ import { PostcodeCache } from './postcode-cache.js';
 import { pgSampleAddress } from './sample-address.js';
 import { pgNearest } from './pg-spatial.js';
 import { narrowedStreetsSql, numberedStreetsSql, postcodeStreetsSql, streetsEachSql, wordStreetsSql } from './pg-street-queries.js';
-import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey } from './pg-prefetch.js';
+import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey, searchKeys } from './pg-prefetch.js';
+import { listSearchesArgument, searchesOfList } from './pg-list-searches.js';
 import {
   MAX_COMPLETIONS,
   NUMBERED_PER_STREET,
@@ -23,6 +24,7 @@ import {
   type IndexSnapshot,
   type IndexStore,
   type LookUpInput,
+  type LookUpResult,
   type StreetHit,
   type StreetPrefetch,
   type WordLookUp,
@@ -301,6 +303,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     // The expected street searches in the same statement (pg-search-function.ts): their rows come as `x`, `i` the search's.
     const withSearch = (sql: string) => {
       if (searches.length === 0) return sql;
+      if (!named) return `SELECT l.kind, l.i, l.word, NULL::jsonb AS r FROM (${sql}) l UNION ALL ${searchesOfList(param(listSearchesArgument(searches.map((s) => s.args)), 'jsonb'))}`;
       const calls = searches.map(({ args: values }, j) => {
         const at = values.map((value, i) => param(value, PREFETCH_ARG_TYPES[i]!));
         return `SELECT 'x', ${j}, p.part, p.r FROM addressd_local_search(${at.join(', ')}) p`;
@@ -403,6 +406,16 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     prefixTodo.forEach((k, i) => postcodes.set(k, true, country, fresh.exists[pcTodo.length + i]!));
   };
 
+  /** A look-up's answers from the caches (all of them there: after `remember`). */
+  const cachedAnswers = ({ words: queries, postcodes: keys, postcodePrefixes, country }: LookUpInput): LookUpResult => ({
+    words: queries.map((q): WordResolution => {
+      const r = words.get(wordId(q));
+      return { known: r?.known ?? false, fuzzy: r?.fuzzy ?? [] };
+    }),
+    postcodes: new Set(keys.filter((k) => postcodes.get(k, false, country))),
+    postcodePrefixes: postcodePrefixes.map((k) => postcodes.get(k, true, country) ?? false),
+  });
+
   return {
     kind: 'postgres',
     async version() {
@@ -446,7 +459,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       }
     },
     async lookUp(input) {
-      const { words: queries, postcodes: keys, postcodePrefixes, country, prefetch } = input;
+      const { country, prefetch } = input;
       const need = missing(input);
       const fetched = need.todo.length + need.pcTodo.length + need.prefixTodo.length > 0;
       if (fetched) {
@@ -455,14 +468,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
         const expected = prefetch ? [guessedAnswers(input), ...guessedAlternatives(input)].flatMap((guess) => prefetch(guess) ?? []) : [];
         remember(need, country, await lookUpFresh(need.todo, need.pcTodo, need.prefixTodo, country, expected));
       }
-      const answers = {
-        words: queries.map((q): WordResolution => {
-          const r = words.get(wordId(q));
-          return { known: r?.known ?? false, fuzzy: r?.fuzzy ?? [] };
-        }),
-        postcodes: new Set(keys.filter((k) => postcodes.get(k, false, country))),
-        postcodePrefixes: postcodePrefixes.map((k) => postcodes.get(k, true, country) ?? false),
-      };
+      const answers = cachedAnswers(input);
       // All cached: a street search with the house numbers of its streets after it (two statements)
       // is sent now as one, for the plan these answers give.
       const expected = fetched ? undefined : prefetch?.(answers);
@@ -490,6 +496,14 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
           }
           if (need.todo.length + need.pcTodo.length + need.prefixTodo.length + expected.length === 0) continue;
           remember(need, country, await lookUpFresh(need.todo, need.pcTodo, need.prefixTodo, country, expected, false));
+          // Rows the guess did not fit (a typo's candidates, a postcode that does not exist): their
+          // answers are cached now, so the search each will make is known; those not waiting go in
+          // one more statement for the chunk, not a round trip each as the rows run.
+          const missed = group.slice(at, at + LOOK_UPS_AT_ONCE).flatMap((input) => {
+            const search = input.prefetch?.(cachedAnswers(input));
+            return search && !searchKeys(search, (terms) => tsQuery(bounded(terms))).every((key) => prefetched.has(key)) ? [search] : [];
+          });
+          if (missed.length > 0) await lookUpFresh([], [], [], country, missed, false);
         }
       }
     },
