@@ -1,6 +1,5 @@
-import { NARROWED_PREFETCH_LIMIT } from './pg-search-function.js';
+import { NARROWED_PREFETCH_LIMIT, READING_WORDS, TYPED_TERM } from './pg-search-function.js';
 import { narrowedStreetsSql } from './pg-street-queries.js';
-import { MAX_COMPLETIONS } from './store.js';
 
 /**
  * A list's narrowed searches (a whole number in a known postcode, a country, no word being typed,
@@ -39,16 +38,11 @@ export function narrowedOfList(param: string): string {
     CROSS JOIN LATERAL jsonb_array_elements(t.value) WITH ORDINALITY AS x (value, o)),
   k AS (
     SELECT rd.j, rd.ti, rd.ai, rd.word, rd.prefix, rd.bound, c.words FROM rd CROSS JOIN LATERAL (
-      SELECT array_agg(x.word ORDER BY x.word) AS words FROM (
-        (SELECT w.word FROM local_words w WHERE rd.prefix AND w.word >= rd.word AND w.word < rd.word || chr(1114111) ORDER BY w.word LIMIT ${MAX_COMPLETIONS + 1})
-        UNION ALL
-        (SELECT w.word FROM local_words w WHERE NOT rd.prefix AND w.word = rd.word)) x) c
+      ${READING_WORDS}) c
     WHERE c.words IS NOT NULL),
   terms AS (
     SELECT k.j, k.ti,
-      '(' || string_agg(CASE
-        WHEN k.prefix AND k.bound AND cardinality(k.words) <= ${MAX_COMPLETIONS} THEN (SELECT string_agg('''' || replace(replace(u.w, '''', ''), '\\', '') || '''', ' | ' ORDER BY u.o) FROM unnest(k.words) WITH ORDINALITY AS u (w, o))
-        ELSE '''' || replace(replace(k.word, '''', ''), '\\', '') || '''' || CASE WHEN k.prefix THEN ':*' ELSE '' END END, ' | ' ORDER BY k.ai) || ')' AS typed
+      ${TYPED_TERM} AS typed
     FROM k GROUP BY k.j, k.ti),
   tq AS (
     SELECT e.j, e.a, string_agg(terms.typed, ' & ' ORDER BY terms.ti) AS typed

@@ -37,6 +37,20 @@ import { MAX_COMPLETIONS } from './store.js';
  * are of), `a` (the addresses of the numbers), each as jsonb.
  */
 
+/**
+ * SQL both the function and the list's set-based search (pg-list-narrowed.ts) read terms with, kept
+ * in one place so they cannot drift: a reading's words (`rd`: its word, whether a prefix; a prefix's
+ * completions, at most MAX_COMPLETIONS + 1), and a term as the OR of its readings (`k`), a prefix of
+ * few completions as their OR, as `tsQuery(bounded(terms))` writes it.
+ */
+export const READING_WORDS = `SELECT array_agg(x.word ORDER BY x.word) AS words FROM (
+        (SELECT w.word FROM local_words w WHERE rd.prefix AND w.word >= rd.word AND w.word < rd.word || chr(1114111) ORDER BY w.word LIMIT ${MAX_COMPLETIONS + 1})
+        UNION ALL
+        (SELECT w.word FROM local_words w WHERE NOT rd.prefix AND w.word = rd.word)) x`;
+export const TYPED_TERM = `'(' || string_agg(CASE
+        WHEN k.prefix AND k.bound AND cardinality(k.words) <= ${MAX_COMPLETIONS} THEN (SELECT string_agg('''' || replace(replace(u.w, '''', ''), '\\', '') || '''', ' | ' ORDER BY u.o) FROM unnest(k.words) WITH ORDINALITY AS u (w, o))
+        ELSE '''' || replace(replace(k.word, '''', ''), '\\', '') || '''' || CASE WHEN k.prefix THEN ':*' ELSE '' END END, ' | ' ORDER BY k.ai) || ')'`;
+
 /** The limit of a narrowed search the function runs (the search's pool of streets). */
 export const NARROWED_PREFETCH_LIMIT = 60;
 
@@ -73,16 +87,11 @@ BEGIN
     CROSS JOIN LATERAL jsonb_array_elements(t.value) WITH ORDINALITY AS a (value, o)),
   k AS (
     SELECT rd.ti, rd.ai, rd.word, rd.prefix, rd.bound, c.words FROM rd CROSS JOIN LATERAL (
-      SELECT array_agg(x.word ORDER BY x.word) AS words FROM (
-        (SELECT w.word FROM local_words w WHERE rd.prefix AND w.word >= rd.word AND w.word < rd.word || chr(1114111) ORDER BY w.word LIMIT ${MAX_COMPLETIONS + 1})
-        UNION ALL
-        (SELECT w.word FROM local_words w WHERE NOT rd.prefix AND w.word = rd.word)) x) c
+      ${READING_WORDS}) c
     WHERE c.words IS NOT NULL),
   terms AS (
     SELECT k.ti,
-      '(' || string_agg(CASE
-        WHEN k.prefix AND k.bound AND cardinality(k.words) <= ${MAX_COMPLETIONS} THEN (SELECT string_agg('''' || replace(replace(u.w, '''', ''), '\\', '') || '''', ' | ' ORDER BY u.o) FROM unnest(k.words) WITH ORDINALITY AS u (w, o))
-        ELSE '''' || replace(replace(k.word, '''', ''), '\\', '') || '''' || CASE WHEN k.prefix THEN ':*' ELSE '' END END, ' | ' ORDER BY k.ai) || ')' AS typed,
+      ${TYPED_TERM} AS typed,
       '(' || string_agg('''' || replace(replace(k.word, '''', ''), '\\', '') || '''', ' | ' ORDER BY k.ai) || ')' AS whole
     FROM k GROUP BY k.ti)
   SELECT count(*) = jsonb_array_length(p_terms) AND count(*) > 0,
