@@ -70,8 +70,8 @@ describe('POST /v1/validate/batch on PostgreSQL: the local index looks the items
   });
 
   it('the answers are those of single calls asked one by one, and a repeated batch is answered from the cache', async () => {
-    // Another account, the same index: single calls now hit the cache the batch filled, so ask with
-    // each item slightly reworded (a town in lower case reads the same) to look each up afresh.
+    // Single calls of the very items would hit the cache the batch filled: each is asked with its
+    // town in lower case (it reads the same), so it is looked up afresh, one by one, unprimed.
     const singles: ValidateResponse[] = [];
     for (const item of items) {
       const res = await server.post('/v1/validate', { ...item, components: { ...item.components, city: item.components.city.toLowerCase() } }, { authorization: `Bearer ${key}` });

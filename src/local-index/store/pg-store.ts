@@ -478,13 +478,18 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     async lookUpAll(inputs) {
       // Per country (the look-up names it), at most LOOK_UPS_AT_ONCE inputs a statement (its parameters stay few).
       const byCountry = new Map<string | undefined, LookUpInput[]>();
-      for (const input of inputs) byCountry.set(input.country, [...(byCountry.get(input.country) ?? []), input]);
+      for (const input of inputs) {
+        const group = byCountry.get(input.country);
+        if (group) group.push(input);
+        else byCountry.set(input.country, [input]);
+      }
       for (const [country, group] of byCountry) {
         for (let at = 0; at < group.length; at += LOOK_UPS_AT_ONCE) {
+          const chunk = group.slice(at, at + LOOK_UPS_AT_ONCE);
           const need: Missing = { todo: [], pcTodo: [], prefixTodo: [] };
           const expected: StreetPrefetch[] = [];
           let offset = 0;
-          for (const input of group.slice(at, at + LOOK_UPS_AT_ONCE)) {
+          for (const input of chunk) {
             const mine = missing(input);
             // Terms numbered apart, so one input's readings never decide another's typo candidates.
             need.todo.push(...mine.todo.map((q) => ({ ...q, term: q.term + offset })));
@@ -499,7 +504,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
           // Rows the guess did not fit (a typo's candidates, a postcode that does not exist): their
           // answers are cached now, so the search each will make is known; those not waiting go in
           // one more statement for the chunk, not a round trip each as the rows run.
-          const missed = group.slice(at, at + LOOK_UPS_AT_ONCE).flatMap((input) => {
+          const missed = chunk.flatMap((input) => {
             const search = input.prefetch?.(cachedAnswers(input));
             return search && !searchKeys(search, (terms) => tsQuery(bounded(terms))).every((key) => prefetched.has(key)) ? [search] : [];
           });
