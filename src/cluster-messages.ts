@@ -1,5 +1,5 @@
 import type { Change } from './store/changes/index.js';
-import type { LimitResult, LimitWindow } from './store/limits/rate-limiter.js';
+import type { LimitsResult, LimitWindow } from './store/limits/rate-limiter.js';
 
 /**
  * What a cluster's workers and their primary tell each other over IPC (src/cluster.ts): changes to
@@ -8,10 +8,10 @@ import type { LimitResult, LimitWindow } from './store/limits/rate-limiter.js';
  */
 export type ToPrimary =
   | { addressd: 'change'; change: Change }
-  | { addressd: 'limit'; id: number; key: string; windows: LimitWindow[]; nowMs: number; count: number }
+  | { addressd: 'limit'; id: number; checks: { key: string; windows: LimitWindow[] }[]; nowMs: number; count: number }
   | { addressd: 'listening' };
 
-export type ToWorker = { addressd: 'change'; change: Change } | { addressd: 'limit-result'; id: number; result?: LimitResult; error?: string };
+export type ToWorker = { addressd: 'change'; change: Change } | { addressd: 'limit-result'; id: number; result?: LimitsResult; error?: string };
 
 export function isMessage<T extends { addressd: string }>(value: unknown): value is T {
   return typeof value === 'object' && value !== null && typeof (value as { addressd?: unknown }).addressd === 'string';

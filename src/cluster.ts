@@ -47,7 +47,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
         for (const other of workers) if (other !== worker && other.isConnected()) other.send({ addressd: 'change', change: message.change } satisfies ToWorker);
         return;
       case 'limit':
-        limiter.hit(message.key, message.windows, message.nowMs, message.count).then(
+        limiter.hitAll(message.checks, message.nowMs, message.count).then(
           (result) => reply({ addressd: 'limit-result', id: message.id, result }),
           (error: unknown) => reply({ addressd: 'limit-result', id: message.id, error: error instanceof Error ? error.message : String(error) }),
         );

@@ -43,14 +43,26 @@ describe('ClusterRateLimiter', () => {
     const second = limiter.hit('widget:token:t', windows, 1001, 5);
     // A batch's items are one message: the primary counts them together, all or nothing.
     expect(sent).toMatchObject([
-      { addressd: 'limit', key: 'widget:token:t', windows, nowMs: 1000, count: 1 },
-      { addressd: 'limit', key: 'widget:token:t', windows, nowMs: 1001, count: 5 },
+      { addressd: 'limit', checks: [{ key: 'widget:token:t', windows }], nowMs: 1000, count: 1 },
+      { addressd: 'limit', checks: [{ key: 'widget:token:t', windows }], nowMs: 1001, count: 5 },
     ]);
     const [a, b] = sent as Array<Extract<ToPrimary, { addressd: 'limit' }>>;
-    fromPrimary({ addressd: 'limit-result', id: b!.id, result: { allowed: false, exhausted: [{ name: 'minute', max: 1, periodSeconds: 60, retryAfterSeconds: 60 }] } });
-    fromPrimary({ addressd: 'limit-result', id: a!.id, result: { allowed: true, exhausted: [] } });
+    fromPrimary({ addressd: 'limit-result', id: b!.id, result: { allowed: false, exhausted: [[{ name: 'minute', max: 1, periodSeconds: 60, retryAfterSeconds: 60 }]] } });
+    fromPrimary({ addressd: 'limit-result', id: a!.id, result: { allowed: true, exhausted: [[]] } });
     expect(await first).toEqual({ allowed: true, exhausted: [] });
     expect((await second).allowed).toBe(false);
+  });
+
+  it("sends a request's several limits as one message, and hands back each key's full windows", async () => {
+    const sent: ToPrimary[] = [];
+    const limiter = new ClusterRateLimiter((m) => (sent.push(m), true), inbox);
+    closers.push(() => limiter.close());
+    const windows = [{ name: 'minute', max: 120, periodSeconds: 60 }];
+    const hit = limiter.hitAll([{ key: 'widget:token:t', windows }, { key: 'widget:origin:https://a.example', windows }], 1000);
+    expect(sent).toMatchObject([{ addressd: 'limit', checks: [{ key: 'widget:token:t', windows }, { key: 'widget:origin:https://a.example', windows }], nowMs: 1000, count: 1 }]);
+    const full = { name: 'minute', max: 120, periodSeconds: 60, retryAfterSeconds: 7 };
+    fromPrimary({ addressd: 'limit-result', id: (sent[0] as { id: number }).id, result: { allowed: false, exhausted: [[], [full]] } });
+    expect(await hit).toEqual({ allowed: false, exhausted: [[], [full]] });
   });
 
   it('fails closed when the primary cannot be reached or answers with an error', async () => {

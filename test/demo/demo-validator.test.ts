@@ -44,6 +44,9 @@ function fakeEngine(cached: string[] = []) {
   };
 }
 
+/** A limiter whose backend is down: every hit rejects. */
+const failingLimiter = (): RateLimiter => ({ hit: () => Promise.reject(new Error('down')), hitAll: () => Promise.reject(new Error('down')), close: async () => {} });
+
 function demo(engine = fakeEngine(), limiter: RateLimiter = new MemoryRateLimiter()) {
   return new DemoValidator({ engine: engine.engine, limiter, clock: new ManualClock(), freeMonthlyCredits: 500 });
 }
@@ -51,7 +54,7 @@ function demo(engine = fakeEngine(), limiter: RateLimiter = new MemoryRateLimite
 describe('DemoValidator', () => {
   it('answers the samples from their written-down responses, without engine or limiter', async () => {
     const engine = fakeEngine();
-    const failing: RateLimiter = { hit: () => Promise.reject(new Error('down')), close: async () => {} };
+    const failing = failingLimiter();
     for (const sample of DEMO_SAMPLES) {
       const outcome = await demo(engine, failing).validate(`  ${sample.query.toUpperCase()}, nl `, '198.51.100.1');
       expect(outcome).toEqual({ kind: 'answer', source: 'sample', response: sample.response });
@@ -87,14 +90,14 @@ describe('DemoValidator', () => {
 
   it('serves cache hits without touching the allowance', async () => {
     const engine = fakeEngine(['Domplein 29, Utrecht']);
-    const failing: RateLimiter = { hit: () => Promise.reject(new Error('down')), close: async () => {} };
+    const failing = failingLimiter();
     const outcome = await demo(engine, failing).validate('Domplein 29, Utrecht', '198.51.100.1');
     expect(outcome).toMatchObject({ kind: 'answer', source: 'cache' });
     expect(engine.calls.uncached).toEqual([]);
   });
 
   it('fails closed when the limiter backend fails', async () => {
-    const failing: RateLimiter = { hit: () => Promise.reject(new Error('down')), close: async () => {} };
+    const failing = failingLimiter();
     const engine = fakeEngine();
     await expect(demo(engine, failing).validate('Domplein 29, Utrecht', '198.51.100.1')).rejects.toBeInstanceOf(DemoLimiterUnavailableError);
     expect(engine.calls.uncached).toEqual([]);

@@ -210,4 +210,16 @@ describe.each([
     expect(res.status).toBe(429);
     expect(await res.json()).toEqual({ message: 'Widget autocomplete rate limit reached' });
   });
+
+  it("a call its origin's limit refuses uses up none of its token's 120", async () => {
+    const { accountId: acc } = await limited.server.createAccount({ plan: 'growth' });
+    const { token: other } = await limited.server.createToken(acc, ['https://crowded.example']);
+    const { token: both } = await limited.server.createToken(acc, ['https://crowded.example', 'https://quiet.example']);
+    const ask = (token: string, origin: string) => limited.widget({ query: 'Damrak', country: 'NL' }, { authorization: `Bearer ${token}`, origin });
+    for (let i = 0; i < 120; i += 1) expect((await ask(other, 'https://crowded.example')).status).toBe(200);
+    // The crowded origin is full: these are refused, and must not count against the token.
+    for (let i = 0; i < 20; i += 1) expect((await ask(both, 'https://crowded.example')).status).toBe(429);
+    for (let i = 0; i < 120; i += 1) expect((await ask(both, 'https://quiet.example')).status).toBe(200);
+    expect((await ask(both, 'https://quiet.example')).status).toBe(429);
+  });
 });

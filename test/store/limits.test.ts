@@ -167,6 +167,40 @@ describe.each(backends)('rate limiter (%s)', (_name, factory) => {
     await expect(limiter.hit(other, windows, clock.now(), 0)).rejects.toThrow(RangeError);
   });
 
+  it('hitAll: records under every key or none, and names each key\'s full windows', async () => {
+    const limiter = await make(factory);
+    const clock = new ManualClock();
+    const minute = (max: number): LimitWindow[] => [{ name: 'minute', max, periodSeconds: 60 }];
+    const token = `token-${randomUUID()}`;
+    const origin = `origin-${randomUUID()}`;
+    const both = [
+      { key: token, windows: minute(5) },
+      { key: origin, windows: minute(3) },
+    ];
+    for (let i = 0; i < 3; i++) expect(await limiter.hitAll(both, clock.now())).toEqual({ allowed: true, exhausted: [[], []] });
+    clock.advance(10 * SECOND);
+    // The origin is full: refused, and the token's count is not used up by it.
+    expect(await limiter.hitAll(both, clock.now())).toEqual({
+      allowed: false,
+      exhausted: [[], [{ name: 'minute', max: 3, periodSeconds: 60, retryAfterSeconds: 50 }]],
+    });
+    for (let i = 0; i < 2; i++) expect((await limiter.hit(token, minute(5), clock.now())).allowed).toBe(true);
+    expect((await limiter.hit(token, minute(5), clock.now())).allowed).toBe(false);
+    // Both full: both reported, each with its own wait; a key with no windows counts nothing.
+    const none = `none-${randomUUID()}`;
+    expect(await limiter.hitAll([...both, { key: none, windows: [] }], clock.now(), 2)).toEqual({
+      allowed: false,
+      exhausted: [[{ name: 'minute', max: 5, periodSeconds: 60, retryAfterSeconds: 50 }], [{ name: 'minute', max: 3, periodSeconds: 60, retryAfterSeconds: 50 }], []],
+    });
+    clock.advance(60 * SECOND);
+    // Once the origin's hits left (the token's later ones still count): 2 hits at once fit both.
+    expect(await limiter.hitAll(both, clock.now(), 2)).toEqual({ allowed: true, exhausted: [[], []] });
+    expect((await limiter.hit(origin, minute(3), clock.now())).allowed).toBe(true);
+    expect((await limiter.hit(origin, minute(3), clock.now())).allowed).toBe(false);
+    await expect(limiter.hitAll([both[0]!, both[0]!], clock.now())).rejects.toThrow(RangeError);
+    expect(await limiter.hitAll([], clock.now())).toEqual({ allowed: true, exhausted: [] });
+  });
+
   it('rejects windows that can never admit or release a hit', async () => {
     const limiter = await make(factory);
     await expect(limiter.hit('k', [{ name: 'zero', max: 0, periodSeconds: 60 }], Date.now())).rejects.toThrow(RangeError);

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { ExhaustedWindow, LimitResult, LimitWindow, RateLimiter } from './rate-limiter.js';
-import { assertValidCount, assertValidWindows, exhaustedWindow, longestPeriodMs, normalizeNow, periodMs } from './sliding-window.js';
+import type { ExhaustedWindow, LimitCheck, LimitResult, LimitsResult, LimitWindow, RateLimiter } from './rate-limiter.js';
+import { assertValidChecks, assertValidCount, exhaustedWindow, longestPeriodMs, normalizeNow, periodMs, singleResult } from './sliding-window.js';
 
 /*
  * Why not rate-limiter-flexible (checked, v11.4): its Redis and memory limiters count in fixed
@@ -50,32 +50,49 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async hit(key: string, windows: readonly LimitWindow[], nowMs: number, count = 1): Promise<LimitResult> {
-    assertValidWindows(windows);
+    return singleResult(await this.hitAll([{ key, windows }], nowMs, count));
+  }
+
+  async hitAll(checks: readonly LimitCheck[], nowMs: number, count = 1): Promise<LimitsResult> {
+    assertValidChecks(checks);
     assertValidCount(count);
     const now = normalizeNow(nowMs);
-    if (windows.length === 0) return { allowed: true, exhausted: [] };
+    // A key without windows has nothing to count (and records nothing).
+    const counted = checks.filter((c) => c.windows.length > 0);
+    if (counted.length === 0) return { allowed: true, exhausted: checks.map(() => []) };
     this.#latestNowMs = Math.max(this.#latestNowMs, now);
 
-    const longestMs = longestPeriodMs(windows);
-    const log = this.#logs.get(key) ?? [];
-    const expired = upperBound(log, now - longestMs);
-    if (expired > 0) log.splice(0, expired);
-
-    const exhausted: ExhaustedWindow[] = [];
-    for (const window of windows) {
-      const inWindow = log.length - upperBound(log, now - periodMs(window));
-      if (inWindow + count > window.max) {
-        // The hit that must leave for `count` more to fit; none when `count` alone exceeds the window.
-        exhausted.push(exhaustedWindow(window, log[log.length - window.max + count - 1] ?? now, now));
+    // Every key judged before any is written: all or nothing across the keys.
+    const logs = counted.map((check) => {
+      const log = this.#logs.get(check.key) ?? [];
+      const expired = upperBound(log, now - longestPeriodMs(check.windows));
+      if (expired > 0) log.splice(0, expired);
+      return log;
+    });
+    const exhausted = checks.map((check): ExhaustedWindow[] => {
+      const i = counted.indexOf(check);
+      if (i < 0) return [];
+      const log = logs[i]!;
+      const full: ExhaustedWindow[] = [];
+      for (const window of check.windows) {
+        const inWindow = log.length - upperBound(log, now - periodMs(window));
+        if (inWindow + count > window.max) {
+          // The hit that must leave for `count` more to fit; none when `count` alone exceeds the window.
+          full.push(exhaustedWindow(window, log[log.length - window.max + count - 1] ?? now, now));
+        }
       }
-    }
-    if (exhausted.length > 0) return { allowed: false, exhausted };
+      return full;
+    });
+    if (exhausted.some((full) => full.length > 0)) return { allowed: false, exhausted };
 
-    // Callers may pass slightly out-of-order times (clock read before an await): keep it sorted.
-    log.splice(upperBound(log, now), 0, ...new Array<number>(count).fill(now));
-    // Re-setting refreshes the size and restarts the idle timer: dropped once all hits have left.
-    this.#logs.set(key, log, { ttl: longestMs });
-    return { allowed: true, exhausted: [] };
+    counted.forEach((check, i) => {
+      const log = logs[i]!;
+      // Callers may pass slightly out-of-order times (clock read before an await): keep it sorted.
+      log.splice(upperBound(log, now), 0, ...new Array<number>(count).fill(now));
+      // Re-setting refreshes the size and restarts the idle timer: dropped once all hits have left.
+      this.#logs.set(check.key, log, { ttl: longestPeriodMs(check.windows) });
+    });
+    return { allowed: true, exhausted };
   }
 
   /** Keys currently tracked (idle and evicted keys excluded): for metrics and tests. */

@@ -24,6 +24,18 @@ export interface LimitResult {
   exhausted: ExhaustedWindow[];
 }
 
+/** One key's windows, as one of several limits a request must pass together (`hitAll`). */
+export interface LimitCheck {
+  key: string;
+  windows: readonly LimitWindow[];
+}
+
+export interface LimitsResult {
+  allowed: boolean;
+  /** Each check's full windows, in the checks' order (empty where it had room); all empty when allowed. */
+  exhausted: ExhaustedWindow[][];
+}
+
 export interface RateLimiter {
   /**
    * Records `count` hits (default 1: a batch counts each item) under `key` when every window has
@@ -31,5 +43,12 @@ export interface RateLimiter {
    * without room.
    */
   hit(key: string, windows: readonly LimitWindow[], nowMs: number, count?: number): Promise<LimitResult>;
+  /**
+   * `hit` over several keys at once (the widget's per-token and per-origin limits): the hits are
+   * recorded under every key only when every window of every key has room, atomically across the
+   * keys (a request one limit refuses uses up none of the others), in one step: one Redis round
+   * trip, not one per key. Keys must be distinct.
+   */
+  hitAll(checks: readonly LimitCheck[], nowMs: number, count?: number): Promise<LimitsResult>;
   close(): Promise<void>;
 }

@@ -2,34 +2,44 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { closeRedis } from '../cache/connect-redis.js';
-import type { ExhaustedWindow, LimitResult, LimitWindow, RateLimiter } from './rate-limiter.js';
-import { assertValidCount, assertValidWindows, exhaustedWindow, longestPeriodMs, normalizeNow, periodMs } from './sliding-window.js';
+import type { ExhaustedWindow, LimitCheck, LimitResult, LimitsResult, LimitWindow, RateLimiter } from './rate-limiter.js';
+import { assertValidChecks, assertValidCount, exhaustedWindow, longestPeriodMs, normalizeNow, periodMs, singleResult } from './sliding-window.js';
 
 /**
- * The sliding log as one Lua script over a sorted set (score = hit time in ms), so checking every
- * window and recording the hit is one atomic step across all instances. Time comes from ARGV (the
- * caller's clock), never Redis TIME. Cut-offs are exclusive: a hit counts while t > now - period.
- * KEYS[1] log; ARGV: now, member prefix, expireMs, dropUpTo, hits to record, then per window: max,
- * cutoff. Reply: {} when recorded, else {windowIndex, blockingHitScore, ...} for every window
- * without room (the score is `now` when the hits alone exceed the window).
+ * The sliding log as one Lua script over a sorted set per key (score = hit time in ms), so checking
+ * every window of every key and recording the hits is one atomic step across all instances, and one
+ * round trip however many keys a request counts under. Time comes from ARGV (the caller's clock),
+ * never Redis TIME. Cut-offs are exclusive: a hit counts while t > now - period.
+ * KEYS: the logs. ARGV: now, member prefix, hits to record, then per key: expireMs, dropUpTo,
+ * its window count, then per window: max, cutoff. Reply: {} when recorded under every key, else
+ * {keyIndex, windowIndex, blockingHitScore, ...} for every window without room (the score is `now`
+ * when the hits alone exceed the window), and nothing recorded anywhere.
  */
 const SLIDING_HIT_LUA = `
-local key = KEYS[1]
-redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[4])
-local n = tonumber(ARGV[5])
+local n = tonumber(ARGV[3])
+local at = 4
+local expires = {}
 local full = {}
-local windows = (#ARGV - 5) / 2
-for i = 1, windows do
-  local max = tonumber(ARGV[4 + 2 * i])
-  local from = '(' .. ARGV[5 + 2 * i]
-  local count = redis.call('ZCOUNT', key, from, '+inf')
-  if count + n > max then
-    full[#full + 1] = i
-    if n > max then
-      full[#full + 1] = ARGV[1]
-    else
-      local blocking = redis.call('ZRANGEBYSCORE', key, from, '+inf', 'WITHSCORES', 'LIMIT', count + n - max - 1, 1)
-      full[#full + 1] = blocking[2]
+for k = 1, #KEYS do
+  local key = KEYS[k]
+  expires[k] = ARGV[at]
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[at + 1])
+  local windows = tonumber(ARGV[at + 2])
+  at = at + 3
+  for i = 1, windows do
+    local max = tonumber(ARGV[at])
+    local from = '(' .. ARGV[at + 1]
+    at = at + 2
+    local count = redis.call('ZCOUNT', key, from, '+inf')
+    if count + n > max then
+      full[#full + 1] = k
+      full[#full + 1] = i
+      if n > max then
+        full[#full + 1] = ARGV[1]
+      else
+        local blocking = redis.call('ZRANGEBYSCORE', key, from, '+inf', 'WITHSCORES', 'LIMIT', count + n - max - 1, 1)
+        full[#full + 1] = blocking[2]
+      end
     end
   end
 end
@@ -41,18 +51,22 @@ for j = 1, n do
   members[#members + 1] = ARGV[1]
   members[#members + 1] = ARGV[2] .. ':' .. j
 end
-redis.call('ZADD', key, unpack(members))
-redis.call('PEXPIRE', key, ARGV[3])
+for k = 1, #KEYS do
+  redis.call('ZADD', KEYS[k], unpack(members))
+  redis.call('PEXPIRE', KEYS[k], expires[k])
+end
 return {}
 `;
 
-const COMMAND = 'addressdSlidingHit';
+// A name of its own: the one-key script of earlier versions (`addressdSlidingHit`) took other arguments.
+const COMMAND = 'addressdSlidingHits';
 
 type ClientWithSlidingHit = Redis & {
-  [COMMAND](key: string, ...args: string[]): Promise<unknown>;
+  /** numkeys, the keys, then ARGV (defined without a fixed key count). */
+  [COMMAND](keyCount: number, ...keysThenArgs: string[]): Promise<unknown>;
 };
 
-/** Pairs of (1-based window index, score of the hit that must leave). */
+/** Triples of (1-based key index, 1-based window index, score of the hit that must leave). */
 const ScriptReply = z.array(z.union([z.number(), z.string()]));
 
 export interface RedisRateLimiterOptions {
@@ -70,7 +84,7 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #prefix: string;
 
   constructor(client: Redis, options: RedisRateLimiterOptions = {}) {
-    client.defineCommand(COMMAND, { numberOfKeys: 1, lua: SLIDING_HIT_LUA });
+    client.defineCommand(COMMAND, { lua: SLIDING_HIT_LUA });
     this.#client = client as ClientWithSlidingHit;
     this.#prefix = `${options.keyPrefix ?? 'addressd:'}limit:`;
   }
@@ -81,28 +95,38 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async hit(key: string, windows: readonly LimitWindow[], nowMs: number, count = 1): Promise<LimitResult> {
-    assertValidWindows(windows);
+    return singleResult(await this.hitAll([{ key, windows }], nowMs, count));
+  }
+
+  async hitAll(checks: readonly LimitCheck[], nowMs: number, count = 1): Promise<LimitsResult> {
+    assertValidChecks(checks);
     assertValidCount(count);
     const now = normalizeNow(nowMs);
-    if (windows.length === 0) return { allowed: true, exhausted: [] };
+    // A key without windows has nothing to count (and records nothing).
+    const counted = checks.filter((c) => c.windows.length > 0);
+    const exhausted = checks.map((): ExhaustedWindow[] => []);
+    if (counted.length === 0) return { allowed: true, exhausted };
 
-    const longestMs = longestPeriodMs(windows);
     // Unique members: two hits in the same millisecond are two hits (the script numbers each).
     const member = `${now}:${randomBytes(6).toString('base64url')}`;
-    const args = [String(now), member, String(Math.ceil(longestMs)), String(now - longestMs), String(count)];
-    for (const window of windows) args.push(String(window.max), String(now - periodMs(window)));
+    const args = [String(now), member, String(count)];
+    for (const { windows } of counted) {
+      const longestMs = longestPeriodMs(windows);
+      args.push(String(Math.ceil(longestMs)), String(now - longestMs), String(windows.length));
+      for (const window of windows) args.push(String(window.max), String(now - periodMs(window)));
+    }
+    const keys = counted.map((c) => this.redisKey(c.key));
+    const reply = ScriptReply.parse(await this.#client[COMMAND](keys.length, ...keys, ...args));
+    if (reply.length === 0) return { allowed: true, exhausted };
 
-    const reply = ScriptReply.parse(await this.#client[COMMAND](this.redisKey(key), ...args));
-    if (reply.length === 0) return { allowed: true, exhausted: [] };
-
-    const exhausted: ExhaustedWindow[] = [];
-    for (let i = 0; i + 1 < reply.length; i += 2) {
-      const window = windows[Number(reply[i]) - 1];
-      const blockingHitMs = Number(reply[i + 1]);
-      if (!window || !Number.isFinite(blockingHitMs)) {
+    for (let i = 0; i + 2 < reply.length; i += 3) {
+      const check = counted[Number(reply[i]) - 1];
+      const window = check?.windows[Number(reply[i + 1]) - 1];
+      const blockingHitMs = Number(reply[i + 2]);
+      if (!check || !window || !Number.isFinite(blockingHitMs)) {
         throw new Error(`Unexpected rate limit script reply: ${JSON.stringify(reply)}`);
       }
-      exhausted.push(exhaustedWindow(window, blockingHitMs, now));
+      exhausted[checks.indexOf(check)]!.push(exhaustedWindow(window, blockingHitMs, now));
     }
     return { allowed: false, exhausted };
   }

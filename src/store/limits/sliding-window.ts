@@ -1,4 +1,4 @@
-import type { ExhaustedWindow, LimitWindow } from './rate-limiter.js';
+import type { ExhaustedWindow, LimitCheck, LimitResult, LimitsResult, LimitWindow } from './rate-limiter.js';
 
 /**
  * Arithmetic shared by the in-process and Redis sliding logs, so both give the same answers.
@@ -51,4 +51,19 @@ export function exhaustedWindow(window: LimitWindow, blockingHitMs: number, nowM
     periodSeconds: window.periodSeconds,
     retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
   };
+}
+
+/** Every check's windows valid, and no key twice (its hits would be recorded twice). */
+export function assertValidChecks(checks: readonly LimitCheck[]): void {
+  const keys = new Set<string>();
+  for (const check of checks) {
+    assertValidWindows(check.windows);
+    if (keys.has(check.key)) throw new RangeError(`Rate limit key ${check.key} is checked twice in one hit`);
+    keys.add(check.key);
+  }
+}
+
+/** `hit` as `hitAll` of one key: both backends implement the one on the other. */
+export function singleResult(result: LimitsResult): LimitResult {
+  return { allowed: result.allowed, exhausted: result.exhausted[0] ?? [] };
 }
