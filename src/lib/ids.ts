@@ -5,21 +5,25 @@ let sequence = 0;
 
 /**
  * Random bytes drawn from the system's CSPRNG a page at a time: one `randomBytes` call per id cost
- * ~8 µs on this machine, and a billed call makes two or three ids (its reservation, its usage batch).
+ * ~8 µs on this machine, and a billed call makes two or three ids (its reservation, its usage batch);
+ * a widget call seals each suggestion (an IV each) and counts its limits (a nonce).
  */
 const pool = Buffer.alloc(4096);
 let poolAt = pool.length;
 
-function randomPart(bytes: number): string {
-  if (bytes > pool.length) return randomBytes(bytes).toString('base64url');
+/** `bytes` random bytes (a copy) from the pool: for the ids below, IVs and nonces on a request's path. */
+export function pooledRandomBytes(bytes: number): Buffer {
+  if (bytes > pool.length) return randomBytes(bytes);
   if (poolAt + bytes > pool.length) {
     randomFillSync(pool);
     poolAt = 0;
   }
-  const part = pool.toString('base64url', poolAt, poolAt + bytes);
+  const out = Buffer.from(pool.subarray(poolAt, poolAt + bytes));
   poolAt += bytes;
-  return part;
+  return out;
 }
+
+const randomPart = (bytes: number): string => pooledRandomBytes(bytes).toString('base64url');
 
 /**
  * Prefixed ids (`acc_…`, `key_…`): a fixed-width time part then randomness, so they sort in

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { pooledRandomBytes } from './ids.js';
 
 /**
  * AES-256-GCM sealing with the server master key: secret keys are stored sealed so the console
@@ -11,7 +12,8 @@ export class Sealer {
   }
 
   seal(plain: string, associated?: string): string {
-    const iv = randomBytes(12);
+    // A fresh random IV per seal (GCM needs it unique under the key), from the CSPRNG's pooled bytes.
+    const iv = pooledRandomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     if (associated) cipher.setAAD(Buffer.from(associated));
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { closeRedis } from '../cache/connect-redis.js';
+import { pooledRandomBytes } from '../../lib/ids.js';
 import type { ExhaustedWindow, LimitCheck, LimitResult, LimitsResult, LimitWindow, RateLimiter } from './rate-limiter.js';
 import { assertValidChecks, assertValidCount, exhaustedWindow, longestPeriodMs, normalizeNow, periodMs, singleResult } from './sliding-window.js';
 
@@ -108,7 +108,7 @@ export class RedisRateLimiter implements RateLimiter {
     if (counted.length === 0) return { allowed: true, exhausted };
 
     // Unique members: two hits in the same millisecond are two hits (the script numbers each).
-    const member = `${now}:${randomBytes(6).toString('base64url')}`;
+    const member = `${now}:${pooledRandomBytes(6).toString('base64url')}`;
     const args = [String(now), member, String(count)];
     for (const { windows } of counted) {
       const longestMs = longestPeriodMs(windows);
