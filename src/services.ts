@@ -91,7 +91,28 @@ export interface ServiceOverrides {
   limiter?: RateLimiter;
 }
 
+/** Something started while the services are put together, stopped again if a later step fails. */
+interface Closable {
+  close(): Promise<unknown>;
+}
+
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+  // What is opened is closed again when a later step fails (a database away during the start): a
+  // Redis connection left open would keep a CLI run alive after it said why it failed, forever.
+  const opened: Closable[] = [];
+  const track = <T extends Closable>(resource: T): T => {
+    opened.push(resource);
+    return resource;
+  };
+  try {
+    return await assembleServices(config, overrides, track);
+  } catch (error) {
+    await Promise.allSettled(opened.reverse().map((resource) => resource.close()));
+    throw error;
+  }
+}
+
+async function assembleServices(config: Config, overrides: ServiceOverrides, track: <T extends Closable>(resource: T) => T): Promise<Services> {
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const masterKey = resolveMasterKey(config.MASTER_KEY, config.DATA_DIR);
@@ -117,25 +138,27 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onCheckpointRecovered: () => logger.info('database checkpoints run again'),
     onCheckpoint: ({ log }: { log: number }) => gaugeWal(log),
   };
-  const database = await openDatabase(dbOptions).catch((error: unknown) => {
-    const where = config.DATABASE_URL ? `PostgreSQL at ${redactDatabaseUrl(config.DATABASE_URL)}` : `SQLite under ${config.DATA_DIR}`;
-    throw new Error(`cannot open the database (${where}): ${describeError(error)}`, { cause: error });
-  });
+  const database = track(
+    await openDatabase(dbOptions).catch((error: unknown) => {
+      const where = config.DATABASE_URL ? `PostgreSQL at ${redactDatabaseUrl(config.DATABASE_URL)}` : `SQLite under ${config.DATA_DIR}`;
+      throw new Error(`cannot open the database (${where}): ${describeError(error)}`, { cause: error });
+    }),
+  );
   const onError = (error: unknown) => logger.warn({ err: error }, 'cache error');
   const redis = config.REDIS_URL ? { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX } : {};
   // The circuit gauge reads the runner at scrape time; the runner is built below.
   const metrics = new Metrics(() => runner.circuits());
   countDatabaseError = (kind) => metrics.databaseErrors.inc({ kind });
   gaugeWal = (pages) => metrics.walPages.set(pages);
-  const cache = countedCache(await createResponseCache({ ...redis, ...(config.REDIS_URL ? { nearTtlMs: config.CACHE_NEAR_MS, clock } : {}), onError }), metrics);
-  const limiter = overrides.limiter ?? (await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') }));
-  const changes = overrides.changes ?? (await createChangeFeed({ ...redis, onError: (error) => logger.warn({ err: error }, 'change feed error') }));
+  const cache = track(countedCache(await createResponseCache({ ...redis, ...(config.REDIS_URL ? { nearTtlMs: config.CACHE_NEAR_MS, clock } : {}), onError }), metrics));
+  const limiter = overrides.limiter ?? track(await createRateLimiter({ ...redis, onError: (error) => logger.warn({ err: error }, 'rate limiter error') }));
+  const changes = overrides.changes ?? track(await createChangeFeed({ ...redis, onError: (error) => logger.warn({ err: error }, 'change feed error') }));
   const publish = (change: Change) => changes.publish(change);
   // Searches may read from a replica (LOCAL_INDEX_READ_URL); imports run in the CLI, against the primary.
   const localIndex = config.PROVIDERS.includes('local')
-    ? await openLocalIndex({ ...localIndexOptions(config, true), onError: dbOptions.onError, clock })
+    ? track(await openLocalIndex({ ...localIndexOptions(config, true), onError: dbOptions.onError, clock }))
     : undefined;
-  const providers = createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {});
+  const providers = track(createProviders(config, localIndex ? { local: createLocalProvider(localIndex) } : {}));
   const runner = new ProviderRunner(providers, {
     timeoutMs: config.PROVIDER_TIMEOUT_MS,
     breaker: { failures: config.BREAKER_FAILURES, halfOpenAfterMs: config.BREAKER_HALF_OPEN_MS },
@@ -169,6 +192,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onReleased: (recovered) => logger.warn({ recovered }, 'recovered stale credit reservations of a stopped instance'),
     onError: (error) => logger.warn({ err: error }, 'reservation sweep failed'),
   });
+  track({ close: () => sweeper.stop() });
   await sweeper.sweep();
   sweeper.start();
   const gate = new QuotaGate((id) => ledger.balance(id), clock, config.AUTH_CACHE_MS, changes);
