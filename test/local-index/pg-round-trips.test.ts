@@ -260,6 +260,25 @@ describe('one round trip per validate and per keystroke on PostgreSQL', () => {
     expect(now.answer).not.toEqual([]);
   });
 
+  it('keystrokes whose wide street match is kept (the same words typed on, other numbers) send no search, at most the numbers\' statement, with the same answers', async () => {
+    const store = await open();
+    const typed = ['Hauptstraße 1', 'Hauptstraße 12', 'Hauptstraße 2', 'Hauptstraße 12 ', 'Neue Gasse 1', 'Neue Gasse 2', 'Keizerw', 'Keizerweg 3', 'Keizerweg 30'];
+    try {
+      for (const text of typed) await autocomplete(store, { query: text, country: 'DE', limit: 5 });
+      for (const text of typed) {
+        const call: Call = { autocomplete: { query: text, country: 'DE', limit: 5 } };
+        query.mockClear();
+        const answer = await ask(store, call);
+        const sent = query.mock.calls.map(([q]) => (typeof q === 'string' ? q : (q as { text: string }).text));
+        expect(sent.length, text).toBeLessThanOrEqual(1);
+        expect(sent.filter((q) => q.includes('addressd_local_search')), text).toEqual([]);
+        expect(answer, text).toEqual((await fresh(call, false)).answer);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a repeated keystroke (words cached) still takes one statement', async () => {
     const store = await open();
     try {

@@ -13,6 +13,7 @@ import { pgNearest } from './pg-spatial.js';
 import { narrowedStreetsSql, numberedStreetsSql, postcodeStreetsSql, streetsEachSql, wordStreetsSql } from './pg-street-queries.js';
 import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey, searchKeys } from './pg-prefetch.js';
 import { listSearchesArgument, searchesOfList } from './pg-list-searches.js';
+import { StreetMatches, type MatchRow } from './pg-street-matches.js';
 import {
   MAX_COMPLETIONS,
   NUMBERED_PER_STREET,
@@ -151,12 +152,15 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   const completions = new LRUCache<string, string[] | false>({ max: 50_000 });
   // Street searches run together with a look-up (LookUpInput.prefetch), waiting for their search.
   const prefetched = new Prefetched();
+  // Wide street matches, kept until an import (pg-street-matches.ts).
+  const matches = new StreetMatches();
   let seenVersion = -1;
   const invalidate = () => {
     words.clear();
     postcodes.clear();
     completions.clear();
     prefetched.clear();
+    matches.clear();
   };
   let snapshot: IndexSnapshot = toSnapshot(-1, [], []);
   /**
@@ -470,9 +474,12 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       }
       const answers = cachedAnswers(input);
       // All cached: a street search with the house numbers of its streets after it (two statements)
-      // is sent now as one, for the plan these answers give.
+      // is sent now as one, for the plan these answers give; not when its match is kept (only the
+      // numbers are then asked, alone).
       const expected = fetched ? undefined : prefetch?.(answers);
-      if (expected?.numbers) await lookUpFresh([], [], [], country, [expected]);
+      if (expected?.numbers && !(expected.search.kind === 'each' && searchKeys(expected, (terms) => tsQuery(bounded(terms))).every((key) => matches.has(key)))) {
+        await lookUpFresh([], [], [], country, [expected]);
+      }
       return answers;
     },
     async lookUpAll(inputs) {
@@ -550,14 +557,19 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       // (unnamed, as in findStreets).
       const tsqs = variants.map((terms) => (terms.length === 0 ? '' : tsQuery(bounded(terms))));
       const branches = variants.flatMap((terms, v) => (terms.length === 0 ? [] : [v]));
-      const rows =
-        prefetched.take<StreetRow & { v: number }>(prefetchKey.each(tsqs, country, limit, near)) ??
-        (
-          await pool.query<StreetRow & { v: number; k: string }>({
-            text: numbered(streetsEachSql(branches, country !== undefined, limit, !!near)),
-            values: branches.flatMap((v) => [tsqs[v], ...(country === undefined ? [] : [country]), ...(near ? nearArgs(near) : [])]),
-          })
-        ).rows;
+      const key = prefetchKey.each(tsqs, country, limit, near);
+      let rows = matches.get(key);
+      if (!rows) {
+        rows =
+          prefetched.take<MatchRow>(key) ??
+          (
+            await pool.query<MatchRow>({
+              text: numbered(streetsEachSql(branches, country !== undefined, limit, !!near)),
+              values: branches.flatMap((v) => [tsqs[v], ...(country === undefined ? [] : [country]), ...(near ? nearArgs(near) : [])]),
+            })
+          ).rows;
+        matches.set(key, rows);
+      }
       const out: StreetHit[][] = variants.map(() => []);
       for (const r of rows) out[r.v]!.push(toStreetHit(r));
       return out;
