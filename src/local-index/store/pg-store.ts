@@ -299,6 +299,10 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     // Whole postcodes and prefixes apart (not a CASE over a flag): the generic plan would cost the
     // prefix range's probe for every key, and lose to the custom plans that know which is which.
     const keyRows = rows(padTo(keys, 4, null).map((k, i) => (k === null ? '(NULL::text, 0)' : `(${param(k, 'text')}, ${i + 1})`)), 'NULL::text, 0');
+    // A prefix's first address in the key's order, not EXISTS: for EXISTS over a range PostgreSQL
+    // chose a bitmap scan, which reads every entry of the range before the first row (a postcode
+    // being typed, `02`: 207,000 entries, 10-14 ms at 1M addresses, the slowest keystrokes there
+    // were); the ordered scan stops at the first (0.04 ms).
     const prefixRows = rows(
       padTo(prefixes, 2, null).map((k, i) => (k === null ? '(NULL::text, 0)' : `(${param(k, 'text')}, ${keys.length + i + 1})`)),
       'NULL::text, 0',
@@ -340,7 +344,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
        WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key = p.key${countryClause})
        UNION ALL
        SELECT 'p', p.i, NULL FROM (${prefixRows}) AS p (key, i)
-       WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause})`),
+       CROSS JOIN LATERAL (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause} ORDER BY a.pc_key LIMIT 1) x`),
       args,
     );
     // Each search's rows, grouped in one pass (a list's chunk sends up to LOOK_UPS_AT_ONCE searches).
