@@ -62,6 +62,8 @@ const ONE_TRIP: [string, Call][] = [
   ['geocode: street number town', { geocode: { query: `Amselweg 12 ${town(29)}`, country: 'DE' } }],
   ['keystroke: street being typed', { autocomplete: { query: 'Keizerw', country: 'DE', limit: 5 } }],
   ['keystroke: street and number being typed', { autocomplete: { query: 'Keizerweg 1', country: 'DE', limit: 5 } }],
+  // Fewer streets than offered: the best one's first numbers fill up (ranked in SQL as rankStreets ranks).
+  ['keystroke: street of two towns being typed', { autocomplete: { query: 'Lindenal', country: 'DE', limit: 5 } }],
   ['keystroke: street of two towns and number being typed', { autocomplete: { query: 'Lindenallee 2', country: 'DE', limit: 5 } }],
   // More streets of the name than autocomplete ranks (no town typed): the function ranks them as rankStreets does.
   ['keystroke: street of many towns and number being typed', { autocomplete: { query: 'Hauptstraße 1', country: 'DE', limit: 5 } }],

@@ -596,7 +596,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     },
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
-      const rows = prefetched.take<AddressRow>(prefetchKey.numbers(streetIds, hn, limit)) ?? (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit)));
+      const rows = prefetched.take<AddressRow>(prefetchKey.numbers(streetIds, hn), limit) ?? (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit)));
       return rows.map(toAddressHit);
     },
     async postcodeAreas(pc, country, limit) {
