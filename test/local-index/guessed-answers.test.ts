@@ -53,4 +53,15 @@ describe('Prefetched rows', () => {
     expect(kept.take('k')).toEqual([1]);
     expect(kept.take('k')).toBeUndefined();
   });
+
+  it('rows read with a limit answer a search asking as many or fewer (their first ones), never one asking more', () => {
+    const kept = new Prefetched();
+    kept.put([['a', [1, 2, 3, 4], 4]]);
+    expect(kept.take('a', 5)).toBeUndefined();
+    expect(kept.take('a', 2)).toEqual([1, 2]);
+    expect(kept.take('a', 2)).toBeUndefined();
+    // Fewer rows than their limit: all there were.
+    kept.put([['b', [1], 4]]);
+    expect(kept.take('b', 3)).toEqual([1]);
+  });
 });

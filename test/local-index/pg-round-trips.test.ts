@@ -62,6 +62,8 @@ const ONE_TRIP: [string, Call][] = [
   ['geocode: street number town', { geocode: { query: `Amselweg 12 ${town(29)}`, country: 'DE' } }],
   ['keystroke: street being typed', { autocomplete: { query: 'Keizerw', country: 'DE', limit: 5 } }],
   ['keystroke: street and number being typed', { autocomplete: { query: 'Keizerweg 1', country: 'DE', limit: 5 } }],
+  // Fewer streets than offered: the best one's first numbers fill up (ranked in SQL as rankStreets ranks).
+  ['keystroke: street of two towns being typed', { autocomplete: { query: 'Lindenal', country: 'DE', limit: 5 } }],
   ['keystroke: street of two towns and number being typed', { autocomplete: { query: 'Lindenallee 2', country: 'DE', limit: 5 } }],
   // More streets of the name than autocomplete ranks (no town typed): the function ranks them as rankStreets does.
   ['keystroke: street of many towns and number being typed', { autocomplete: { query: 'Hauptstraße 1', country: 'DE', limit: 5 } }],
@@ -258,6 +260,25 @@ describe('one round trip per validate and per keystroke on PostgreSQL', () => {
     expect(now.trips).toBe(1);
     expect(now.answer).toEqual(before.answer);
     expect(now.answer).not.toEqual([]);
+  });
+
+  it('keystrokes whose wide street match is kept (the same words typed on, other numbers) send no search, at most the numbers\' statement, with the same answers', async () => {
+    const store = await open();
+    const typed = ['Hauptstraße 1', 'Hauptstraße 12', 'Hauptstraße 2', 'Hauptstraße 12 ', 'Neue Gasse 1', 'Neue Gasse 2', 'Keizerw', 'Keizerweg 3', 'Keizerweg 30'];
+    try {
+      for (const text of typed) await autocomplete(store, { query: text, country: 'DE', limit: 5 });
+      for (const text of typed) {
+        const call: Call = { autocomplete: { query: text, country: 'DE', limit: 5 } };
+        query.mockClear();
+        const answer = await ask(store, call);
+        const sent = query.mock.calls.map(([q]) => (typeof q === 'string' ? q : (q as { text: string }).text));
+        expect(sent.length, text).toBeLessThanOrEqual(1);
+        expect(sent.filter((q) => q.includes('addressd_local_search')), text).toEqual([]);
+        expect(answer, text).toEqual((await fresh(call, false)).answer);
+      }
+    } finally {
+      await store.close();
+    }
   });
 
   it('a repeated keystroke (words cached) still takes one statement', async () => {

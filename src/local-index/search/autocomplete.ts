@@ -40,16 +40,17 @@ export async function autocomplete(store: IndexStore, input: AutocompleteInput):
   const kinds = kindsOf(input.types);
   // The look-up also brings the addresses asked next: with a number, its addresses on the top
   // streets (numberedOn's first look-up; the store ranks them as rankStreets does when they are more
-  // than AUTOCOMPLETE_STREETS: a name in many towns); without, a lone street's first numbers (the
-  // drill-down, or the fill-up after the one street offered). Narrowed by a whole postcode, the
-  // postcode's addresses of the number come too (numberedOn's second look-up).
+  // than AUTOCOMPLETE_STREETS: a name in many towns); without, the best street's first numbers
+  // when fewer streets than `limit` were found (the drill-down, or the fill-up after the streets
+  // offered: `suggest` asks `limit` less those offered, the first ones of these). Narrowed by a
+  // whole postcode, the postcode's addresses of the number come too (numberedOn's second look-up).
   const expected = (plan: Plan) =>
     expectedStreetSearch(
       plan,
       undefined,
       plan.hn
         ? { hn: numberFilter(plan.hn), limit: limit * 4, maxStreets: AUTOCOMPLETE_STREETS, rank: streetRanking(plan), inPostcode: plan.postcode?.prefix === false }
-        : { hn: undefined, limit: plan.drill ? limit : limit - 1, maxStreets: 1 },
+        : { hn: undefined, limit: plan.drill ? limit : limit - 1, maxStreets: 1, rank: streetRanking(plan), rankUpTo: limit - 1 },
     );
   const plan = await planText(store, input.query, true, input.country, kinds.has('address') ? expected : (p) => expected(numberless(p)), input.near);
   const hits = await suggest(store, kinds.has('address') ? plan : numberless(plan), limit, kinds);

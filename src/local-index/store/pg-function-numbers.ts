@@ -24,10 +24,17 @@ const kindOf = (hn: HouseNumberFilter | undefined): Kind => (!hn ? 'none' : 'bas
 
 /**
  * The `p_numbers` argument: the filter's kind, the values addressesOnStreetsSql binds, the limit;
- * `postcode`: also the narrowed search's postcode's addresses of its number (postcodeNumbersStatements).
+ * `postcode`: also the narrowed search's postcode's addresses of its number (postcodeNumbersStatements);
+ * `rankUpTo`: no numbers when more streets than that were found (StreetPrefetch.numbers.rankUpTo).
  */
-export function numbersArgument(hn: HouseNumberFilter | undefined, limit: number, postcode = false): string {
-  return JSON.stringify({ kind: kindOf(hn), args: addressesOnStreetsSql('local_', '', hn, limit).args, limit, ...(postcode ? { postcode: true } : {}) });
+export function numbersArgument(hn: HouseNumberFilter | undefined, limit: number, postcode = false, rankUpTo?: number): string {
+  return JSON.stringify({
+    kind: kindOf(hn),
+    args: addressesOnStreetsSql('local_', '', hn, limit).args,
+    limit,
+    ...(postcode ? { postcode: true } : {}),
+    ...(rankUpTo !== undefined ? { rankUpTo } : {}),
+  });
 }
 
 /** The kind's SQL with the ids `v_ids` (an array), its values and limit from `p_numbers`. */

@@ -34,8 +34,8 @@ export const prefetchKey = {
   numbered: (tsq: string, country: string | undefined, limit: number, hnKey: string, near: GeoPoint | undefined) =>
     `m|${country ?? ''}|${limit}|${hnKey}|${nearKey(near)}|${tsq}`,
   each: (tsqs: string[], country: string | undefined, limit: number, near: GeoPoint | undefined) => `e|${country ?? ''}|${limit}|${nearKey(near)}|${tsqs.join('\n')}`,
-  numbers: (ids: number[], hn: HouseNumberFilter | undefined, limit: number) =>
-    `a|${[...ids].sort((a, b) => a - b).join(',')}|${JSON.stringify(hn ?? null)}|${limit}`,
+  /** Without the limit: the rows kept say how many they may be (Prefetched.take's `limit`). */
+  numbers: (ids: number[], hn: HouseNumberFilter | undefined) => `a|${[...ids].sort((a, b) => a - b).join(',')}|${JSON.stringify(hn ?? null)}`,
   byPostcode: (pc: PostcodeFilter, hn: HouseNumberFilter | undefined, country: string | undefined, limit: number) =>
     `b|${pc.prefix ? 'p' : 'e'}|${pc.key}|${JSON.stringify(hn ? ('base' in hn ? { base: hn.base } : { key: hn.key, prefix: hn.prefix }) : null)}|${country ?? ''}|${limit}`,
 };
@@ -61,25 +61,31 @@ export function prefetchArgs(p: StreetPrefetch, bound: (prefix: string) => boole
   const branches = p.search.forms ? [0, 1] : [0];
   const search = inline(streetsEachSql(branches, p.country !== undefined, p.limit, !!p.near), branches.flatMap((v) => [tsqMark(v), ...country, ...near]));
   const rank = p.numbers?.rank ? JSON.stringify(p.numbers.rank) : null;
-  return [terms, p.search.forms, search, null, null, null, p.numbers ? numbersArgument(p.numbers.hn, p.numbers.limit) : null, p.numbers?.maxStreets ?? 0, rank];
+  return [terms, p.search.forms, search, null, null, null, p.numbers ? numbersArgument(p.numbers.hn, p.numbers.limit, false, p.numbers.rankUpTo) : null, p.numbers?.maxStreets ?? 0, rank];
 }
 
 /** The function's argument types, in order. */
 export const PREFETCH_ARG_TYPES = ['jsonb', 'bool', 'text', 'text', 'text', 'text', 'jsonb', 'int', 'jsonb'];
 
+/**
+ * Rows kept under a key; `limit`: the LIMIT they were read with, where a search asking fewer may
+ * take their first ones (`addressesOnStreets`, whose order is total: hnClause in queries.ts).
+ */
+export type KeptRows = [key: string, rows: unknown[], limit?: number];
+
 /** The rows of one prefetch under the keys of the searches they answer. */
-export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unknown }[]): [string, unknown[]][] {
+export function prefetchedRows(p: StreetPrefetch, rows: { part: string; r: unknown }[]): KeptRows[] {
   const tsqs = rows.find((x) => x.part === 'q')?.r as string[] | undefined;
   if (!tsqs) return [];
   const part = (name: string) => rows.filter((x) => x.part === name).map((x) => x.r);
   const search = p.search;
-  const out: [string, unknown[]][] =
+  const out: KeptRows[] =
     search.kind === 'narrowed'
       ? // Each form's search on its own (part `s`, then `s1`: the function's order of the tsqueries).
         tsqs.map((tsq, f) => [prefetchKey.narrowed(tsq, p.country, p.limit, search.hnKey, search.inPostcode), part(f === 0 ? 's' : `s${f}`)])
       : [[search.kind === 'numbered' ? prefetchKey.numbered(tsqs[0]!, p.country, p.limit, search.hnKey, p.near) : prefetchKey.each(tsqs, p.country, p.limit, p.near), part('s')]];
   const ids = rows.find((x) => x.part === 'i')?.r as number[] | undefined;
-  if (p.numbers && ids) out.push([prefetchKey.numbers(ids, p.numbers.hn, p.numbers.limit), part('a')]);
+  if (p.numbers && ids) out.push([prefetchKey.numbers(ids, p.numbers.hn), part('a'), p.numbers.limit]);
   // The postcode's addresses: the function ran them (for found streets) with the search's own postcode and number.
   const hn = p.numbers?.hn;
   const sameNumber = !!hn && 'key' in hn && !hn.prefix && hn.key === (search.kind === 'narrowed' ? search.hnKey : undefined);
@@ -113,13 +119,13 @@ const KEPT = 600;
  * data is the same until an import clears them all, so rows put twice are the same rows.
  */
 export class Prefetched {
-  private readonly rows = new Map<string, { rows: unknown[]; left: number }>();
+  private readonly rows = new Map<string, { rows: unknown[]; left: number; limit: number | undefined }>();
 
-  put(entries: [string, unknown[]][]): void {
-    for (const [key, rows] of entries) {
+  put(entries: KeptRows[]): void {
+    for (const [key, rows, limit] of entries) {
       const left = (this.rows.get(key)?.left ?? 0) + 1;
       this.rows.delete(key);
-      this.rows.set(key, { rows, left });
+      this.rows.set(key, { rows, left, limit });
     }
     for (const key of this.rows.keys()) {
       if (this.rows.size <= KEPT) break;
@@ -131,10 +137,17 @@ export class Prefetched {
     return this.rows.has(key);
   }
 
-  take<T>(key: string): T[] | undefined {
+  /**
+   * The rows kept under `key`. `limit`: the search's own LIMIT, for rows kept with theirs; they
+   * answer it when read with at least as many (the first `limit` of them: a fill-up asks for fewer
+   * numbers than the function read when towns are offered beside the street), else not at all.
+   */
+  take<T>(key: string, limit?: number): T[] | undefined {
     const kept = this.rows.get(key);
-    if (kept && --kept.left <= 0) this.rows.delete(key);
-    return kept?.rows as T[] | undefined;
+    if (!kept) return undefined;
+    if (limit !== undefined && kept.limit !== undefined && kept.limit < limit) return undefined;
+    if (--kept.left <= 0) this.rows.delete(key);
+    return (limit !== undefined && kept.limit !== undefined ? kept.rows.slice(0, limit) : kept.rows) as T[];
   }
 
   clear(): void {

@@ -30,7 +30,8 @@ import { MAX_COMPLETIONS } from './store.js';
  * the search SQL (null:
  * the narrowed search by number and postcode, static SQL of the function, with the three values
  * after it), the house numbers to fetch on the matched streets when they are at most `max_streets`
- * (pg-function-numbers.ts: the kind of filter, its values, the limit), and the ranking
+ * (pg-function-numbers.ts: the kind of filter, its values, the limit; none when more streets than
+ * its `rankUpTo` were found), and the ranking
  * (StreetRanking as jsonb, or null): with it, more than `max_streets` streets are ranked as
  * `rankStreets` ranks them (pg-rank-streets.ts) and the numbers fetched on the top `max_streets`.
  * Rows: `q` (the tsqueries, in order), `s` (the search's rows), `i` (the street ids the `a` rows
@@ -139,6 +140,8 @@ BEGIN
   IF p_numbers IS NULL THEN RETURN; END IF;
   SELECT array_agg(DISTINCT (e.value->>'id')::bigint ORDER BY (e.value->>'id')::bigint) INTO v_ids FROM unnest(v_rows) AS e (value);
   IF v_ids IS NULL THEN RETURN; END IF;
+  -- More streets than the caller asks numbers for at all (a fill-up after the streets offered).
+  IF cardinality(v_ids) > coalesce((p_numbers->>'rankUpTo')::integer, cardinality(v_ids)) THEN RETURN; END IF;
   IF cardinality(v_ids) > p_max_streets THEN
     -- More streets than the caller ranks (a name in many towns): the top ones, as it ranks them
     -- (the readings that exist are the plan's), or none where that cannot be told here.

@@ -13,6 +13,7 @@ import { pgNearest } from './pg-spatial.js';
 import { narrowedStreetsSql, numberedStreetsSql, postcodeStreetsSql, streetsEachSql, wordStreetsSql } from './pg-street-queries.js';
 import { PREFETCH_ARG_TYPES, Prefetched, prefetchArgs, prefetchedRows, prefetchKey, searchKeys } from './pg-prefetch.js';
 import { listSearchesArgument, searchesOfList } from './pg-list-searches.js';
+import { StreetMatches, type MatchRow } from './pg-street-matches.js';
 import {
   MAX_COMPLETIONS,
   NUMBERED_PER_STREET,
@@ -151,12 +152,15 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
   const completions = new LRUCache<string, string[] | false>({ max: 50_000 });
   // Street searches run together with a look-up (LookUpInput.prefetch), waiting for their search.
   const prefetched = new Prefetched();
+  // Wide street matches, kept until an import (pg-street-matches.ts).
+  const matches = new StreetMatches();
   let seenVersion = -1;
   const invalidate = () => {
     words.clear();
     postcodes.clear();
     completions.clear();
     prefetched.clear();
+    matches.clear();
   };
   let snapshot: IndexSnapshot = toSnapshot(-1, [], []);
   /**
@@ -295,6 +299,10 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     // Whole postcodes and prefixes apart (not a CASE over a flag): the generic plan would cost the
     // prefix range's probe for every key, and lose to the custom plans that know which is which.
     const keyRows = rows(padTo(keys, 4, null).map((k, i) => (k === null ? '(NULL::text, 0)' : `(${param(k, 'text')}, ${i + 1})`)), 'NULL::text, 0');
+    // A prefix's first address in the key's order, not EXISTS: for EXISTS over a range PostgreSQL
+    // chose a bitmap scan, which reads every entry of the range before the first row (a postcode
+    // being typed, `02`: 207,000 entries, 10-14 ms at 1M addresses, the slowest keystrokes there
+    // were); the ordered scan stops at the first (0.04 ms).
     const prefixRows = rows(
       padTo(prefixes, 2, null).map((k, i) => (k === null ? '(NULL::text, 0)' : `(${param(k, 'text')}, ${keys.length + i + 1})`)),
       'NULL::text, 0',
@@ -336,7 +344,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
        WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key = p.key${countryClause})
        UNION ALL
        SELECT 'p', p.i, NULL FROM (${prefixRows}) AS p (key, i)
-       WHERE EXISTS (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause})`),
+       CROSS JOIN LATERAL (SELECT 1 FROM local_addresses a WHERE a.pc_key >= p.key AND a.pc_key < p.key || $1${countryClause} ORDER BY a.pc_key LIMIT 1) x`),
       args,
     );
     // Each search's rows, grouped in one pass (a list's chunk sends up to LOOK_UPS_AT_ONCE searches).
@@ -470,9 +478,12 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       }
       const answers = cachedAnswers(input);
       // All cached: a street search with the house numbers of its streets after it (two statements)
-      // is sent now as one, for the plan these answers give.
+      // is sent now as one, for the plan these answers give; not when its match is kept (only the
+      // numbers are then asked, alone).
       const expected = fetched ? undefined : prefetch?.(answers);
-      if (expected?.numbers) await lookUpFresh([], [], [], country, [expected]);
+      if (expected?.numbers && !(expected.search.kind === 'each' && searchKeys(expected, (terms) => tsQuery(bounded(terms))).every((key) => matches.has(key)))) {
+        await lookUpFresh([], [], [], country, [expected]);
+      }
       return answers;
     },
     async lookUpAll(inputs) {
@@ -550,14 +561,19 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
       // (unnamed, as in findStreets).
       const tsqs = variants.map((terms) => (terms.length === 0 ? '' : tsQuery(bounded(terms))));
       const branches = variants.flatMap((terms, v) => (terms.length === 0 ? [] : [v]));
-      const rows =
-        prefetched.take<StreetRow & { v: number }>(prefetchKey.each(tsqs, country, limit, near)) ??
-        (
-          await pool.query<StreetRow & { v: number; k: string }>({
-            text: numbered(streetsEachSql(branches, country !== undefined, limit, !!near)),
-            values: branches.flatMap((v) => [tsqs[v], ...(country === undefined ? [] : [country]), ...(near ? nearArgs(near) : [])]),
-          })
-        ).rows;
+      const key = prefetchKey.each(tsqs, country, limit, near);
+      let rows = matches.get(key);
+      if (!rows) {
+        rows =
+          prefetched.take<MatchRow>(key) ??
+          (
+            await pool.query<MatchRow>({
+              text: numbered(streetsEachSql(branches, country !== undefined, limit, !!near)),
+              values: branches.flatMap((v) => [tsqs[v], ...(country === undefined ? [] : [country]), ...(near ? nearArgs(near) : [])]),
+            })
+          ).rows;
+        matches.set(key, rows);
+      }
       const out: StreetHit[][] = variants.map(() => []);
       for (const r of rows) out[r.v]!.push(toStreetHit(r));
       return out;
@@ -580,7 +596,7 @@ export async function openPgStore(databaseUrl: string, options: PgStoreOptions =
     },
     async addressesOnStreets(streetIds, hn, limit) {
       if (streetIds.length === 0) return [];
-      const rows = prefetched.take<AddressRow>(prefetchKey.numbers(streetIds, hn, limit)) ?? (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit)));
+      const rows = prefetched.take<AddressRow>(prefetchKey.numbers(streetIds, hn), limit) ?? (await all<AddressRow>(addressesOnStreetsQuery('local_', streetIds, hn, limit)));
       return rows.map(toAddressHit);
     },
     async postcodeAreas(pc, country, limit) {

@@ -255,8 +255,12 @@ export interface StreetPrefetch {
    * then the ranking's top ones); with `rank`, of the top `maxStreets` as `rankStreets` ranks them
    * when more were found (a name in many towns with no town typed). `inPostcode` (a narrowed
    * search): also `addressesByPostcode` of the search's postcode (exact) and number, `limit` of them.
+   * `rankUpTo`: ranked only when at most that many streets were found (more: no numbers), where
+   * the caller asks for numbers only then (autocomplete's fill-up after the streets it offers).
    */
-  numbers?: { hn: HouseNumberFilter | undefined; limit: number; maxStreets: number; rank?: StreetRanking | undefined; inPostcode?: boolean | undefined } | undefined;
+  numbers?:
+    | { hn: HouseNumberFilter | undefined; limit: number; maxStreets: number; rank?: StreetRanking | undefined; rankUpTo?: number | undefined; inPostcode?: boolean | undefined }
+    | undefined;
 }
 
 /**
