@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReaderItem } from '../types.js';
+import type { StateBatch } from '../update/osm-state.js';
 import { BoundaryCollector } from './osm-boundary-areas.js';
 import { checkPbfHeader, pbfBlocks, PbfDecoder } from './pbf-blocks.js';
 import { nodePass, readNodes } from './pbf-dense.js';
@@ -15,6 +16,9 @@ import { isInterpolation } from './osm-interpolation.js';
 import { addrTags, interpolationRows, osmRows } from './osm-rows.js';
 import { type PlaceNode, placeNodeOf } from './osm-place-nodes.js';
 import { PlaceLocator } from './osm-places.js';
+import { StateRows } from './osm-state-rows.js';
+import { areaWay, entranceWay, entranceWayId, withEnds } from '../update/osm-derived-ways.js';
+import { stateTags, tracked, type StoredArea } from '../update/osm-state.js';
 
 type Tags = Record<string, string>;
 
@@ -86,8 +90,19 @@ export const NODE_PASS_BUDGET = 32_000_000;
  * address ways as `nodeBudget` allows at a time, and store each address way's centre (an
  * interpolation way: all its nodes' coordinates). Node blocks are read by
  * pbf-dense.ts without making an object per node; the few other blocks by osm-pbf-parser.
+ *
+ * `recordState`: the same reading gathers the `--update` state (update/osm-state.ts, yielded as
+ * `state` items before the rows): the ways the state follows that are no address (buildings)
+ * are staged too, their nodes located with the others', and each way goes out with its nodes'
+ * coordinates as its centre is made; the areas are the boundaries the import builds.
  */
-export async function* readOsmPbf(path: string, country: string | undefined, onBytes?: (n: number) => void, nodeBudget = NODE_PASS_BUDGET): AsyncGenerator<ReaderItem[]> {
+export async function* readOsmPbf(
+  path: string,
+  country: string | undefined,
+  onBytes?: (n: number) => void,
+  nodeBudget = NODE_PASS_BUDGET,
+  recordState = false,
+): AsyncGenerator<ReaderItem[]> {
   await checkPbfHeader(path);
   const dir = mkdtempSync(join(tmpdir(), 'local-index-osm-'));
   const stage = new Database(join(dir, 'ways.sqlite'));
@@ -95,19 +110,25 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     stage.pragma('journal_mode = OFF');
     stage.pragma('synchronous = OFF');
     stage.exec(`CREATE TABLE nodes (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL);
-                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs BLOB NOT NULL, interpolation INTEGER, points TEXT);
-                CREATE TABLE entrances (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL, way INTEGER);`);
+                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs BLOB NOT NULL, interpolation INTEGER, points TEXT,
+                                   row INTEGER NOT NULL, state TEXT, ends INTEGER);
+                CREATE TABLE entrances (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL, way INTEGER, tracked INTEGER);`);
     const addNode = stage.prepare('INSERT OR REPLACE INTO nodes (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
     // Entrances without a number (osm-entrances.ts) and the first address way found holding each.
     const addEntrance = stage.prepare('INSERT OR REPLACE INTO entrances (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
     const setEntranceWay = stage.prepare('UPDATE entrances SET way = ? WHERE id = ? AND way IS NULL');
+    // The state keeps an entrance on any way it follows (a building without an address too).
+    const setEntranceTracked = stage.prepare('UPDATE entrances SET tracked = 1 WHERE id = ?');
     const entranceIds = new Set<number>();
+    const trackEntrances = (refs: readonly number[]) => {
+      if (entranceIds.size > 0) for (const ref of refs) if (entranceIds.has(ref)) setEntranceTracked.run(ref);
+    };
     // Place nodes name the town where no municipality boundary does (osm-place-nodes.ts).
-    const placeNodes: [number, number, PlaceNode][] = [];
+    const placeNodes: [number, number, PlaceNode, number][] = [];
     const node = (id: number, tags: Tags, lat: number, lon: number) => {
       if (tags.place) {
         const place = placeNodeOf(tags);
-        if (place) placeNodes.push([lat, lon, place]);
+        if (place) placeNodes.push([lat, lon, place, id]);
       }
       if (hasAddress(tags)) addNode.run(id, JSON.stringify(addrTags(tags)), lat, lon);
       else if (isBareEntrance(tags)) {
@@ -116,19 +137,21 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       }
     };
     // Address ways, interpolation ways, and address multipolygons under their negated id (`r9` is -9).
-    const insertWay = stage.prepare('INSERT OR REPLACE INTO ways (id, tags, refs, interpolation) VALUES (?, ?, ?, ?)');
+    // `row`: the way has rows of its own (0: a way only the state follows); `state`: its tags as the
+    // state keeps them (when recording), `ends` set where they take its numbered nodes' (osm-derived-ways.ts).
+    const insertWay = stage.prepare('INSERT OR REPLACE INTO ways (id, tags, refs, interpolation, row, state, ends) VALUES (?, ?, ?, ?, ?, ?, ?)');
     // While every staged way's nodes fit one node pass (most files), their ids are gathered as the
     // ways are staged, rather than read back from the staging file afterwards.
     let prefill: NodeLocations | undefined = new NodeLocations();
     let prefilled = 0;
-    const addWay = { run(id: number, tags: string, refs: number[], interpolation: 1 | null) {
-      insertWay.run(id, tags, packRefs(refs), interpolation);
+    const addWay = { run(id: number, tags: string, refs: number[], interpolation: 1 | null, row: 0 | 1 = 1, state: string | null = null, ends: 1 | null = null) {
+      insertWay.run(id, tags, packRefs(refs), interpolation, row, state, ends);
       prefilled += refs.length;
       if (prefilled > nodeBudget) prefill = undefined;
       if (prefill) for (const ref of refs) prefill.need(ref);
     } };
     /** Address multipolygons (buildings with courtyards): their outer ways, whose nodes pass 2 stages. */
-    const addressAreas: { id: number; tags: Tags; ways: number[] }[] = [];
+    const addressAreas: { id: number; tags: Tags; raw: Tags; ways: number[] }[] = [];
     const areaWays = new Set<number>();
     const boundaries = new BoundaryCollector(stage);
     const boundaryNodes = new NodeLocations();
@@ -139,16 +162,22 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     const way = (w: WayLike) => {
       if (!w.tagged) return;
       const tags = w.tags();
+      const kept = recordState && tracked(tags);
+      if (!kept && !hasAddress(tags) && !isInterpolation(tags)) return;
+      const refs = w.refs();
+      const state = kept ? JSON.stringify(stateTags(tags)) : null;
+      const ends = kept && isInterpolation(tags) ? 1 : null;
       if (hasAddress(tags)) {
-        const refs = w.refs();
-        addWay.run(w.id, JSON.stringify(addrTags(tags)), refs, null);
+        addWay.run(w.id, JSON.stringify(addrTags(tags)), refs, null, 1, state, ends);
         if (entranceIds.size > 0) for (const ref of refs) if (entranceIds.has(ref)) setEntranceWay.run(w.id, ref);
-      } else if (isInterpolation(tags)) addWay.run(w.id, JSON.stringify(addrTags(tags)), w.refs(), 1);
+      } else if (isInterpolation(tags)) addWay.run(w.id, JSON.stringify(addrTags(tags)), refs, 1, 1, state, ends);
+      else addWay.run(w.id, '{}', refs, null, 0, state, ends);
+      if (kept) trackEntrances(refs);
     };
     const relation = (item: OsmRelation) => {
       boundaries.relation(item);
       const ways = addressAreaWays(item);
-      if (ways) addressAreas.push({ id: item.id, tags: addrTags(item.tags), ways });
+      if (ways) addressAreas.push({ id: item.id, tags: addrTags(item.tags), raw: item.tags, ways });
       for (const id of ways ?? []) areaWays.add(id);
     };
 
@@ -175,18 +204,50 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
         if (!boundaries.isMember(w.id) && !areaWays.has(w.id)) return;
         const refs = w.refs();
         for (const ref of boundaries.way(w.id, refs) ?? []) boundaryNodes.need(ref);
-        if (areaWays.has(w.id)) areaRefs.set(w.id, refs);
+        if (areaWays.has(w.id)) {
+          areaRefs.set(w.id, refs);
+          if (recordState) trackEntrances(refs);
+        }
       }, { onBytes: progress(0.5, 0.25), from: start }));
     }
-    for (const a of addressAreas) addWay.run(-a.id, JSON.stringify(a.tags), a.ways.flatMap((w) => areaRefs.get(w) ?? []), null);
+    for (const a of addressAreas) {
+      const state = recordState ? areaWay(a.raw, a.ways, (w) => areaRefs.get(w)) : undefined;
+      addWay.run(-a.id, JSON.stringify(a.tags), a.ways.flatMap((w) => areaRefs.get(w) ?? []), null, 1, state ? JSON.stringify(state.tags) : null);
+    }
     boundaryNodes.seal();
+
+    // The state's entrances (ways of their own, below every other id) need no node pass: their point is their node's.
+    const gather = recordState ? new StateRows() : undefined;
+    let out: ReaderItem[] = [];
+    const hand = (batch: StateBatch | undefined) => {
+      if (batch) out.push({ kind: 'state', batch });
+    };
+    if (gather) {
+      type Entrance = { id: number; tags: string; lat: number; lng: number };
+      for (const e of stage.prepare('SELECT id, tags, lat, lng FROM entrances WHERE tracked ORDER BY id DESC').all() as Entrance[]) {
+        hand(gather.point(entranceWayId(e.id), JSON.stringify(entranceWay(e.id, JSON.parse(e.tags) as Tags).tags), e.id, e.lat, e.lng));
+      }
+      hand(gather.flush());
+      if (out.length > 0) yield out.splice(0);
+    }
+    const nodeTags = stage.prepare('SELECT tags FROM nodes WHERE id = ?').pluck();
+    const numbered = (id: number) => {
+      const tags = nodeTags.get(id) as string | undefined;
+      return tags === undefined ? undefined : (JSON.parse(tags) as Tags);
+    };
+    /** An interpolation way's state tags with its numbered nodes' (osm-derived-ways.ts). */
+    const withEndTags = (state: string, refs: Float64Array) =>
+      JSON.stringify(withEnds({ tags: JSON.parse(state) as Tags, refs: Array.from(refs) }, (id) => {
+        const t = numbered(id);
+        return t?.['addr:housenumber'] ? t : undefined;
+      }).tags);
 
     // Address ways in groups of at most `nodeBudget` node references, one node pass per group
     // (the first also fills the boundaries' nodes). Each way's centre is kept by its place in id
     // order, off the V8 heap, for the rows below (which read the ways in the same order).
-    const page = stage.prepare('SELECT id, refs, interpolation FROM ways WHERE id > ? ORDER BY id LIMIT 5000');
-    type PageRow = { id: number; refs: Buffer; interpolation: number | null };
-    const wayCount = stage.prepare('SELECT count(*) FROM ways').pluck().get() as number;
+    const page = stage.prepare('SELECT id, refs, interpolation, row, state, ends FROM ways WHERE id > ? ORDER BY id LIMIT 5000');
+    type PageRow = { id: number; refs: Buffer; interpolation: number | null; row: number; state: string | null; ends: number | null };
+    const wayCount = stage.prepare('SELECT count(*) FROM ways WHERE row').pluck().get() as number;
     const centres = new Float64Array(wayCount * 2).fill(Number.NaN);
     let ordinal = 0;
     // An interpolation way keeps every node's coordinates (null where the file lacks it): its numbers lie along it.
@@ -223,21 +284,33 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
         for (const row of rows) {
           if (row.id > end) break;
           const refs = unpackRefs(row.refs);
+          at = row.id;
+          if (gather && row.state !== null) hand(gather.way(row.id, row.ends ? withEndTags(row.state, refs) : row.state, refs, group));
+          if (!row.row) continue;
           if (row.interpolation) setPoints.run(JSON.stringify(Array.from(refs, (r) => group.get(r) ?? null)), row.id);
           const c = centre(refs, group);
           if (c) [centres[ordinal * 2], centres[ordinal * 2 + 1]] = c;
           ordinal++;
-          at = row.id;
         }
+        // The state's batches go out as they fill, while the node passes are still to come.
+        if (out.length > 0) yield out.splice(0);
       }
       done = end;
     }
     stage.exec('COMMIT');
     onBytes?.(size);
 
-    const areas = boundaries.size > 0 ? boundaries.locator((id) => boundaryNodes.get(id)) : undefined;
-    const places = areas?.locator ?? (placeNodes.length > 0 ? new PlaceLocator() : undefined);
+    const areas = boundaries.size > 0 ? boundaries.areas((id) => boundaryNodes.get(id)) : undefined;
+    const places = areas ? new PlaceLocator() : placeNodes.length > 0 ? new PlaceLocator() : undefined;
+    for (const b of areas?.built ?? []) places!.add(b.area);
     for (const [lat, lng, place] of placeNodes) places!.addPlaceNode(lat, lng, place);
+    if (gather) {
+      // As the state reader kept them: place nodes (under their negated id, their point the only ring), then the boundaries.
+      const stored: StoredArea[] = placeNodes.map(([lat, lng, place, id]) => ({ id: -id, value: { kind: 'place', ...place }, rings: [[[lat, lng]]] }));
+      for (const b of areas?.built ?? []) stored.push({ id: b.relation, value: b.boundary, rings: b.rings });
+      for (const batch of gather.end(stored)) hand(batch);
+      yield out.splice(0);
+    }
 
     let batch: ReaderItem[] = (areas?.unclosed ?? []).map((area) => ({ kind: 'area', area }));
     const take = function* (items: ReaderItem[]) {
@@ -250,14 +323,9 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     for (const n of stage.prepare('SELECT id, tags, lat, lng FROM nodes ORDER BY id').iterate() as Iterable<{ id: number; tags: string; lat: number; lng: number }>) {
       yield* take(osmRows(`n${n.id}`, JSON.parse(n.tags) as Tags, n.lat, n.lng, places, country));
     }
-    const nodeTags = stage.prepare('SELECT tags FROM nodes WHERE id = ?').pluck();
-    const numbered = (id: number) => {
-      const tags = nodeTags.get(id) as string | undefined;
-      return tags === undefined ? undefined : (JSON.parse(tags) as Tags);
-    };
     type WayRow = { id: number; tags: string; refs: Buffer | null; points: string | null };
     ordinal = 0;
-    for (const way of stage.prepare('SELECT id, tags, CASE WHEN points IS NULL THEN NULL ELSE refs END AS refs, points FROM ways ORDER BY id').iterate() as Iterable<WayRow>) {
+    for (const way of stage.prepare('SELECT id, tags, CASE WHEN points IS NULL THEN NULL ELSE refs END AS refs, points FROM ways WHERE row ORDER BY id').iterate() as Iterable<WayRow>) {
       const row = way.id < 0 ? `r${-way.id}` : `w${way.id}`;
       const [lat, lng] = [centres[ordinal * 2]!, centres[ordinal * 2 + 1]!];
       ordinal++;
