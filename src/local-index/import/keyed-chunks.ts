@@ -36,7 +36,7 @@ function reader(path: string, opts: ReadOptions, onBytes: (n: number) => void): 
       if (!opts.country) throw new ImportFormatError('OpenAddresses files carry no country: pass --country CC');
       return readOpenAddresses(path, opts.country, onBytes);
     case 'osm':
-      return readOsmPbf(path, opts.country, onBytes, undefined, opts.recordState ?? false);
+      return readOsmPbf(path, opts.country, onBytes, { recordState: opts.recordState ?? false });
     case 'csv':
       return readPlainCsv(path, opts.country, onBytes);
   }

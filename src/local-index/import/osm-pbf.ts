@@ -80,6 +80,15 @@ export class NodeFilter {
  */
 export const NODE_PASS_BUDGET = 32_000_000;
 
+export interface OsmReadOptions {
+  /** Node references located per node pass (NODE_PASS_BUDGET). */
+  nodeBudget?: number;
+  /** Gather the `--update` state too (`state` items). */
+  recordState?: boolean;
+  /** false: the state alone (a recording without an import), no rows made. */
+  rows?: boolean;
+}
+
 /**
  * OpenStreetMap PBF: nodes, ways and multipolygon relations with an address (osm-rows.ts), and
  * interpolation ways. The file stores nodes, then ways, then relations. Rather than hold it in
@@ -87,22 +96,18 @@ export const NODE_PASS_BUDGET = 32_000_000;
  * and the boundary relations in a temporary SQLite file; pass 2 (ways only) stages the boundaries'
  * and address multipolygons' outer ways; node passes then pick up the coordinates of just the
  * nodes those ways need (NodeLocations, off the V8 heap), for the boundaries and for as many
- * address ways as `nodeBudget` allows at a time, and store each address way's centre (an
- * interpolation way: all its nodes' coordinates). Node blocks are read by
- * pbf-dense.ts without making an object per node; the few other blocks by osm-pbf-parser.
+ * address ways as `nodeBudget` allows at a time. The address nodes' rows come once the first node
+ * pass has located the boundaries; each way's rows as its group's pass has located its nodes, at
+ * their mean (an interpolation way: along them), read from the staging file once. Node blocks are
+ * read by pbf-dense.ts without making an object per node; the few other blocks by osm-pbf-parser.
  *
  * `recordState`: the same reading gathers the `--update` state (update/osm-state.ts, yielded as
- * `state` items before the rows): the ways the state follows that are no address (buildings)
+ * `state` items among the rows): the ways the state follows that are no address (buildings)
  * are staged too, their nodes located with the others', and each way goes out with its nodes'
- * coordinates as its centre is made; the areas are the boundaries the import builds.
+ * coordinates as its centre is made; the areas, last, are the boundaries the import builds.
  */
-export async function* readOsmPbf(
-  path: string,
-  country: string | undefined,
-  onBytes?: (n: number) => void,
-  nodeBudget = NODE_PASS_BUDGET,
-  recordState = false,
-): AsyncGenerator<ReaderItem[]> {
+export async function* readOsmPbf(path: string, country: string | undefined, onBytes?: (n: number) => void, opts: OsmReadOptions = {}): AsyncGenerator<ReaderItem[]> {
+  const { nodeBudget = NODE_PASS_BUDGET, recordState = false, rows: rowsWanted = true } = opts;
   await checkPbfHeader(path);
   const dir = mkdtempSync(join(tmpdir(), 'local-index-osm-'));
   const stage = new Database(join(dir, 'ways.sqlite'));
@@ -110,7 +115,7 @@ export async function* readOsmPbf(
     stage.pragma('journal_mode = OFF');
     stage.pragma('synchronous = OFF');
     stage.exec(`CREATE TABLE nodes (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL);
-                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs BLOB NOT NULL, interpolation INTEGER, points TEXT,
+                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs BLOB NOT NULL, interpolation INTEGER,
                                    row INTEGER NOT NULL, state TEXT, ends INTEGER);
                 CREATE TABLE entrances (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL, way INTEGER, tracked INTEGER);`);
     const addNode = stage.prepare('INSERT OR REPLACE INTO nodes (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
@@ -218,9 +223,17 @@ export async function* readOsmPbf(
 
     // The state's entrances (ways of their own, below every other id) need no node pass: their point is their node's.
     const gather = recordState ? new StateRows() : undefined;
-    let out: ReaderItem[] = [];
-    const hand = (batch: StateBatch | undefined) => {
-      if (batch) out.push({ kind: 'state', batch });
+    // Rows and the state's batches go out together, some 2,000 at a time.
+    let batch: ReaderItem[] = [];
+    const take = function* (items: ReaderItem[]) {
+      batch.push(...items);
+      if (batch.length >= 2000) {
+        yield batch;
+        batch = [];
+      }
+    };
+    const hand = (state: StateBatch | undefined) => {
+      if (state) batch.push({ kind: 'state', batch: state });
     };
     if (gather) {
       type Entrance = { id: number; tags: string; lat: number; lng: number };
@@ -228,7 +241,6 @@ export async function* readOsmPbf(
         hand(gather.point(entranceWayId(e.id), JSON.stringify(entranceWay(e.id, JSON.parse(e.tags) as Tags).tags), e.id, e.lat, e.lng));
       }
       hand(gather.flush());
-      if (out.length > 0) yield out.splice(0);
     }
     const nodeTags = stage.prepare('SELECT tags FROM nodes WHERE id = ?').pluck();
     const numbered = (id: number) => {
@@ -242,16 +254,30 @@ export async function* readOsmPbf(
         return t?.['addr:housenumber'] ? t : undefined;
       }).tags);
 
+    // The boundaries, once the first node pass has located their nodes: they place every row.
+    let areas: ReturnType<BoundaryCollector['areas']> | undefined;
+    let places: PlaceLocator | undefined;
+    const locate = () => {
+      areas = boundaries.size > 0 ? boundaries.areas((id) => boundaryNodes.get(id)) : undefined;
+      places = areas || placeNodes.length > 0 ? new PlaceLocator() : undefined;
+      for (const b of areas?.built ?? []) places!.add(b.area);
+      for (const [lat, lng, place] of placeNodes) places!.addPlaceNode(lat, lng, place);
+      batch.push(...(areas?.unclosed ?? []).map((area): ReaderItem => ({ kind: 'area', area })));
+    };
+    /** A way's rows, made where its nodes are located (`group`): at their mean, an interpolation way's numbers along it. */
+    const wayRows = (id: number, tags: string, refs: Float64Array, interpolation: boolean, group: NodeLocations): ReaderItem[] => {
+      const row = id < 0 ? `r${-id}` : `w${id}`;
+      if (interpolation) return interpolationRows(row, JSON.parse(tags) as Tags, Array.from(refs), (ref) => group.get(ref), numbered, places, country);
+      const c = centre(refs, group);
+      if (!c) return [{ kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' }];
+      return osmRows(row, JSON.parse(tags) as Tags, c[0], c[1], places, country);
+    };
+
     // Address ways in groups of at most `nodeBudget` node references, one node pass per group
-    // (the first also fills the boundaries' nodes). Each way's centre is kept by its place in id
-    // order, off the V8 heap, for the rows below (which read the ways in the same order).
-    const page = stage.prepare('SELECT id, refs, interpolation, row, state, ends FROM ways WHERE id > ? ORDER BY id LIMIT 5000');
-    type PageRow = { id: number; refs: Buffer; interpolation: number | null; row: number; state: string | null; ends: number | null };
-    const wayCount = stage.prepare('SELECT count(*) FROM ways WHERE row').pluck().get() as number;
-    const centres = new Float64Array(wayCount * 2).fill(Number.NaN);
-    let ordinal = 0;
-    // An interpolation way keeps every node's coordinates (null where the file lacks it): its numbers lie along it.
-    const setPoints = stage.prepare('UPDATE ways SET points = ? WHERE id = ?');
+    // (the first also fills the boundaries' nodes, before any row: the address nodes' rows come
+    // first, then each group's ways' rows as its node pass has located their nodes).
+    const page = stage.prepare('SELECT id, tags, refs, interpolation, row, state, ends FROM ways WHERE id > ? ORDER BY id LIMIT 5000');
+    type PageRow = { id: number; tags: string; refs: Buffer; interpolation: number | null; row: number; state: string | null; ends: number | null };
     let done = Number.MIN_SAFE_INTEGER;
     const lastWay = stage.prepare('SELECT max(id) FROM ways').pluck().get() as number | null;
     for (let pass = 0; ; pass++) {
@@ -272,76 +298,55 @@ export async function* readOsmPbf(
           end = row.id;
         }
       }
-      if (end === done && (pass > 0 || boundaryNodes.size === 0)) break;
-      group.seal();
       const first = pass === 0;
-      for await (const _ of nodePass(
-        path,
-        first && boundaryNodes.size > 0 ? (id, lat, lon) => (group.set(id, lat, lon), boundaryNodes.set(id, lat, lon)) : (id, lat, lon) => group.set(id, lat, lon),
-        first ? progress(boundaries.size > 0 ? 0.75 : 0.5, boundaries.size > 0 ? 0.25 : 0.5) : undefined,
-      ));
+      if (end !== done || (first && boundaryNodes.size > 0)) {
+        group.seal();
+        for await (const _ of nodePass(
+          path,
+          first && boundaryNodes.size > 0 ? (id, lat, lon) => (group.set(id, lat, lon), boundaryNodes.set(id, lat, lon)) : (id, lat, lon) => group.set(id, lat, lon),
+          first ? progress(boundaries.size > 0 ? 0.75 : 0.5, boundaries.size > 0 ? 0.25 : 0.5) : undefined,
+        ));
+      }
+      if (first) {
+        locate();
+        if (rowsWanted) {
+          for (const n of stage.prepare('SELECT id, tags, lat, lng FROM nodes ORDER BY id').iterate() as Iterable<{ id: number; tags: string; lat: number; lng: number }>) {
+            yield* take(osmRows(`n${n.id}`, JSON.parse(n.tags) as Tags, n.lat, n.lng, places, country));
+          }
+        }
+      }
+      if (end === done) break;
       for (let at = done, rows = page.all(at) as PageRow[]; rows.length > 0 && at < end; rows = page.all(at) as PageRow[]) {
         for (const row of rows) {
           if (row.id > end) break;
           const refs = unpackRefs(row.refs);
           at = row.id;
           if (gather && row.state !== null) hand(gather.way(row.id, row.ends ? withEndTags(row.state, refs) : row.state, refs, group));
-          if (!row.row) continue;
-          if (row.interpolation) setPoints.run(JSON.stringify(Array.from(refs, (r) => group.get(r) ?? null)), row.id);
-          const c = centre(refs, group);
-          if (c) [centres[ordinal * 2], centres[ordinal * 2 + 1]] = c;
-          ordinal++;
+          if (row.row && rowsWanted) yield* take(wayRows(row.id, row.tags, refs, row.interpolation === 1, group));
         }
-        // The state's batches go out as they fill, while the node passes are still to come.
-        if (out.length > 0) yield out.splice(0);
+        // The state's batches go out as they fill, rows or not.
+        if (!rowsWanted && batch.length > 0) {
+          yield batch;
+          batch = [];
+        }
       }
       done = end;
     }
-    stage.exec('COMMIT');
     onBytes?.(size);
 
-    const areas = boundaries.size > 0 ? boundaries.areas((id) => boundaryNodes.get(id)) : undefined;
-    const places = areas ? new PlaceLocator() : placeNodes.length > 0 ? new PlaceLocator() : undefined;
-    for (const b of areas?.built ?? []) places!.add(b.area);
-    for (const [lat, lng, place] of placeNodes) places!.addPlaceNode(lat, lng, place);
     if (gather) {
       // As the state reader kept them: place nodes (under their negated id, their point the only ring), then the boundaries.
       const stored: StoredArea[] = placeNodes.map(([lat, lng, place, id]) => ({ id: -id, value: { kind: 'place', ...place }, rings: [[[lat, lng]]] }));
       for (const b of areas?.built ?? []) stored.push({ id: b.relation, value: b.boundary, rings: b.rings });
-      for (const batch of gather.end(stored)) hand(batch);
-      yield out.splice(0);
+      for (const state of gather.end(stored)) hand(state);
     }
-
-    let batch: ReaderItem[] = (areas?.unclosed ?? []).map((area) => ({ kind: 'area', area }));
-    const take = function* (items: ReaderItem[]) {
-      batch.push(...items);
-      if (batch.length >= 2000) {
-        yield batch;
-        batch = [];
+    if (rowsWanted) {
+      type EntranceRow = { id: number; tags: string; lat: number; lng: number; building: string };
+      for (const e of stage.prepare('SELECT e.id, e.tags, e.lat, e.lng, w.tags AS building FROM entrances e JOIN ways w ON w.id = e.way ORDER BY e.id').iterate() as Iterable<EntranceRow>) {
+        yield* take(osmRows(`n${e.id}`, entranceTags(JSON.parse(e.building) as Tags, JSON.parse(e.tags) as Tags), e.lat, e.lng, places, country));
       }
-    };
-    for (const n of stage.prepare('SELECT id, tags, lat, lng FROM nodes ORDER BY id').iterate() as Iterable<{ id: number; tags: string; lat: number; lng: number }>) {
-      yield* take(osmRows(`n${n.id}`, JSON.parse(n.tags) as Tags, n.lat, n.lng, places, country));
     }
-    type WayRow = { id: number; tags: string; refs: Buffer | null; points: string | null };
-    ordinal = 0;
-    for (const way of stage.prepare('SELECT id, tags, CASE WHEN points IS NULL THEN NULL ELSE refs END AS refs, points FROM ways WHERE row ORDER BY id').iterate() as Iterable<WayRow>) {
-      const row = way.id < 0 ? `r${-way.id}` : `w${way.id}`;
-      const [lat, lng] = [centres[ordinal * 2]!, centres[ordinal * 2 + 1]!];
-      ordinal++;
-      if (way.points !== null) {
-        const refs = Array.from(unpackRefs(way.refs!));
-        const points = JSON.parse(way.points) as ([number, number] | null)[];
-        const at = new Map(refs.map((r, i) => [r, points[i] ?? undefined]));
-        yield* take(interpolationRows(row, JSON.parse(way.tags) as Tags, refs, (id) => at.get(id), numbered, places, country));
-      } else if (Number.isNaN(lat)) {
-        yield* take([{ kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' }]);
-      } else yield* take(osmRows(row, JSON.parse(way.tags) as Tags, lat, lng, places, country));
-    }
-    type EntranceRow = { id: number; tags: string; lat: number; lng: number; building: string };
-    for (const e of stage.prepare('SELECT e.id, e.tags, e.lat, e.lng, w.tags AS building FROM entrances e JOIN ways w ON w.id = e.way ORDER BY e.id').iterate() as Iterable<EntranceRow>) {
-      yield* take(osmRows(`n${e.id}`, entranceTags(JSON.parse(e.building) as Tags, JSON.parse(e.tags) as Tags), e.lat, e.lng, places, country));
-    }
+    stage.exec('COMMIT');
     if (batch.length > 0) yield batch;
   } finally {
     stage.close();

@@ -9,10 +9,10 @@ export interface StateReadOptions {
 /**
  * What later updates of this extract need (osm-state.ts), read from the PBF file the index is
  * built from by the import's own reader (osm-pbf.ts), for a recording without an import
- * (record-state.ts): its batches, and nothing of the rows, which come after the state's last batch.
+ * (record-state.ts): its batches, no rows made.
  */
 export async function* readOsmState(path: string, opts: StateReadOptions = {}): AsyncGenerator<StateBatch> {
-  for await (const items of readOsmPbf(path, undefined, undefined, opts.nodeBudget ?? NODE_PASS_BUDGET, true)) {
+  for await (const items of readOsmPbf(path, undefined, undefined, { nodeBudget: opts.nodeBudget ?? NODE_PASS_BUDGET, recordState: true, rows: false })) {
     for (const item of items) {
       if (item.kind !== 'state') continue;
       yield item.batch;
