@@ -18,7 +18,7 @@ import { type PlaceNode, placeNodeOf } from './osm-place-nodes.js';
 import { PlaceLocator } from './osm-places.js';
 import { StateRows } from './osm-state-rows.js';
 import { areaWay, entranceWay, entranceWayId, withEnds } from '../update/osm-derived-ways.js';
-import { stateTags, tracked, type StoredArea } from '../update/osm-state.js';
+import { tracked, type StoredArea } from '../update/osm-state.js';
 
 type Tags = Record<string, string>;
 
@@ -47,6 +47,25 @@ function centre(refs: ArrayLike<number>, locations: NodeLocations): [number, num
     n++;
   }
   return n > 0 ? [lat / n, lng / n] : undefined;
+}
+
+/** Ways a staging statement (osm-pbf.ts pass 1). */
+const WAY_ROWS = 64;
+
+/**
+ * A way's tags as JSON, in one walk over them: those its rows read (addrTags: `addr:*`, `is_in*`)
+ * and, for the update state (`state`), those it keeps (stateTags: `addr:*`, `building`); in the
+ * tags' own order, as the two functions give them.
+ */
+function wayTags(tags: Tags, state: boolean): [string, string | null] {
+  const own: Tags = {};
+  const kept: Tags | undefined = state ? {} : undefined;
+  for (const k in tags) {
+    const addr = k.startsWith('addr:');
+    if (addr || k.startsWith('is_in')) own[k] = tags[k]!;
+    if (kept && (addr || k === 'building')) kept[k] = tags[k]!;
+  }
+  return [JSON.stringify(own), kept ? JSON.stringify(kept) : null];
 }
 
 /** A way's node list as stored in the staging file: the ids' bytes (no JSON to write and parse twice). */
@@ -144,17 +163,30 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     // Address ways, interpolation ways, and address multipolygons under their negated id (`r9` is -9).
     // `row`: the way has rows of its own (0: a way only the state follows); `state`: its tags as the
     // state keeps them (when recording), `ends` set where they take its numbered nodes' (osm-derived-ways.ts).
-    const insertWay = stage.prepare('INSERT OR REPLACE INTO ways (id, tags, refs, interpolation, row, state, ends) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    // Staged WAY_ROWS to a statement: one call into SQLite for a page of a million ways, not one each.
+    const insertSql = (n: number) =>
+      `INSERT OR REPLACE INTO ways (id, tags, refs, interpolation, row, state, ends) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+    const insertWay = stage.prepare(insertSql(1));
+    const insertWays = stage.prepare(insertSql(WAY_ROWS));
+    const pendingWays: (number | string | Buffer | null)[] = [];
     // While every staged way's nodes fit one node pass (most files), their ids are gathered as the
     // ways are staged, rather than read back from the staging file afterwards.
     let prefill: NodeLocations | undefined = new NodeLocations();
     let prefilled = 0;
-    const addWay = { run(id: number, tags: string, refs: number[], interpolation: 1 | null, row: 0 | 1 = 1, state: string | null = null, ends: 1 | null = null) {
-      insertWay.run(id, tags, packRefs(refs), interpolation, row, state, ends);
-      prefilled += refs.length;
-      if (prefilled > nodeBudget) prefill = undefined;
-      if (prefill) for (const ref of refs) prefill.need(ref);
-    } };
+    const addWay = {
+      run(id: number, tags: string, refs: number[], interpolation: 1 | null, row: 0 | 1 = 1, state: string | null = null, ends: 1 | null = null) {
+        pendingWays.push(id, tags, packRefs(refs), interpolation, row, state, ends);
+        if (pendingWays.length === WAY_ROWS * 7) insertWays.run(pendingWays.splice(0));
+        prefilled += refs.length;
+        if (prefilled > nodeBudget) prefill = undefined;
+        if (prefill) for (const ref of refs) prefill.need(ref);
+      },
+      /** The ways still waiting for a full statement. */
+      flush() {
+        for (let i = 0; i < pendingWays.length; i += 7) insertWay.run(pendingWays.slice(i, i + 7));
+        pendingWays.length = 0;
+      },
+    };
     /** Address multipolygons (buildings with courtyards): their outer ways, whose nodes pass 2 stages. */
     const addressAreas: { id: number; tags: Tags; raw: Tags; ways: number[] }[] = [];
     const areaWays = new Set<number>();
@@ -168,14 +200,16 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       if (!w.tagged) return;
       const tags = w.tags();
       const kept = recordState && tracked(tags);
-      if (!kept && !hasAddress(tags) && !isInterpolation(tags)) return;
+      const address = hasAddress(tags);
+      const interpolation = isInterpolation(tags);
+      if (!kept && !address && !interpolation) return;
       const refs = w.refs();
-      const state = kept ? JSON.stringify(stateTags(tags)) : null;
-      const ends = kept && isInterpolation(tags) ? 1 : null;
-      if (hasAddress(tags)) {
-        addWay.run(w.id, JSON.stringify(addrTags(tags)), refs, null, 1, state, ends);
+      const [own, state] = wayTags(tags, kept);
+      const ends = kept && interpolation ? 1 : null;
+      if (address) {
+        addWay.run(w.id, own, refs, null, 1, state, ends);
         if (entranceIds.size > 0) for (const ref of refs) if (entranceIds.has(ref)) setEntranceWay.run(w.id, ref);
-      } else if (isInterpolation(tags)) addWay.run(w.id, JSON.stringify(addrTags(tags)), refs, 1, 1, state, ends);
+      } else if (interpolation) addWay.run(w.id, own, refs, 1, 1, state, ends);
       else addWay.run(w.id, '{}', refs, null, 0, state, ends);
       if (kept) trackEntrances(refs);
     };
@@ -202,6 +236,7 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
         else way({ id: item.id, tagged: true, tags: () => item.tags, refs: () => item.refs });
       }
     }
+    addWay.flush();
     // Pass 2 also stages the outer ways of address multipolygons: an address at the mean of their nodes.
     const areaRefs = new Map<number, number[]>();
     if (boundaries.size > 0 || addressAreas.length > 0) {
@@ -219,6 +254,7 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       const state = recordState ? areaWay(a.raw, a.ways, (w) => areaRefs.get(w)) : undefined;
       addWay.run(-a.id, JSON.stringify(a.tags), a.ways.flatMap((w) => areaRefs.get(w) ?? []), null, 1, state ? JSON.stringify(state.tags) : null);
     }
+    addWay.flush();
     boundaryNodes.seal();
 
     // The state's entrances (ways of their own, below every other id) need no node pass: their point is their node's.
