@@ -1,5 +1,4 @@
-import type { StoredWay, WayRows } from './osm-state.js';
-import { MISSING } from './way-coords.js';
+import type { WayRows } from './osm-state.js';
 
 /**
  * Builds WayRows (osm-state.ts) a way at a time into growing typed arrays: a batch of thousands
@@ -60,18 +59,6 @@ function grow<T extends Float64Array | Uint32Array | Int32Array>(a: T, size: num
   const out = new (a.constructor as new (n: number) => T)(size);
   out.set(a);
   return out;
-}
-
-/** Ways with their coordinates (an update's, a test's) as WayRows. */
-export function wayRows(ways: { id: number; way: StoredWay; coords: Int32Array }[]): WayRows {
-  const b = new WayRowsBuilder();
-  for (const { id, way, coords } of ways) {
-    b.push(id, JSON.stringify(way.tags), way.refs, (i, out, at) => {
-      out[at] = coords[i * 2] ?? MISSING;
-      out[at + 1] = coords[i * 2 + 1] ?? MISSING;
-    });
-  }
-  return b.take();
 }
 
 /** Way `i` of a batch: its id, tags, node ids and coordinates (views, not copies). */
