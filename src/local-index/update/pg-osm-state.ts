@@ -1,11 +1,12 @@
 import type pg from 'pg';
 import { createPgPool } from '../../store/db/pg-pool.js';
-import { copyText, copyThen } from '../store/pg-copy-in.js';
+import { copyBinary } from '../store/pg-copy-in.js';
 import { ident } from '../store/pg-schema.js';
 import { withSessionOptions } from '../store/pg-store.js';
 import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags, type WayRows } from './osm-state.js';
 import { coordsFromArray, coordsLiteral, coordsOf, pointAt, refsLiteral, toE7 } from './way-coords.js';
 import { wayAt } from './way-rows.js';
+import { binaryWays } from './pg-way-copy.js';
 
 /**
  * Which ways use a node: a GIN index on the ways' node lists (`refs @> ARRAY[node]`). It replaced a
@@ -48,14 +49,9 @@ const HOLDERS = 'SELECT DISTINCT w.id, w.refs, w.coords FROM unnest($1::bigint[]
 
 type WayRow = { id: string; refs: string[]; coords: (number | null)[] | null };
 
-/** Ways into the (empty) ways table by COPY: tags as JSON text, node lists and coordinates as array literals. */
+/** Ways into the (empty) ways table by a binary COPY (pg-way-copy.ts). */
 async function copyWays(db: pg.PoolClient, rows: WayRows): Promise<void> {
-  const lines: string[] = [];
-  for (let i = 0; i < rows.ids.length; i++) {
-    const w = wayAt(rows, i);
-    lines.push(`${w.id}\t${copyText(w.tags)}\t${refsLiteral(w.refs)}\t${coordsLiteral(w.coords)}`);
-  }
-  if (lines.length > 0) await copyThen(db, 'local_osm_ways', ['id', 'tags', 'refs', 'coords'], lines, '');
+  if (rows.ids.length > 0) await copyBinary(db, 'local_osm_ways', ['id', 'tags', 'refs', 'coords'], binaryWays(rows));
 }
 
 /** Ways by an upsert that leaves unchanged rows alone. */
