@@ -48,7 +48,7 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
       summary.areasNotClosed.push(...chunk.areasNotClosed);
       for (const b of chunk.state) await alongside?.take?.(b);
       for (const item of chunk.keyed) batch.push(item);
-      // Rows are reported with every chunk: the OSM reader yields its ways after reading the file.
+      // Rows are reported with every chunk: the OSM reader yields rows only once its first node pass is done.
       opts.onProgress?.({ bytesRead: chunk.bytesRead, totalBytes: info.size, rows: summary.rows });
       if (batch.length >= BATCH) {
         await writing;
