@@ -47,15 +47,6 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
   );
   const columns = 'id, import_id AS importId, street_id AS streetId, hn, postcode, lat, lng, units';
   const bySource = db.prepare(`SELECT ${columns} FROM addresses WHERE source_id = ?`);
-  // Into an index without addresses (a first import) a source id can only be one this import
-  // wrote: those are noted, and any other is new without a look-up (an OSM row has a source id,
-  // so a country's first import probed the index a million times for nothing).
-  const fresh = db.prepare('SELECT 1 FROM addresses LIMIT 1').get() === undefined;
-  const written = new Set<string>();
-  const stored = (sourceId: string): ExistingAddress | undefined => {
-    if (fresh && !written.has(sourceId)) return undefined;
-    return bySource.get(sourceId) as ExistingAddress | undefined;
-  };
   const byAddress = db.prepare(`SELECT ${columns} FROM addresses WHERE street_id = ? AND hn_key = ? AND source_id IS NULL LIMIT 1`);
   // New rows go in several to a statement: one call into SQLite instead of one per row. Rows of
   // one write() cannot match each other (the caller dropped repeated identities), so the look-ups
@@ -97,10 +88,9 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
       const before = lastStreet.get() as number;
       rows.forEach((r, i) => {
         const streetId = streetIdOf(r);
-        const old = (r.sourceId ? stored(r.sourceId) : streetId > before ? undefined : byAddress.get(streetId, r.hnKey)) as ExistingAddress | undefined;
+        const old = (r.sourceId ? bySource.get(r.sourceId) : streetId > before ? undefined : byAddress.get(streetId, r.hnKey)) as ExistingAddress | undefined;
         const units = r.units ?? null;
         if (!old) {
-          if (fresh && r.sourceId) written.add(r.sourceId);
           values.push(r.sourceId, streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, units, importId);
           if (values.length === INSERT_ROWS * COLUMNS) insertMany.run(values.splice(0));
           out.imported++;
