@@ -371,7 +371,7 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     onBytes?.(size);
 
     if (gather) {
-      // As the state reader kept them: place nodes (under their negated id, their point the only ring), then the boundaries.
+      // Place nodes (under their negated id, their point the only ring), then the boundaries, as the update state has always kept them.
       const stored: StoredArea[] = placeNodes.map(([lat, lng, place, id]) => ({ id: -id, value: { kind: 'place', ...place }, rings: [[[lat, lng]]] }));
       for (const b of areas?.built ?? []) stored.push({ id: b.relation, value: b.boundary, rings: b.rings });
       for (const state of gather.end(stored)) hand(state);
