@@ -2,6 +2,7 @@ import type { AddressComponents, GeoPoint, InferredComponent } from '../contract
 import type { Precision } from '../providers/provider.js';
 import type { SuggestionType } from '../contract/autocomplete.js';
 import type { ImportSession } from './store/store.js';
+import type { StateBatch } from './update/osm-state.js';
 
 export type ImportFormat = 'openaddresses' | 'osm' | 'csv';
 export const IMPORT_FORMATS: readonly ImportFormat[] = ['openaddresses', 'osm', 'csv'];
@@ -37,8 +38,11 @@ export type RowItem =
   | { kind: 'address'; row: number | string; address: RawAddress }
   | { kind: 'bad'; row: number | string; reason: SkipReason; detail?: string };
 
-/** What a reader yields: its rows, and the area relations it could not close (OSM). */
-export type ReaderItem = RowItem | { kind: 'area'; area: UnclosedArea };
+/**
+ * What a reader yields: its rows, the area relations it could not close (OSM), and the OSM
+ * update state's batches when the import records it (osm-pbf.ts: one reading for both).
+ */
+export type ReaderItem = RowItem | { kind: 'area'; area: UnclosedArea } | { kind: 'state'; batch: StateBatch };
 
 /** A boundary relation (administrative or postal code) the reader could not close into a polygon: no area of the index. */
 export interface UnclosedArea {
@@ -101,6 +105,12 @@ export interface ImportOptions {
  */
 export interface ImportCompanion {
   start(session: ImportSession): void;
+  /**
+   * Set when the companion records the OSM update state from the import's own reading of the
+   * file: the reader then gathers it, and the import hands each batch here in order (waiting
+   * while the companion is too far behind).
+   */
+  take?(batch: StateBatch): Promise<void>;
   beforeCommit(): Promise<void>;
   afterCommit(): Promise<void>;
   abort(): Promise<void>;

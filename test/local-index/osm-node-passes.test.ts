@@ -17,7 +17,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function read(file: string, budget?: number): Promise<ReaderItem[]> {
   const out: ReaderItem[] = [];
-  for await (const items of readOsmPbf(file, undefined, undefined, budget)) out.push(...items);
+  for await (const items of readOsmPbf(file, undefined, undefined, { nodeBudget: budget })) out.push(...items);
   return out;
 }
 

@@ -1,40 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
 import { changeDigest } from '../../src/local-index/update/apply-change.js';
 import { openOsmState } from '../../src/local-index/update/open-state.js';
-import { STORAGE_BACKENDS, type Sandbox } from '../support/backends.js';
+import { STORAGE_BACKENDS } from '../support/backends.js';
 import type { IndexSandbox } from './support/local-sandbox.js';
 import { addressRows, comparable } from './support/index-rows.js';
 import { writeChangeFixture } from './support/osm-change-fixture.js';
 import { changeFiles, updateSandboxes } from './support/update-sandboxes.js';
-
-/** Rewrites recorded state as the earlier layout kept it: which ways use a node in a table of its own. */
-async function toEarlierLayout(sandbox: Sandbox): Promise<void> {
-  const client = new pg.Client({ connectionString: sandbox.databaseUrl });
-  await client.connect();
-  try {
-    await client.query(`SET search_path = ${sandbox.schema}`);
-    await client.query('DROP INDEX local_osm_ways_refs');
-    await client.query('CREATE TABLE local_osm_way_nodes (node_id BIGINT NOT NULL, way_id BIGINT NOT NULL, PRIMARY KEY (node_id, way_id))');
-    await client.query('INSERT INTO local_osm_way_nodes SELECT DISTINCT r, id FROM local_osm_ways, unnest(refs) AS r');
-  } finally {
-    await client.end();
-  }
-}
-
-async function earlierTableLeft(sandbox: Sandbox): Promise<boolean> {
-  const client = new pg.Client({ connectionString: sandbox.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query('SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = $2', [sandbox.schema, 'local_osm_way_nodes'])).rowCount === 1;
-  } finally {
-    await client.end();
-  }
-}
+import { earlierTablesLeft, toEarlierLayout } from './support/earlier-osm-state.js';
 
 const fixture = changeFiles(writeChangeFixture);
 
@@ -99,7 +75,7 @@ describe.each(STORAGE_BACKENDS)('import --update with an OsmChange file (%s)', (
     const unfinished = s.box.file('day.osc', gunzipSync(readFileSync(fixture.files.change)));
     const state = await openOsmState({ dataDir: s.box.sandbox.dataDir, databaseUrl: s.box.sandbox.databaseUrl, schema: s.box.sandbox.schema });
     try {
-      await state.apply({ ways: new Map(), droppedWays: [], nodes: new Map(), maybeUnused: [] }, await changeDigest(unfinished));
+      await state.apply({ ways: new Map(), droppedWays: [], nodes: new Map() }, await changeDigest(unfinished));
     } finally {
       await state.close();
     }
@@ -113,11 +89,22 @@ describe.each(STORAGE_BACKENDS)('import --update with an OsmChange file (%s)', (
 
   it.runIf(backend === 'postgres')('applies an update to state recorded in the earlier layout (a node-to-way table), migrated when opened', async () => {
     await importBefore();
+    await toEarlierLayout(s.box.sandbox, { wayNodeTable: true });
+    await s.box.index.applyOsmChange(fixture.files.change, {});
+    await s.fresh.index.importFile(fixture.files.after, { format: 'osm' });
+    expect(comparable(await addressRows(s.box.sandbox))).toEqual(comparable(await addressRows(s.fresh.sandbox)));
+    expect(await earlierTablesLeft(s.box.sandbox)).toEqual([]);
+  });
+
+  it('applies updates to state recorded with a row per node (before the ways kept their coordinates), migrated when opened', async () => {
+    await importBefore();
     await toEarlierLayout(s.box.sandbox);
     await s.box.index.applyOsmChange(fixture.files.change, {});
     await s.fresh.index.importFile(fixture.files.after, { format: 'osm' });
     expect(comparable(await addressRows(s.box.sandbox))).toEqual(comparable(await addressRows(s.fresh.sandbox)));
-    expect(await earlierTableLeft(s.box.sandbox)).toBe(false);
+    expect(await earlierTablesLeft(s.box.sandbox)).toEqual([]);
+    // The migrated state goes on serving updates: the same file again changes nothing.
+    expect(await s.box.index.applyOsmChange(fixture.files.change, {})).toMatchObject({ imported: 0, updated: 0, removed: 0 });
   });
 
   it('runs from the command line: import records the extract, --update applies the diff', async () => {

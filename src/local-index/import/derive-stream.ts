@@ -6,6 +6,8 @@ import type { ReaderItem, RowItem } from '../types.js';
 import { NeighbourIndex } from './derive-neighbours.js';
 
 const PAGE = 2000;
+/** Rows a staging statement: one call into SQLite for many of the hundreds of thousands that wait on a country. */
+const MANY = 64;
 /** Rows kept waiting in memory; beyond this many they wait on disk (a country's worth would not fit). */
 const IN_MEMORY = 100_000;
 
@@ -14,7 +16,7 @@ type AddressItem = Extract<RowItem, { kind: 'address' }>;
 /** Rows waiting for every row to be read: in memory up to IN_MEMORY, then in a temporary SQLite file. */
 class Waiting {
   private readonly memory: AddressItem[] = [];
-  private disk: { db: Database.Database; dir: string; put: Database.Statement } | undefined;
+  private disk: { db: Database.Database; dir: string; put: Database.Statement; putMany: Database.Statement; pending: string[] } | undefined;
 
   constructor(private readonly inMemory: number) {}
 
@@ -31,15 +33,19 @@ class Waiting {
       db.exec('CREATE TABLE rows (item TEXT NOT NULL)');
       // One transaction for the whole staging: a commit per row would cost a file write per row.
       db.exec('BEGIN');
-      this.disk = { db, dir, put: db.prepare('INSERT INTO rows (item) VALUES (?)') };
+      const values = Array.from({ length: MANY }, () => '(?)').join(', ');
+      this.disk = { db, dir, put: db.prepare('INSERT INTO rows (item) VALUES (?)'), putMany: db.prepare(`INSERT INTO rows (item) VALUES ${values}`), pending: [] };
     }
-    this.disk.put.run(JSON.stringify(item));
+    const { pending, putMany } = this.disk;
+    pending.push(JSON.stringify(item));
+    if (pending.length === MANY) putMany.run(pending.splice(0));
   }
 
   /** The rows in the order they were put, a page at a time. */
   *pages(): Generator<AddressItem[]> {
     for (let i = 0; i < this.memory.length; i += PAGE) yield this.memory.slice(i, i + PAGE);
     if (!this.disk) return;
+    for (const item of this.disk.pending.splice(0)) this.disk.put.run(item);
     this.disk.db.exec('COMMIT');
     const page = this.disk.db.prepare('SELECT rowid AS id, item FROM rows WHERE rowid > ? ORDER BY rowid LIMIT ?');
     for (let after = 0; ; ) {

@@ -4,6 +4,7 @@ import { deriveFromNeighbours } from './derive-stream.js';
 import { readOpenAddresses } from './openaddresses.js';
 import { readOsmPbf } from './osm-pbf.js';
 import { readPlainCsv } from './plain-csv.js';
+import type { StateBatch } from '../update/osm-state.js';
 
 /** What the reading side of an import hands the writing side: one reader chunk, checked and keyed. */
 export interface KeyedChunk {
@@ -20,9 +21,14 @@ export interface KeyedChunk {
   derived: DerivedCounts;
   /** Area relations the reader could not close (OSM). */
   areasNotClosed: UnclosedArea[];
+  /** The OSM update state's batches read since the last chunk (`recordState`), in order. */
+  state: StateBatch[];
 }
 
-export type ReadOptions = Pick<ImportOptions, 'format' | 'country'>;
+export type ReadOptions = Pick<ImportOptions, 'format' | 'country'> & {
+  /** OSM: gather the `--update` state in the same reading of the file (chunks' `state`). */
+  recordState?: boolean;
+};
 
 function reader(path: string, opts: ReadOptions, onBytes: (n: number) => void): AsyncGenerator<ReaderItem[]> {
   switch (opts.format) {
@@ -30,7 +36,7 @@ function reader(path: string, opts: ReadOptions, onBytes: (n: number) => void): 
       if (!opts.country) throw new ImportFormatError('OpenAddresses files carry no country: pass --country CC');
       return readOpenAddresses(path, opts.country, onBytes);
     case 'osm':
-      return readOsmPbf(path, opts.country, onBytes);
+      return readOsmPbf(path, opts.country, onBytes, { recordState: opts.recordState ?? false });
     case 'csv':
       return readPlainCsv(path, opts.country, onBytes);
   }
@@ -50,10 +56,15 @@ export async function* keyedChunks(path: string, opts: ReadOptions): AsyncGenera
     const countries = new Set<string>();
     const derived: DerivedCounts = { city: 0, postcode: 0 };
     const areasNotClosed: UnclosedArea[] = [];
+    const state: StateBatch[] = [];
     let rows = 0;
     for (const item of items) {
       if (item.kind === 'area') {
         areasNotClosed.push(item.area);
+        continue;
+      }
+      if (item.kind === 'state') {
+        state.push(item.batch);
         continue;
       }
       rows++;
@@ -65,7 +76,7 @@ export async function* keyedChunks(path: string, opts: ReadOptions): AsyncGenera
       if (inferred?.includes('city')) derived.city++;
       if (inferred?.includes('postcode')) derived.postcode++;
     }
-    yield { rows, keyed, skips, countries: [...countries], bytesRead, derived, areasNotClosed };
+    yield { rows, keyed, skips, countries: [...countries], bytesRead, derived, areasNotClosed, state };
   }
 }
 

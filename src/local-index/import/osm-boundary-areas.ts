@@ -14,6 +14,14 @@ interface PendingBoundary {
   ways: number[];
 }
 
+/** A boundary whose rings close: its area, and what it was built from (the update state keeps that, osm-state.ts). */
+export interface BuiltBoundary {
+  relation: number;
+  area: Area<Boundary>;
+  boundary: Boundary;
+  rings: [number, number][][];
+}
+
 /** The relation as a report names it. */
 export const unclosed = (id: number, b: Boundary, reason: string): UnclosedArea => {
   const name = b.name ?? (b.kind === 'postal' ? b.postcode : b.country);
@@ -68,8 +76,8 @@ export class BoundaryCollector {
    * After pass 3: every boundary whose rings close, as areas by relation id, and those that do
    * not close (reported by the import); `node` gives a staged node's coordinates.
    */
-  areas(node: (id: number) => [number, number] | undefined): { built: { relation: number; area: Area<Boundary> }[]; unclosed: UnclosedArea[] } {
-    const built: { relation: number; area: Area<Boundary> }[] = [];
+  areas(node: (id: number) => [number, number] | undefined): { built: BuiltBoundary[]; unclosed: UnclosedArea[] } {
+    const built: BuiltBoundary[] = [];
     const open: UnclosedArea[] = [];
     const refsOf = this.stage.prepare('SELECT refs FROM bways WHERE id = ?').pluck();
     for (const p of this.pending) {
@@ -78,7 +86,7 @@ export class BoundaryCollector {
         return refs ? (JSON.parse(refs) as number[]) : undefined;
       }, node);
       const area = 'rings' in rings ? makeArea(p.boundary, rings.rings) : undefined;
-      if (area) built.push({ relation: p.id, area });
+      if (area && 'rings' in rings) built.push({ relation: p.id, area, boundary: p.boundary, rings: rings.rings });
       else open.push(unclosed(p.id, p.boundary, 'error' in rings ? rings.error : 'no ring encloses anything'));
     }
     return { built, unclosed: open };

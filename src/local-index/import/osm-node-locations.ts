@@ -61,4 +61,13 @@ export class NodeLocations {
   lonAt(i: number): number {
     return this.lons[i]! / 1e7;
   }
+
+  /** As kept: integer 1e-7 degrees (what the update state stores, update/way-coords.ts). */
+  latE7At(i: number): number {
+    return this.lats[i]!;
+  }
+
+  lonE7At(i: number): number {
+    return this.lons[i]!;
+  }
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReaderItem } from '../types.js';
+import type { StateBatch } from '../update/osm-state.js';
 import { BoundaryCollector } from './osm-boundary-areas.js';
 import { checkPbfHeader, pbfBlocks, PbfDecoder } from './pbf-blocks.js';
 import { nodePass, readNodes } from './pbf-dense.js';
@@ -15,6 +16,9 @@ import { isInterpolation } from './osm-interpolation.js';
 import { addrTags, interpolationRows, osmRows } from './osm-rows.js';
 import { type PlaceNode, placeNodeOf } from './osm-place-nodes.js';
 import { PlaceLocator } from './osm-places.js';
+import { StateRows } from './osm-state-rows.js';
+import { areaWay, entranceWay, entranceWayId, withEnds } from '../update/osm-derived-ways.js';
+import { tracked, type StoredArea } from '../update/osm-state.js';
 
 type Tags = Record<string, string>;
 
@@ -43,6 +47,25 @@ function centre(refs: ArrayLike<number>, locations: NodeLocations): [number, num
     n++;
   }
   return n > 0 ? [lat / n, lng / n] : undefined;
+}
+
+/** Ways a staging statement (osm-pbf.ts pass 1). */
+const WAY_ROWS = 64;
+
+/**
+ * A way's tags as JSON, in one walk over them: those its rows read (addrTags: `addr:*`, `is_in*`)
+ * and, for the update state (`state`), those it keeps (stateTags: `addr:*`, `building`); in the
+ * tags' own order, as the two functions give them.
+ */
+function wayTags(tags: Tags, state: boolean): [string, string | null] {
+  const own: Tags = {};
+  const kept: Tags | undefined = state ? {} : undefined;
+  for (const k in tags) {
+    const addr = k.startsWith('addr:');
+    if (addr || k.startsWith('is_in')) own[k] = tags[k]!;
+    if (kept && (addr || k === 'building')) kept[k] = tags[k]!;
+  }
+  return [JSON.stringify(own), kept ? JSON.stringify(kept) : null];
 }
 
 /** A way's node list as stored in the staging file: the ids' bytes (no JSON to write and parse twice). */
@@ -76,6 +99,15 @@ export class NodeFilter {
  */
 export const NODE_PASS_BUDGET = 32_000_000;
 
+export interface OsmReadOptions {
+  /** Node references located per node pass (NODE_PASS_BUDGET). */
+  nodeBudget?: number;
+  /** Gather the `--update` state too (`state` items). */
+  recordState?: boolean;
+  /** false: the state alone (a recording without an import), no rows made. */
+  rows?: boolean;
+}
+
 /**
  * OpenStreetMap PBF: nodes, ways and multipolygon relations with an address (osm-rows.ts), and
  * interpolation ways. The file stores nodes, then ways, then relations. Rather than hold it in
@@ -83,11 +115,18 @@ export const NODE_PASS_BUDGET = 32_000_000;
  * and the boundary relations in a temporary SQLite file; pass 2 (ways only) stages the boundaries'
  * and address multipolygons' outer ways; node passes then pick up the coordinates of just the
  * nodes those ways need (NodeLocations, off the V8 heap), for the boundaries and for as many
- * address ways as `nodeBudget` allows at a time, and store each address way's centre (an
- * interpolation way: all its nodes' coordinates). Node blocks are read by
- * pbf-dense.ts without making an object per node; the few other blocks by osm-pbf-parser.
+ * address ways as `nodeBudget` allows at a time. The address nodes' rows come once the first node
+ * pass has located the boundaries; each way's rows as its group's pass has located its nodes, at
+ * their mean (an interpolation way: along them), read from the staging file once. Node blocks are
+ * read by pbf-dense.ts without making an object per node; the few other blocks by osm-pbf-parser.
+ *
+ * `recordState`: the same reading gathers the `--update` state (update/osm-state.ts, yielded as
+ * `state` items among the rows): the ways the state follows that are no address (buildings)
+ * are staged too, their nodes located with the others', and each way goes out with its nodes'
+ * coordinates as its centre is made; the areas, last, are the boundaries the import builds.
  */
-export async function* readOsmPbf(path: string, country: string | undefined, onBytes?: (n: number) => void, nodeBudget = NODE_PASS_BUDGET): AsyncGenerator<ReaderItem[]> {
+export async function* readOsmPbf(path: string, country: string | undefined, onBytes?: (n: number) => void, opts: OsmReadOptions = {}): AsyncGenerator<ReaderItem[]> {
+  const { nodeBudget = NODE_PASS_BUDGET, recordState = false, rows: rowsWanted = true } = opts;
   await checkPbfHeader(path);
   const dir = mkdtempSync(join(tmpdir(), 'local-index-osm-'));
   const stage = new Database(join(dir, 'ways.sqlite'));
@@ -95,19 +134,25 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     stage.pragma('journal_mode = OFF');
     stage.pragma('synchronous = OFF');
     stage.exec(`CREATE TABLE nodes (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL);
-                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs BLOB NOT NULL, interpolation INTEGER, points TEXT);
-                CREATE TABLE entrances (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL, way INTEGER);`);
+                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs BLOB NOT NULL, interpolation INTEGER,
+                                   row INTEGER NOT NULL, state TEXT, ends INTEGER);
+                CREATE TABLE entrances (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL, way INTEGER, tracked INTEGER);`);
     const addNode = stage.prepare('INSERT OR REPLACE INTO nodes (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
     // Entrances without a number (osm-entrances.ts) and the first address way found holding each.
     const addEntrance = stage.prepare('INSERT OR REPLACE INTO entrances (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
     const setEntranceWay = stage.prepare('UPDATE entrances SET way = ? WHERE id = ? AND way IS NULL');
+    // The state keeps an entrance on any way it follows (a building without an address too).
+    const setEntranceTracked = stage.prepare('UPDATE entrances SET tracked = 1 WHERE id = ?');
     const entranceIds = new Set<number>();
+    const trackEntrances = (refs: readonly number[]) => {
+      if (entranceIds.size > 0) for (const ref of refs) if (entranceIds.has(ref)) setEntranceTracked.run(ref);
+    };
     // Place nodes name the town where no municipality boundary does (osm-place-nodes.ts).
-    const placeNodes: [number, number, PlaceNode][] = [];
+    const placeNodes: [number, number, PlaceNode, number][] = [];
     const node = (id: number, tags: Tags, lat: number, lon: number) => {
       if (tags.place) {
         const place = placeNodeOf(tags);
-        if (place) placeNodes.push([lat, lon, place]);
+        if (place) placeNodes.push([lat, lon, place, id]);
       }
       if (hasAddress(tags)) addNode.run(id, JSON.stringify(addrTags(tags)), lat, lon);
       else if (isBareEntrance(tags)) {
@@ -116,19 +161,34 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       }
     };
     // Address ways, interpolation ways, and address multipolygons under their negated id (`r9` is -9).
-    const insertWay = stage.prepare('INSERT OR REPLACE INTO ways (id, tags, refs, interpolation) VALUES (?, ?, ?, ?)');
+    // `row`: the way has rows of its own (0: a way only the state follows); `state`: its tags as the
+    // state keeps them (when recording), `ends` set where they take its numbered nodes' (osm-derived-ways.ts).
+    // Staged WAY_ROWS to a statement: one call into SQLite for a page of a million ways, not one each.
+    const insertSql = (n: number) =>
+      `INSERT OR REPLACE INTO ways (id, tags, refs, interpolation, row, state, ends) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+    const insertWay = stage.prepare(insertSql(1));
+    const insertWays = stage.prepare(insertSql(WAY_ROWS));
+    const pendingWays: (number | string | Buffer | null)[] = [];
     // While every staged way's nodes fit one node pass (most files), their ids are gathered as the
     // ways are staged, rather than read back from the staging file afterwards.
     let prefill: NodeLocations | undefined = new NodeLocations();
     let prefilled = 0;
-    const addWay = { run(id: number, tags: string, refs: number[], interpolation: 1 | null) {
-      insertWay.run(id, tags, packRefs(refs), interpolation);
-      prefilled += refs.length;
-      if (prefilled > nodeBudget) prefill = undefined;
-      if (prefill) for (const ref of refs) prefill.need(ref);
-    } };
+    const addWay = {
+      run(id: number, tags: string, refs: number[], interpolation: 1 | null, row: 0 | 1 = 1, state: string | null = null, ends: 1 | null = null) {
+        pendingWays.push(id, tags, packRefs(refs), interpolation, row, state, ends);
+        if (pendingWays.length === WAY_ROWS * 7) insertWays.run(pendingWays.splice(0));
+        prefilled += refs.length;
+        if (prefilled > nodeBudget) prefill = undefined;
+        if (prefill) for (const ref of refs) prefill.need(ref);
+      },
+      /** The ways still waiting for a full statement. */
+      flush() {
+        for (let i = 0; i < pendingWays.length; i += 7) insertWay.run(pendingWays.slice(i, i + 7));
+        pendingWays.length = 0;
+      },
+    };
     /** Address multipolygons (buildings with courtyards): their outer ways, whose nodes pass 2 stages. */
-    const addressAreas: { id: number; tags: Tags; ways: number[] }[] = [];
+    const addressAreas: { id: number; tags: Tags; raw: Tags; ways: number[] }[] = [];
     const areaWays = new Set<number>();
     const boundaries = new BoundaryCollector(stage);
     const boundaryNodes = new NodeLocations();
@@ -139,16 +199,24 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     const way = (w: WayLike) => {
       if (!w.tagged) return;
       const tags = w.tags();
-      if (hasAddress(tags)) {
-        const refs = w.refs();
-        addWay.run(w.id, JSON.stringify(addrTags(tags)), refs, null);
+      const kept = recordState && tracked(tags);
+      const address = hasAddress(tags);
+      const interpolation = isInterpolation(tags);
+      if (!kept && !address && !interpolation) return;
+      const refs = w.refs();
+      const [own, state] = wayTags(tags, kept);
+      const ends = kept && interpolation ? 1 : null;
+      if (address) {
+        addWay.run(w.id, own, refs, null, 1, state, ends);
         if (entranceIds.size > 0) for (const ref of refs) if (entranceIds.has(ref)) setEntranceWay.run(w.id, ref);
-      } else if (isInterpolation(tags)) addWay.run(w.id, JSON.stringify(addrTags(tags)), w.refs(), 1);
+      } else if (interpolation) addWay.run(w.id, own, refs, 1, 1, state, ends);
+      else addWay.run(w.id, '{}', refs, null, 0, state, ends);
+      if (kept) trackEntrances(refs);
     };
     const relation = (item: OsmRelation) => {
       boundaries.relation(item);
       const ways = addressAreaWays(item);
-      if (ways) addressAreas.push({ id: item.id, tags: addrTags(item.tags), ways });
+      if (ways) addressAreas.push({ id: item.id, tags: addrTags(item.tags), raw: item.tags, ways });
       for (const id of ways ?? []) areaWays.add(id);
     };
 
@@ -168,6 +236,7 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
         else way({ id: item.id, tagged: true, tags: () => item.tags, refs: () => item.refs });
       }
     }
+    addWay.flush();
     // Pass 2 also stages the outer ways of address multipolygons: an address at the mean of their nodes.
     const areaRefs = new Map<number, number[]>();
     if (boundaries.size > 0 || addressAreas.length > 0) {
@@ -175,22 +244,76 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
         if (!boundaries.isMember(w.id) && !areaWays.has(w.id)) return;
         const refs = w.refs();
         for (const ref of boundaries.way(w.id, refs) ?? []) boundaryNodes.need(ref);
-        if (areaWays.has(w.id)) areaRefs.set(w.id, refs);
+        if (areaWays.has(w.id)) {
+          areaRefs.set(w.id, refs);
+          if (recordState) trackEntrances(refs);
+        }
       }, { onBytes: progress(0.5, 0.25), from: start }));
     }
-    for (const a of addressAreas) addWay.run(-a.id, JSON.stringify(a.tags), a.ways.flatMap((w) => areaRefs.get(w) ?? []), null);
+    for (const a of addressAreas) {
+      const state = recordState ? areaWay(a.raw, a.ways, (w) => areaRefs.get(w)) : undefined;
+      addWay.run(-a.id, JSON.stringify(a.tags), a.ways.flatMap((w) => areaRefs.get(w) ?? []), null, 1, state ? JSON.stringify(state.tags) : null);
+    }
+    addWay.flush();
     boundaryNodes.seal();
 
+    // The state's entrances (ways of their own, below every other id) need no node pass: their point is their node's.
+    const gather = recordState ? new StateRows() : undefined;
+    // Rows and the state's batches go out together, some 2,000 at a time.
+    let batch: ReaderItem[] = [];
+    const take = function* (items: ReaderItem[]) {
+      batch.push(...items);
+      if (batch.length >= 2000) {
+        yield batch;
+        batch = [];
+      }
+    };
+    const hand = (state: StateBatch | undefined) => {
+      if (state) batch.push({ kind: 'state', batch: state });
+    };
+    if (gather) {
+      type Entrance = { id: number; tags: string; lat: number; lng: number };
+      for (const e of stage.prepare('SELECT id, tags, lat, lng FROM entrances WHERE tracked ORDER BY id DESC').all() as Entrance[]) {
+        hand(gather.point(entranceWayId(e.id), JSON.stringify(entranceWay(e.id, JSON.parse(e.tags) as Tags).tags), e.id, e.lat, e.lng));
+      }
+      hand(gather.flush());
+    }
+    const nodeTags = stage.prepare('SELECT tags FROM nodes WHERE id = ?').pluck();
+    const numbered = (id: number) => {
+      const tags = nodeTags.get(id) as string | undefined;
+      return tags === undefined ? undefined : (JSON.parse(tags) as Tags);
+    };
+    /** An interpolation way's state tags with its numbered nodes' (osm-derived-ways.ts). */
+    const withEndTags = (state: string, refs: Float64Array) =>
+      JSON.stringify(withEnds({ tags: JSON.parse(state) as Tags, refs: Array.from(refs) }, (id) => {
+        const t = numbered(id);
+        return t?.['addr:housenumber'] ? t : undefined;
+      }).tags);
+
+    // The boundaries, once the first node pass has located their nodes: they place every row.
+    let areas: ReturnType<BoundaryCollector['areas']> | undefined;
+    let places: PlaceLocator | undefined;
+    const locate = () => {
+      areas = boundaries.size > 0 ? boundaries.areas((id) => boundaryNodes.get(id)) : undefined;
+      places = areas || placeNodes.length > 0 ? new PlaceLocator() : undefined;
+      for (const b of areas?.built ?? []) places!.add(b.area);
+      for (const [lat, lng, place] of placeNodes) places!.addPlaceNode(lat, lng, place);
+      batch.push(...(areas?.unclosed ?? []).map((area): ReaderItem => ({ kind: 'area', area })));
+    };
+    /** A way's rows, made where its nodes are located (`group`): at their mean, an interpolation way's numbers along it. */
+    const wayRows = (id: number, tags: string, refs: Float64Array, interpolation: boolean, group: NodeLocations): ReaderItem[] => {
+      const row = id < 0 ? `r${-id}` : `w${id}`;
+      if (interpolation) return interpolationRows(row, JSON.parse(tags) as Tags, Array.from(refs), (ref) => group.get(ref), numbered, places, country);
+      const c = centre(refs, group);
+      if (!c) return [{ kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' }];
+      return osmRows(row, JSON.parse(tags) as Tags, c[0], c[1], places, country);
+    };
+
     // Address ways in groups of at most `nodeBudget` node references, one node pass per group
-    // (the first also fills the boundaries' nodes). Each way's centre is kept by its place in id
-    // order, off the V8 heap, for the rows below (which read the ways in the same order).
-    const page = stage.prepare('SELECT id, refs, interpolation FROM ways WHERE id > ? ORDER BY id LIMIT 5000');
-    type PageRow = { id: number; refs: Buffer; interpolation: number | null };
-    const wayCount = stage.prepare('SELECT count(*) FROM ways').pluck().get() as number;
-    const centres = new Float64Array(wayCount * 2).fill(Number.NaN);
-    let ordinal = 0;
-    // An interpolation way keeps every node's coordinates (null where the file lacks it): its numbers lie along it.
-    const setPoints = stage.prepare('UPDATE ways SET points = ? WHERE id = ?');
+    // (the first also fills the boundaries' nodes, before any row: the address nodes' rows come
+    // first, then each group's ways' rows as its node pass has located their nodes).
+    const page = stage.prepare('SELECT id, tags, refs, interpolation, row, state, ends FROM ways WHERE id > ? ORDER BY id LIMIT 5000');
+    type PageRow = { id: number; tags: string; refs: Buffer; interpolation: number | null; row: number; state: string | null; ends: number | null };
     let done = Number.MIN_SAFE_INTEGER;
     const lastWay = stage.prepare('SELECT max(id) FROM ways').pluck().get() as number | null;
     for (let pass = 0; ; pass++) {
@@ -211,69 +334,55 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
           end = row.id;
         }
       }
-      if (end === done && (pass > 0 || boundaryNodes.size === 0)) break;
-      group.seal();
       const first = pass === 0;
-      for await (const _ of nodePass(
-        path,
-        first && boundaryNodes.size > 0 ? (id, lat, lon) => (group.set(id, lat, lon), boundaryNodes.set(id, lat, lon)) : (id, lat, lon) => group.set(id, lat, lon),
-        first ? progress(boundaries.size > 0 ? 0.75 : 0.5, boundaries.size > 0 ? 0.25 : 0.5) : undefined,
-      ));
+      if (end !== done || (first && boundaryNodes.size > 0)) {
+        group.seal();
+        for await (const _ of nodePass(
+          path,
+          first && boundaryNodes.size > 0 ? (id, lat, lon) => (group.set(id, lat, lon), boundaryNodes.set(id, lat, lon)) : (id, lat, lon) => group.set(id, lat, lon),
+          first ? progress(boundaries.size > 0 ? 0.75 : 0.5, boundaries.size > 0 ? 0.25 : 0.5) : undefined,
+        ));
+      }
+      if (first) {
+        locate();
+        if (rowsWanted) {
+          for (const n of stage.prepare('SELECT id, tags, lat, lng FROM nodes ORDER BY id').iterate() as Iterable<{ id: number; tags: string; lat: number; lng: number }>) {
+            yield* take(osmRows(`n${n.id}`, JSON.parse(n.tags) as Tags, n.lat, n.lng, places, country));
+          }
+        }
+      }
+      if (end === done) break;
       for (let at = done, rows = page.all(at) as PageRow[]; rows.length > 0 && at < end; rows = page.all(at) as PageRow[]) {
         for (const row of rows) {
           if (row.id > end) break;
           const refs = unpackRefs(row.refs);
-          if (row.interpolation) setPoints.run(JSON.stringify(Array.from(refs, (r) => group.get(r) ?? null)), row.id);
-          const c = centre(refs, group);
-          if (c) [centres[ordinal * 2], centres[ordinal * 2 + 1]] = c;
-          ordinal++;
           at = row.id;
+          if (gather && row.state !== null) hand(gather.way(row.id, row.ends ? withEndTags(row.state, refs) : row.state, refs, group));
+          if (row.row && rowsWanted) yield* take(wayRows(row.id, row.tags, refs, row.interpolation === 1, group));
+        }
+        // The state's batches go out as they fill, rows or not.
+        if (!rowsWanted && batch.length > 0) {
+          yield batch;
+          batch = [];
         }
       }
       done = end;
     }
-    stage.exec('COMMIT');
     onBytes?.(size);
 
-    const areas = boundaries.size > 0 ? boundaries.locator((id) => boundaryNodes.get(id)) : undefined;
-    const places = areas?.locator ?? (placeNodes.length > 0 ? new PlaceLocator() : undefined);
-    for (const [lat, lng, place] of placeNodes) places!.addPlaceNode(lat, lng, place);
-
-    let batch: ReaderItem[] = (areas?.unclosed ?? []).map((area) => ({ kind: 'area', area }));
-    const take = function* (items: ReaderItem[]) {
-      batch.push(...items);
-      if (batch.length >= 2000) {
-        yield batch;
-        batch = [];
+    if (gather) {
+      // Place nodes (under their negated id, their point the only ring), then the boundaries, as the update state has always kept them.
+      const stored: StoredArea[] = placeNodes.map(([lat, lng, place, id]) => ({ id: -id, value: { kind: 'place', ...place }, rings: [[[lat, lng]]] }));
+      for (const b of areas?.built ?? []) stored.push({ id: b.relation, value: b.boundary, rings: b.rings });
+      for (const state of gather.end(stored)) hand(state);
+    }
+    if (rowsWanted) {
+      type EntranceRow = { id: number; tags: string; lat: number; lng: number; building: string };
+      for (const e of stage.prepare('SELECT e.id, e.tags, e.lat, e.lng, w.tags AS building FROM entrances e JOIN ways w ON w.id = e.way ORDER BY e.id').iterate() as Iterable<EntranceRow>) {
+        yield* take(osmRows(`n${e.id}`, entranceTags(JSON.parse(e.building) as Tags, JSON.parse(e.tags) as Tags), e.lat, e.lng, places, country));
       }
-    };
-    for (const n of stage.prepare('SELECT id, tags, lat, lng FROM nodes ORDER BY id').iterate() as Iterable<{ id: number; tags: string; lat: number; lng: number }>) {
-      yield* take(osmRows(`n${n.id}`, JSON.parse(n.tags) as Tags, n.lat, n.lng, places, country));
     }
-    const nodeTags = stage.prepare('SELECT tags FROM nodes WHERE id = ?').pluck();
-    const numbered = (id: number) => {
-      const tags = nodeTags.get(id) as string | undefined;
-      return tags === undefined ? undefined : (JSON.parse(tags) as Tags);
-    };
-    type WayRow = { id: number; tags: string; refs: Buffer | null; points: string | null };
-    ordinal = 0;
-    for (const way of stage.prepare('SELECT id, tags, CASE WHEN points IS NULL THEN NULL ELSE refs END AS refs, points FROM ways ORDER BY id').iterate() as Iterable<WayRow>) {
-      const row = way.id < 0 ? `r${-way.id}` : `w${way.id}`;
-      const [lat, lng] = [centres[ordinal * 2]!, centres[ordinal * 2 + 1]!];
-      ordinal++;
-      if (way.points !== null) {
-        const refs = Array.from(unpackRefs(way.refs!));
-        const points = JSON.parse(way.points) as ([number, number] | null)[];
-        const at = new Map(refs.map((r, i) => [r, points[i] ?? undefined]));
-        yield* take(interpolationRows(row, JSON.parse(way.tags) as Tags, refs, (id) => at.get(id), numbered, places, country));
-      } else if (Number.isNaN(lat)) {
-        yield* take([{ kind: 'bad', row, reason: 'unresolved_way', detail: 'none of its nodes is in the file' }]);
-      } else yield* take(osmRows(row, JSON.parse(way.tags) as Tags, lat, lng, places, country));
-    }
-    type EntranceRow = { id: number; tags: string; lat: number; lng: number; building: string };
-    for (const e of stage.prepare('SELECT e.id, e.tags, e.lat, e.lng, w.tags AS building FROM entrances e JOIN ways w ON w.id = e.way ORDER BY e.id').iterate() as Iterable<EntranceRow>) {
-      yield* take(osmRows(`n${e.id}`, entranceTags(JSON.parse(e.building) as Tags, JSON.parse(e.tags) as Tags), e.lat, e.lng, places, country));
-    }
+    stage.exec('COMMIT');
     if (batch.length > 0) yield batch;
   } finally {
     stage.close();

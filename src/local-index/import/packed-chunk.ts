@@ -1,6 +1,7 @@
 import type { StreetInput } from '../store/store.js';
 import type { KeyedAddress } from './address-keys.js';
 import type { KeyedChunk } from './keyed-chunks.js';
+import { batchBuffers } from '../update/osm-state.js';
 
 /**
  * A keyed chunk as the reader thread posts it: columns instead of one object per row.
@@ -16,6 +17,8 @@ export interface PackedChunk {
   bytesRead: number;
   derived: KeyedChunk['derived'];
   areasNotClosed: KeyedChunk['areasNotClosed'];
+  /** As read: the ways' columns are typed arrays, handed over without a copy (`chunkTransfer`). */
+  state: KeyedChunk['state'];
   streets: StreetInput[];
   line: (number | string)[];
   street: Uint32Array;
@@ -31,6 +34,9 @@ export interface PackedChunk {
   units: (string | null)[];
 }
 
+/** The buffers of a chunk that move to the other thread rather than being copied: the state's. */
+export const chunkTransfer = (p: PackedChunk): ArrayBuffer[] => p.state.flatMap(batchBuffers);
+
 export function packChunk(chunk: KeyedChunk): PackedChunk {
   const n = chunk.keyed.length;
   const streetIndex = new Map<StreetInput, number>();
@@ -41,6 +47,7 @@ export function packChunk(chunk: KeyedChunk): PackedChunk {
     bytesRead: chunk.bytesRead,
     derived: chunk.derived,
     areasNotClosed: chunk.areasNotClosed,
+    state: chunk.state,
     streets: [],
     line: new Array<number | string>(n),
     street: new Uint32Array(n),
@@ -100,5 +107,5 @@ export function unpackChunk(p: PackedChunk): KeyedChunk {
     };
     keyed[i] = { row: p.line[i]!, a };
   }
-  return { rows: p.rows, keyed, skips: p.skips, countries: p.countries, bytesRead: p.bytesRead, derived: p.derived, areasNotClosed: p.areasNotClosed };
+  return { rows: p.rows, keyed, skips: p.skips, countries: p.countries, bytesRead: p.bytesRead, derived: p.derived, areasNotClosed: p.areasNotClosed, state: p.state };
 }

@@ -26,11 +26,12 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
   if (!info) throw new ImportFormatError(`Cannot read ${path}: no such file`);
   if (!info.isFile()) throw new ImportFormatError(`Cannot read ${path}: not a file`);
   const summary = new SummaryBuilder(path, opts.format);
-  const read = { format: opts.format, ...(country ? { country } : {}) };
+  const alongside = opts.alongside;
+  // A companion that takes the update state from this reading has the reader gather it.
+  const read = { format: opts.format, ...(country ? { country } : {}), ...(alongside?.take ? { recordState: true } : {}) };
   const inWorker = opts.readInWorker ?? info.size >= WORKER_FROM_BYTES;
   const chunks = inWorker ? keyedChunksInWorker(path, read) : keyedChunks(path, read);
   const session = await store.beginImport();
-  const alongside = opts.alongside;
   alongside?.start(session);
   let batch: { row: number | string; a: KeyedAddress }[] = [];
   // One batch is written while the next is read: PostgreSQL works while we parse. Batches
@@ -45,8 +46,9 @@ export async function runImport(store: IndexStore, path: string, opts: ImportOpt
       summary.derived.city += chunk.derived.city;
       summary.derived.postcode += chunk.derived.postcode;
       summary.areasNotClosed.push(...chunk.areasNotClosed);
+      for (const b of chunk.state) await alongside?.take?.(b);
       for (const item of chunk.keyed) batch.push(item);
-      // Rows are reported with every chunk: the OSM reader yields its ways after reading the file.
+      // Rows are reported with every chunk: the OSM reader yields rows only once its first node pass is done.
       opts.onProgress?.({ bytesRead: chunk.bytesRead, totalBytes: info.size, rows: summary.rows });
       if (batch.length >= BATCH) {
         await writing;

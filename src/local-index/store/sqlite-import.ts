@@ -39,7 +39,7 @@ const changed = (old: ExistingAddress, r: AddressInput, streetId: number) =>
 export function beginSqliteImport(db: Database.Database, onCommit: () => void): ImportSession {
   db.exec('BEGIN IMMEDIATE');
   const importId = (db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'import_seq' RETURNING value").get() as { value: number }).value;
-  // The rows this import inserts join the R*Tree in bulk before it commits (sqlite-spatial.ts).
+  // The rows this import inserts join the R*Tree in bulk, a batch at a time (sqlite-spatial.ts).
   const spatial = new SpatialMark(db);
   const upsertStreet = db.prepare(
     `INSERT INTO streets (skey, country, street, city, municipality, state, street_words, city_words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -109,6 +109,7 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
       });
       for (let i = 0; i < values.length; i += COLUMNS) insert.run(values.slice(i, i + COLUMNS));
       if (out.imported + out.updated > 0) changedAny = true;
+      if (out.imported > 0) spatial.fill();
       return out;
     },
     async remove(sourceIds: string[]) {

@@ -5,9 +5,12 @@ import { type Measured, nearestFirst, type NearCandidate } from './nearest.js';
 /**
  * The SQLite spatial index (reverse look-up): an R*Tree of every address point, in 1e-7-degree
  * integers (`rtree_i32`: a third cheaper to build than float boxes, exact to a centimetre).
- * Deletes and moves follow the addresses through triggers; new addresses are added in bulk when
- * their import commits (`fillSpatial`): an R*Tree insert per row inside the import cost twice the
- * bulk insert. An index file written before the R*Tree gets it, filled, when it is opened.
+ * Deletes and moves follow the addresses through triggers; new addresses are added in bulk, one
+ * statement for each of the import's batches and the rest before it commits (SpatialMark): an
+ * R*Tree insert per row inside the import cost twice the bulk insert, and one fill of all rows at
+ * the commit kept the import waiting seconds on it after its last row was read, while the
+ * batches' writes leave time over. An index file written before the R*Tree gets it, filled, when
+ * it is opened.
  */
 const SCALE = 1e7;
 
@@ -51,9 +54,14 @@ export class SpatialMark {
     for (const id of ids) if (id < this.from) this.from = id;
   }
 
-  /** In the import's transaction, before its commit: the new rows join the R*Tree. */
+  /**
+   * In the import's transaction: the rows inserted since the last fill join the R*Tree (after a
+   * batch's writes, and once more before the commit). A row filled already that changes later
+   * follows through the triggers.
+   */
   fill(): void {
     this.db.prepare(fillSql).run(this.from);
+    this.from = (this.db.prepare('SELECT coalesce(max(id), 0) + 1 FROM addresses').pluck().get() as number);
   }
 }
 

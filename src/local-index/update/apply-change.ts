@@ -106,7 +106,7 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
     if (!node.deleted && isBareEntrance(node.tags)) continue;
     place(`n${id}`, node.deleted || !hasAddress(node.tags) ? [] : osmRows(`n${id}`, addrTags(node.tags), node.lat, node.lon, places, country));
   }
-  const stateChange: StateChange = { ways: new Map(), droppedWays: [], nodes: new Map(), maybeUnused: [] };
+  const stateChange: StateChange = { ways: new Map(), droppedWays: [], nodes: new Map() };
   for (const [id, way] of ways) {
     const entrance = entranceNode(id);
     const row = entrance !== undefined ? `n${entrance}` : id < 0 ? `r${-id}` : `w${id}`;
@@ -116,16 +116,10 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
     const put = node && !node.deleted && hasAddress(node.tags) ? () => undefined : place;
     if (way === undefined || !tracked(way.tags)) {
       put(row, [], old);
-      if (old) {
-        stateChange.droppedWays.push(id);
-        stateChange.maybeUnused.push(...old.refs);
-      }
+      if (old) stateChange.droppedWays.push(id);
       continue;
     }
-    if (!old || JSON.stringify(old) !== JSON.stringify(way)) {
-      stateChange.ways.set(id, way);
-      if (old) stateChange.maybeUnused.push(...old.refs.filter((r) => !way.refs.includes(r)));
-    }
+    if (!old || JSON.stringify(old) !== JSON.stringify(way)) stateChange.ways.set(id, way);
     for (const ref of way.refs) {
       const n = change.nodes.get(ref);
       if (n && !n.deleted) stateChange.nodes.set(ref, [e7(n.lat), e7(n.lon)]);
@@ -149,7 +143,6 @@ export async function applyOsmChange(store: IndexStore, state: OsmStateStore, pa
       old,
     );
   }
-  for (const [id, node] of change.nodes) if (node.deleted) stateChange.maybeUnused.push(id);
   // Relations that are no address multipolygon, now or before (resolveWays left them out).
   const relationsIgnored = [...change.relations.keys()].filter((id) => !ways.has(-id)).length;
 

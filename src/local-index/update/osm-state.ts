@@ -4,12 +4,15 @@ import type { Boundary } from '../import/osm-places.js';
 
 /**
  * What `import --update` needs from an OSM extract that the address index itself does not
- * keep, recorded when the extract is imported (see record-state.ts) and kept current by
+ * keep, recorded when the extract is imported (see record-alongside.ts) and kept current by
  * every update: a change file names a building's moved nodes, not the building, and a
  * modified way lists its nodes without their coordinates. So the state holds, as
  * Nominatim's and osm2pgsql's "slim" tables do, but for address ways only:
- * - each address way's `addr:*` tags and node list, and which ways use each node;
- * - the coordinates of those nodes;
+ * - each address way's `addr:*` tags, its node list, and those nodes' coordinates in the same
+ *   row (way-coords.ts): no row per node, so recording writes one row a way, which the import's
+ *   own reading of the file hands over (osm-pbf.ts, state-rows.ts);
+ * - which ways use a node (a moved node: which ways to place again?), an index over the ways'
+ *   node lists that the first update builds (SQLite: `osm_way_nodes`; PostgreSQL: a GIN index);
  * - the boundary areas (municipality, postal code, country) that place a new address.
  * Both stores keep it beside the index (SQLite: `osm_*` tables in the index file;
  * PostgreSQL: `local_osm_*`).
@@ -45,7 +48,11 @@ export interface StoredArea {
   rings: [number, number][][];
 }
 
-/** What one change file does to the state. */
+/**
+ * What one change file does to the state. The store writes each way with its nodes'
+ * coordinates (the change's, else those stored), and puts a moved node's new coordinates into
+ * every stored way that uses it.
+ */
 export interface StateChange {
   /** Address ways as they now are (their node lists replace the stored ones). */
   ways: Map<number, StoredWay>;
@@ -53,47 +60,38 @@ export interface StateChange {
   droppedWays: number[];
   /** Coordinates of nodes the address ways use, new or moved. */
   nodes: Map<number, [number, number]>;
-  /** Nodes that may no longer be used by any address way (dropped refs, deleted nodes): removed if unused. */
-  maybeUnused: number[];
-}
-
-/** A way as a recording writes it. */
-export interface StoredWayRow extends StoredWay {
-  id: number;
 }
 
 /**
- * Ways as a recording writes them: tags and node lists already as JSON text (what both stores
- * keep or load from), made on the reader's thread; strings cross threads as one copy each.
+ * Ways as a recording writes them, in columns a thread hands over without copying row by row:
+ * way `i` is `ids[i]` with tags `tags[i]` (JSON), node ids `refs[ends[i] .. ends[i + 1])` and
+ * their coordinates at twice those places in `coords` (way-coords.ts).
  */
 export interface WayRows {
-  ids: number[];
+  ids: Float64Array;
   tags: string[];
-  refs: string[];
+  ends: Uint32Array;
+  refs: Float64Array;
+  coords: Int32Array;
 }
 
-export function encodeWays(rows: StoredWayRow[]): WayRows {
-  return { ids: rows.map((r) => r.id), tags: rows.map((r) => JSON.stringify(r.tags)), refs: rows.map((r) => JSON.stringify(r.refs)) };
-}
-
-/** What a recording reads from an extract (state-reader.ts), in the order it writes it. */
+/** What a recording reads from an extract (the import's reader, osm-pbf.ts), in the order it writes it. */
 export type StateBatch =
   | { kind: 'ways'; rows: WayRows }
-  /** `exact`: only nodes a recorded way uses; otherwise a superset the store screens at commit. */
-  | { kind: 'nodes'; packed: Float64Array; exact: boolean }
   /** The last batch: the boundaries, and how many ways the recording holds. */
   | { kind: 'areas'; rows: StoredArea[]; ways: number };
+
+/** The buffers of a batch that move to another thread rather than being copied. */
+export const batchBuffers = (batch: StateBatch): ArrayBuffer[] =>
+  batch.kind === 'ways' ? [batch.rows.ids, batch.rows.ends, batch.rows.refs, batch.rows.coords].map((a) => a.buffer as ArrayBuffer) : [];
 
 /** Writes one full import's state (replacing what the same elements had). */
 export interface StateRecorder {
   ways(rows: WayRows): Promise<void>;
-  /** Coordinates of nodes, packed `id, lat, lng`; only those an address way uses are kept (`exact`: all of them are). */
-  nodes(packed: Float64Array, exact: boolean): Promise<void>;
   areas(rows: StoredArea[]): Promise<void>;
   /**
-   * After the last batch: builds what a first recording put off (the index of which ways use a
-   * node) and keeps the staged nodes a way uses, so the commit has nothing left to do. Beside an
-   * import, that work overlaps with the import's (record-alongside.ts).
+   * After the last batch: what a first recording put off (its key, statistics), so the commit
+   * has nothing left to do. Beside an import, that work overlaps with the import's (record-alongside.ts).
    */
   complete(): Promise<void>;
   /** Marks the state recorded for this extract, and clears a failure noted before (completing it first if needed). */
@@ -143,8 +141,10 @@ export interface OsmStateStore {
   updateStatus(): Promise<OsmUpdateStatus>;
   /** Notes why the state is not recorded, for the refusal of later updates and the status command. */
   recordFailure(failure: ImportFailure): Promise<void>;
+  /** Builds the index of which ways use a node first if a recording left it to the first update. */
   waysUsingNodes(ids: number[]): Promise<number[]>;
   ways(ids: number[]): Promise<Map<number, StoredWay>>;
+  /** Coordinates of nodes, as the stored ways that use them hold them. */
   nodes(ids: number[]): Promise<Map<number, [number, number]>>;
   areas(): Promise<StoredArea[]>;
   /** Applies a change in one transaction and marks `digest` pending until `complete`. */

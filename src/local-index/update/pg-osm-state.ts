@@ -1,96 +1,95 @@
 import type pg from 'pg';
 import { createPgPool } from '../../store/db/pg-pool.js';
-import { binaryIdPairs, copyBinary, copyText, copyThen } from '../store/pg-copy-in.js';
+import { copyBinary } from '../store/pg-copy-in.js';
 import { ident } from '../store/pg-schema.js';
 import { withSessionOptions } from '../store/pg-store.js';
-import { encodeWays, readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags, type WayRows } from './osm-state.js';
+import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags, type WayRows } from './osm-state.js';
+import { coordsFromArray, coordsLiteral, coordsOf, pointAt, refsLiteral, toE7 } from './way-coords.js';
+import { wayAt } from './way-rows.js';
+import { binaryWays } from './pg-way-copy.js';
 
 /**
  * Which ways use a node: a GIN index on the ways' node lists (`refs @> ARRAY[node]`). It replaced a
  * (node, way) table whose composite key, maintained row by row for some ten rows per address,
- * cost the server more CPU than the import itself. The earlier layout migrates at open: the
- * ways already hold their node lists, so the index is built from them and the table dropped.
+ * cost the server more CPU than the import itself. A recording drops it and the first update
+ * that asks builds it (ensureWaysByNode): built once from the loaded rows it costs the server
+ * seconds a country, which an import need not wait for; updates then keep it current.
  */
 const WAYS_BY_NODE = 'CREATE INDEX IF NOT EXISTS local_osm_ways_refs ON local_osm_ways USING gin (refs)';
 
+/**
+ * Each way keeps its nodes' coordinates beside its node list (`coords`, way-coords.ts). The
+ * earlier layouts migrate at open: a (node, way) table is dropped (the GIN index replaces it), and
+ * a row per node (`local_osm_nodes`) goes into the ways that use them.
+ */
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS local_osm_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  CREATE TABLE IF NOT EXISTS local_osm_ways (id BIGINT PRIMARY KEY, tags TEXT NOT NULL, refs BIGINT[] NOT NULL);
-  CREATE TABLE IF NOT EXISTS local_osm_nodes (id BIGINT PRIMARY KEY, lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL);
+  CREATE TABLE IF NOT EXISTS local_osm_ways (id BIGINT PRIMARY KEY, tags TEXT NOT NULL, refs BIGINT[] NOT NULL, coords INTEGER[]);
+  ALTER TABLE local_osm_ways ADD COLUMN IF NOT EXISTS coords INTEGER[];
   CREATE TABLE IF NOT EXISTS local_osm_areas (id BIGINT PRIMARY KEY, value TEXT NOT NULL, rings TEXT NOT NULL);
-  ${WAYS_BY_NODE};
   DROP TABLE IF EXISTS local_osm_way_nodes;`;
+const NODE_ROWS_INTO_WAYS = `
+  UPDATE local_osm_ways w SET coords = (
+    SELECT array_agg(v.e7 ORDER BY r.o, v.k)
+    FROM unnest(w.refs) WITH ORDINALITY AS r (id, o)
+    LEFT JOIN local_osm_nodes n ON n.id = r.id
+    CROSS JOIN LATERAL (VALUES (1, round(n.lat * 1e7)::integer), (2, round(n.lng * 1e7)::integer)) AS v (k, e7))`;
 
 /**
  * Upserts skip rows that would not change: a re-import records mostly the same extract again,
- * and rewriting each unchanged row (a new row version, its index entries) doubled the cost.
+ * and rewriting each unchanged row (a new row version) doubled the cost.
  */
-const SAME_NODE = `
-  WHERE (local_osm_nodes.lat, local_osm_nodes.lng) IS DISTINCT FROM (excluded.lat, excluded.lng)`;
 const PUT_WAYS = `
-  INSERT INTO local_osm_ways (id, tags, refs) SELECT id, tags, refs::bigint[] FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t (id, tags, refs)
-  ON CONFLICT (id) DO UPDATE SET tags = excluded.tags, refs = excluded.refs
-  WHERE (local_osm_ways.tags, local_osm_ways.refs) IS DISTINCT FROM (excluded.tags, excluded.refs)`;
-const PUT_NODES = `
-  INSERT INTO local_osm_nodes (id, lat, lng)
-  SELECT DISTINCT ON (id) id, lat, lng FROM unnest($1::bigint[], $2::float8[], $3::float8[]) AS t (id, lat, lng)
-  ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng${SAME_NODE}`;
+  INSERT INTO local_osm_ways (id, tags, refs, coords)
+  SELECT id, tags, refs::bigint[], coords::integer[] FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS t (id, tags, refs, coords)
+  ON CONFLICT (id) DO UPDATE SET tags = excluded.tags, refs = excluded.refs, coords = excluded.coords
+  WHERE (local_osm_ways.tags, local_osm_ways.refs, local_osm_ways.coords) IS DISTINCT FROM (excluded.tags, excluded.refs, excluded.coords)`;
+/** One index probe per node: `refs && $1` with thousands of ids was planned as a scan of every way (1.2 s for 2,000 ids on 50,000 ways). */
+const HOLDERS = 'SELECT DISTINCT w.id, w.refs, w.coords FROM unnest($1::bigint[]) AS r, local_osm_ways w WHERE w.refs @> ARRAY[r]';
 
-/**
- * A first recording whose nodes come exactly (state-reader.ts) copies them into place. Otherwise
- * it stages node coordinates (a superset, screened by a lossy bitset; or a re-recording's, which
- * upserts) without any index, then keeps those a way uses in one set-based statement at commit:
- * per node, that check would need the GIN index, which a first recording builds only at the end.
- */
-const STAGE_NODES = 'CREATE TEMP TABLE osm_record_nodes (id BIGINT NOT NULL, lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL) ON COMMIT DROP';
-/** Into empty tables (a first recording) no row can conflict: a plain insert, in key order, costs half an upsert. */
-const KEEP_USED_STAGED = (upsert: boolean) => `
-  INSERT INTO local_osm_nodes (id, lat, lng)
-  SELECT DISTINCT ON (id) id, lat, lng FROM pg_temp.osm_record_nodes t
-  WHERE t.id IN (SELECT r FROM local_osm_ways w, unnest(w.refs) AS r)
-  ORDER BY id
-  ${upsert ? `ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng${SAME_NODE}` : ''}`;
+type WayRow = { id: string; refs: string[]; coords: (number | null)[] | null };
 
-/** `[1,2,3]` → `{1,2,3}`: a JSON node list as a PostgreSQL array literal. */
-const jsonArrayLiteral = (refs: string) => `{${refs.slice(1, -1)}}`;
-
-/** Ways into the (empty) ways table by COPY: tags as JSON text, node lists as array literals. */
-async function copyWays(db: pg.PoolClient, { ids, tags, refs }: WayRows): Promise<void> {
-  if (ids.length === 0) return;
-  await copyThen(db, 'local_osm_ways', ['id', 'tags', 'refs'], ids.map((id, i) => `${id}\t${copyText(tags[i]!)}\t${jsonArrayLiteral(refs[i]!)}`), '');
+/** Ways into the (empty) ways table by a binary COPY (pg-way-copy.ts). */
+async function copyWays(db: pg.PoolClient, rows: WayRows): Promise<void> {
+  if (rows.ids.length > 0) await copyBinary(db, 'local_osm_ways', ['id', 'tags', 'refs', 'coords'], binaryWays(rows));
 }
 
-/** Packed `id, lat, lng` nodes into `table` by a binary COPY (coordinates never written out as text). */
-async function copyNodes(db: pg.PoolClient, table: string, packed: Float64Array): Promise<void> {
-  if (packed.length > 0) await copyBinary(db, table, ['id', 'lat', 'lng'], binaryIdPairs(packed));
+/** Ways by an upsert that leaves unchanged rows alone. */
+async function putWays(db: pg.PoolClient, rows: WayRows): Promise<void> {
+  const n = rows.ids.length;
+  if (n === 0) return;
+  const ids: number[] = [];
+  const tags: string[] = [];
+  const refs: string[] = [];
+  const coords: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const w = wayAt(rows, i);
+    ids.push(w.id);
+    tags.push(w.tags);
+    refs.push(refsLiteral(w.refs));
+    coords.push(coordsLiteral(w.coords));
+  }
+  await db.query(PUT_WAYS, [ids, tags, refs, coords]);
+}
+
+/** Coordinates of nodes as the ways that use them hold them. */
+function pointsIn(rows: WayRow[], ids: Iterable<number>): Map<number, [number, number]> {
+  const wanted = new Set(ids);
+  const out = new Map<number, [number, number]>();
+  for (const w of rows) {
+    const coords = coordsFromArray(w.coords, w.refs.length);
+    w.refs.forEach((text, i) => {
+      const ref = Number(text);
+      const p = wanted.has(ref) && !out.has(ref) ? pointAt(coords, i) : undefined;
+      if (p) out.set(ref, p);
+    });
+  }
+  return out;
 }
 
 /** The OSM update state in PostgreSQL (`local_osm_*`), always on the primary (see osm-state.ts). */
 export async function openPgOsmState(databaseUrl: string, schema: string | undefined): Promise<OsmStateStore> {
   const pool = createPgPool({ connectionString: withSessionOptions(databaseUrl, schema), max: 2, allowExitOnIdle: true });
-  const setup = await pool.connect();
-  try {
-    await setup.query('BEGIN');
-    await setup.query("SELECT pg_advisory_xact_lock(hashtext('addressd_local_osm_schema'))");
-    if (schema) await setup.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
-    await setup.query(SCHEMA);
-    await setup.query('COMMIT');
-  } catch (err) {
-    await setup.query('ROLLBACK');
-    throw err;
-  } finally {
-    setup.release();
-  }
-  const setMeta = (db: pg.PoolClient, key: string, value: string) =>
-    db.query('INSERT INTO local_osm_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
-  const putWays = async (db: pg.PoolClient, { ids, tags, refs }: WayRows) => {
-    if (ids.length === 0) return;
-    await db.query(PUT_WAYS, [ids, tags, refs.map(jsonArrayLiteral)]);
-  };
-  const putNodes = async (db: pg.PoolClient, rows: [number, number, number][]) => {
-    if (rows.length === 0) return;
-    await db.query(PUT_NODES, [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2])]);
-  };
   const transaction = async <T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> => {
     const db = await pool.connect();
     try {
@@ -105,6 +104,32 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
       db.release();
     }
   };
+  const lockSchema = (db: pg.PoolClient) => db.query("SELECT pg_advisory_xact_lock(hashtext('addressd_local_osm_schema'))");
+  await transaction(async (db) => {
+    await lockSchema(db);
+    if (schema) await db.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
+    await db.query(SCHEMA);
+    if ((await db.query("SELECT to_regclass('local_osm_nodes') IS NOT NULL AS present")).rows[0]?.present) {
+      await db.query(NODE_ROWS_INTO_WAYS);
+      await db.query('DROP TABLE local_osm_nodes');
+    }
+  });
+  const setMeta = (db: pg.PoolClient, key: string, value: string) =>
+    db.query('INSERT INTO local_osm_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+  const waysByNodeMissing = async (db: pg.Pool | pg.PoolClient) =>
+    Boolean((await db.query<{ missing: boolean }>("SELECT to_regclass('local_osm_ways_refs') IS NULL AS missing")).rows[0]?.missing);
+  /** Asked each time: a recording in another process may have dropped the index since. */
+  const ensureWaysByNode = async () => {
+    if (!(await waysByNodeMissing(pool))) return;
+    await transaction(async (db) => {
+      await lockSchema(db);
+      if (!(await waysByNodeMissing(db))) return;
+      await db.query(WAYS_BY_NODE);
+      // Statistics for the updates' plans, with the index they now have.
+      await db.query('ANALYZE local_osm_ways');
+    });
+  };
+  const holders = async (db: pg.Pool | pg.PoolClient, ids: number[]) => (ids.length === 0 ? [] : (await db.query<WayRow>(HOLDERS, [ids])).rows);
 
   return {
     async updateStatus() {
@@ -120,12 +145,8 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
       }
     },
     async waysUsingNodes(ids) {
-      // One index probe per node: `refs && $1` with thousands of ids was planned as a scan of
-      // every way, each compared with the whole list (1.2 s for 2,000 ids on 50,000 ways).
-      const res = await pool.query<{ id: string }>(
-        'SELECT DISTINCT w.id FROM unnest($1::bigint[]) AS r, local_osm_ways w WHERE w.refs @> ARRAY[r]',
-        [ids],
-      );
+      await ensureWaysByNode();
+      const res = await pool.query<{ id: string }>('SELECT DISTINCT w.id FROM unnest($1::bigint[]) AS r, local_osm_ways w WHERE w.refs @> ARRAY[r]', [ids]);
       return res.rows.map((r) => Number(r.id));
     },
     async ways(ids) {
@@ -133,25 +154,47 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
       return new Map(res.rows.map((r): [number, StoredWay] => [Number(r.id), { tags: JSON.parse(r.tags) as Tags, refs: r.refs.map(Number) }]));
     },
     async nodes(ids) {
-      const res = await pool.query<{ id: string; lat: number; lng: number }>('SELECT id, lat, lng FROM local_osm_nodes WHERE id = ANY($1::bigint[])', [ids]);
-      return new Map(res.rows.map((r): [number, [number, number]] => [Number(r.id), [r.lat, r.lng]]));
+      await ensureWaysByNode();
+      return pointsIn(await holders(pool, ids), ids);
     },
     async areas() {
       const res = await pool.query<{ id: string; value: string; rings: string }>('SELECT id, value, rings FROM local_osm_areas ORDER BY id');
       return res.rows.map((r): StoredArea => ({ id: Number(r.id), value: JSON.parse(r.value) as StoredArea['value'], rings: JSON.parse(r.rings) as StoredArea['rings'] }));
     },
     async apply(change, digest) {
+      await ensureWaysByNode();
       await transaction(async (db) => {
+        // Nodes a written way uses that the change does not move: where the stored ways have them (before any is dropped).
+        const unmoved = [...new Set([...change.ways.values()].flatMap((w) => w.refs.filter((r) => !change.nodes.has(r))))];
+        const kept = pointsIn(await holders(db, unmoved), unmoved);
+        const at = (ref: number) => change.nodes.get(ref) ?? kept.get(ref);
         if (change.droppedWays.length > 0) {
           await db.query('DELETE FROM local_osm_ways WHERE id = ANY($1::bigint[])', [change.droppedWays]);
         }
-        await putWays(db, encodeWays([...change.ways].map(([id, w]) => ({ id, ...w }))));
-        await putNodes(db, [...change.nodes].map(([id, [lat, lng]]) => [id, lat, lng]));
-        if (change.maybeUnused.length > 0) {
-          await db.query(
-            `DELETE FROM local_osm_nodes o WHERE o.id = ANY($1::bigint[]) AND NOT EXISTS (SELECT 1 FROM local_osm_ways w WHERE w.refs @> ARRAY[o.id])`,
-            [change.maybeUnused],
-          );
+        const written = [...change.ways].map(([id, w]) => ({ id, tags: JSON.stringify(w.tags), refs: refsLiteral(w.refs), coords: coordsLiteral(coordsOf(w.refs, at)) }));
+        if (written.length > 0) {
+          await db.query(PUT_WAYS, [written.map((w) => w.id), written.map((w) => w.tags), written.map((w) => w.refs), written.map((w) => w.coords)]);
+        }
+        // Every other stored way that uses a moved node takes its new coordinates.
+        const moved: { id: string; coords: string }[] = [];
+        for (const w of await holders(db, [...change.nodes.keys()])) {
+          if (change.ways.has(Number(w.id))) continue;
+          const coords = coordsFromArray(w.coords, w.refs.length);
+          let changed = false;
+          w.refs.forEach((text, i) => {
+            const p = change.nodes.get(Number(text));
+            if (!p) return;
+            const [lat, lng] = [toE7(p[0]), toE7(p[1])];
+            changed ||= coords[i * 2] !== lat || coords[i * 2 + 1] !== lng;
+            [coords[i * 2], coords[i * 2 + 1]] = [lat, lng];
+          });
+          if (changed) moved.push({ id: w.id, coords: coordsLiteral(coords) });
+        }
+        if (moved.length > 0) {
+          await db.query('UPDATE local_osm_ways w SET coords = t.coords::integer[] FROM unnest($1::bigint[], $2::text[]) AS t (id, coords) WHERE w.id = t.id', [
+            moved.map((m) => m.id),
+            moved.map((m) => m.coords),
+          ]);
         }
         await setMeta(db, 'pending', digest);
       });
@@ -162,20 +205,12 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
     async beginRecord(): Promise<StateRecorder> {
       const db = await pool.connect();
       await db.query('BEGIN');
-      // A first recording fills empty tables: building the GIN index once at the end costs a
-      // fraction of maintaining it row by row (both inside this transaction, so an abort keeps
-      // the index). A recording over earlier state keeps it maintained.
       const first = (await db.query('SELECT 1 FROM local_osm_ways LIMIT 1')).rowCount === 0;
-      const noNodes = (await db.query('SELECT 1 FROM local_osm_nodes LIMIT 1')).rowCount === 0;
-      if (first) await db.query('DROP INDEX IF EXISTS local_osm_ways_refs');
-      // Into an empty table the key is built once at the end, from the loaded rows, rather than
-      // row by row (6.8M nodes of a 2M-address country: 8.5 s against 5.8 s of server time).
+      // Left for the first update to build (ensureWaysByNode): maintained row by row it would cost
+      // the recording far more than one build. Inside this transaction: an abort keeps it.
+      await db.query('DROP INDEX IF EXISTS local_osm_ways_refs');
+      // Into an empty table the key is built once at the end, from the loaded rows, rather than row by row.
       if (first) await db.query('ALTER TABLE local_osm_ways DROP CONSTRAINT local_osm_ways_pkey');
-      if (noNodes) await db.query('ALTER TABLE local_osm_nodes DROP CONSTRAINT local_osm_nodes_pkey');
-      // The semi-join at commit hashes every stored node reference: in memory rather than in
-      // batches on disk at an extract's size, still bounded on a country's.
-      await db.query("SET LOCAL work_mem = '64MB'");
-      await db.query(STAGE_NODES);
       let open = true;
       const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
         if (!open) return;
@@ -186,17 +221,11 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
           db.release();
         }
       };
-      let staged = false;
       let completed = false;
       const recorder: StateRecorder = {
-        // Into empty tables (a first recording: each way once, exact nodes in id order) by COPY:
-        // the server's fast path, and no parameter arrays to build and parse.
+        // Into empty tables (a first recording: each way once) by COPY: the server's fast path,
+        // and no parameter arrays to build and parse.
         ways: (rows) => (first ? copyWays(db, rows) : putWays(db, rows)),
-        async nodes(packed, exact) {
-          if (first && noNodes && exact) return copyNodes(db, 'local_osm_nodes', packed);
-          staged = true;
-          return copyNodes(db, 'pg_temp.osm_record_nodes', packed);
-        },
         async areas(rows) {
           if (rows.length === 0) return;
           await db.query(
@@ -209,14 +238,6 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
           if (completed) return;
           completed = true;
           if (first) await db.query('ALTER TABLE local_osm_ways ADD PRIMARY KEY (id)');
-          if (first) await db.query(WAYS_BY_NODE);
-          // Statistics for the semi-join below (and for updates' plans after a bulk load).
-          await db.query('ANALYZE local_osm_ways');
-          if (staged) {
-            await db.query('ANALYZE pg_temp.osm_record_nodes');
-            await db.query(KEEP_USED_STAGED(!noNodes));
-          }
-          if (noNodes) await db.query('ALTER TABLE local_osm_nodes ADD PRIMARY KEY (id)');
         },
         async commit(extract) {
           await recorder.complete();

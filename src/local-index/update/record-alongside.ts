@@ -4,15 +4,16 @@ import { describeError } from '../../lib/describe-error.js';
 import type { OsmStateStore, StateBatch, StateRecorder } from './osm-state.js';
 import { writeStateBatch } from './record-state.js';
 import { sqliteRecorder } from './sqlite-osm-state.js';
-import { readOsmStateInThread } from './state-thread.js';
+import { BatchQueue } from './batch-queue.js';
 
 /** What recording the update state beside an import came to. */
 export type RecordedState = { ways: number; areas: number; durationMs: number } | { error: string };
 
 /**
  * Records an OSM extract's update state (osm-state.ts) while the import of the same file runs,
- * instead of reading the file again after it: the state's reader has a thread of its own
- * (state-thread.ts) and its writes interleave with the import's.
+ * instead of reading the file again after it: the import's reader gathers it in the same reading
+ * (osm-pbf.ts) and hands the batches to `take`, and their writes interleave with the import's.
+ * (`read` gives the batches from elsewhere instead.)
  *
  * - SQLite: written through the import's connection, in its transaction (one writer a file): the
  *   index and the state it can be updated from commit together, or neither does.
@@ -28,13 +29,15 @@ export function recordAlongside(opts: {
   path: string;
   at: string;
   state: OsmStateStore;
-  /** The batches (default: read on a thread of their own). */
+  /** The batches (default: from the import's reading, through `take`). */
   read?: (path: string, signal: AbortSignal) => AsyncIterable<StateBatch>;
 }): ImportCompanion & { result(): RecordedState | undefined } {
   const started = performance.now();
   const extract = { file: opts.path, at: opts.at };
   const stop = new AbortController();
-  const read = opts.read ?? ((path: string, signal: AbortSignal) => readOsmStateInThread(path, {}, signal));
+  const queue = opts.read ? undefined : new BatchQueue<StateBatch>();
+  stop.signal.addEventListener('abort', () => queue?.close());
+  const read = opts.read ?? (() => queue!);
   let recorder: StateRecorder | undefined;
   /** SQLite: the recording is part of the import's transaction. */
   let inside = false;
@@ -68,7 +71,8 @@ export function recordAlongside(opts: {
   return {
     start(session) {
       pump = run(session);
-      pump.catch(() => undefined); // kept by settle()
+      // Kept by settle(); a recording that failed takes no more batches (the import must not wait on it).
+      pump.catch(() => queue?.close());
     },
     async beforeCommit() {
       await settle();
@@ -92,5 +96,14 @@ export function recordAlongside(opts: {
       await recorder?.abort().catch(() => undefined);
     },
     result: () => outcome,
+    ...(queue
+      ? {
+          async take(batch: StateBatch) {
+            await queue.put(batch);
+            // The areas are a reading's last batch.
+            if (batch.kind === 'areas') queue.end();
+          },
+        }
+      : {}),
   };
 }

@@ -7,9 +7,6 @@ export async function writeStateBatch(recorder: StateRecorder, batch: StateBatch
     case 'ways':
       await recorder.ways(batch.rows);
       return undefined;
-    case 'nodes':
-      await recorder.nodes(batch.packed, batch.exact);
-      return undefined;
     case 'areas':
       await recorder.areas(batch.rows);
       // Boundaries only: place nodes ride in the same batch.
@@ -35,7 +32,8 @@ export async function writeRecording(recorder: StateRecorder, batches: AsyncIter
 /**
  * Records what later updates of this extract need (osm-state.ts) after the import, in this
  * thread, in a transaction of its own: an interrupted recording leaves the previous state. The
- * CLI records it during the import instead (record-alongside.ts); both read through state-reader.ts.
+ * CLI records it during the import instead (record-alongside.ts); both read through the import's
+ * reader (osm-pbf.ts), this one through state-reader.ts.
  */
 export async function recordOsmState(state: OsmStateStore, path: string, at: string, opts?: StateReadOptions): Promise<{ ways: number; areas: number }> {
   const recorder = await state.beginRecord();

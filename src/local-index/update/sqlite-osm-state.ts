@@ -3,6 +3,9 @@ import { ensureDataDir } from '../../lib/data-dir.js';
 import { join } from 'node:path';
 import { SQLITE_INDEX_FILE } from '../store/sqlite-store.js';
 import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags } from './osm-state.js';
+import { coordsBlob, coordsFromBlob, coordsOf, pointAt, refsJson, toE7 } from './way-coords.js';
+import { wayAt } from './way-rows.js';
+import { migrateSqliteNodeRows } from './sqlite-state-migrate.js';
 
 /** Rows per insert statement of a first recording. */
 const MANY = 100;
@@ -16,84 +19,81 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
-/** The state's tables, created where missing. */
+/** osm_meta's mark that osm_way_nodes holds every stored way's nodes. */
+const WAY_NODES_BUILT = 'way_nodes';
+
+/** The state's tables, created where missing; state in the earlier layout (a row per node) migrates. */
 export function createSqliteOsmState(db: Database.Database): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS osm_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS osm_ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS osm_ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs TEXT NOT NULL, coords BLOB);
     CREATE TABLE IF NOT EXISTS osm_way_nodes (node_id INTEGER NOT NULL, way_id INTEGER NOT NULL, PRIMARY KEY (node_id, way_id)) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS osm_nodes (id INTEGER PRIMARY KEY, lat REAL NOT NULL, lng REAL NOT NULL);
     CREATE TABLE IF NOT EXISTS osm_areas (id INTEGER PRIMARY KEY, value TEXT NOT NULL, rings TEXT NOT NULL);
   `);
+  migrateSqliteNodeRows(db);
+}
+
+/**
+ * Which ways use a node (osm_way_nodes): built from the stored node lists, in one sorted pass
+ * that appends to its B-tree, by the first update that asks, not by the recording. Row by row
+ * beside the import it was a row and a probe for each of a country's millions of node
+ * references; built at once it is still seconds a country, which an import need not wait for.
+ * Updates then keep it current.
+ */
+function ensureWayNodes(db: Database.Database): void {
+  if (db.prepare('SELECT 1 FROM osm_meta WHERE key = ?').get(WAY_NODES_BUILT)) return;
+  const build = () => {
+    db.exec('DELETE FROM osm_way_nodes');
+    db.exec('INSERT OR IGNORE INTO osm_way_nodes (node_id, way_id) SELECT j.value, w.id FROM osm_ways w, json_each(w.refs) j ORDER BY 1, 2');
+    db.prepare('INSERT INTO osm_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(WAY_NODES_BUILT, 'built');
+  };
+  if (db.inTransaction) build();
+  else db.transaction(build).immediate();
 }
 
 /**
  * A recording on `db`, in the transaction open there: its own (`own`: committed or rolled back
  * here), or an import's (record-alongside.ts: the import's commit commits it too, so the index and
- * its update state change together). A first recording fills empty tables: rather than a node
- * index row and a probe of it per reference and per node, ways are written alone, exact nodes
- * straight into place and a screened superset staged; at commit the node index is built in one
- * sorted pass, which appends to its B-tree, and the staged nodes a way uses are kept. Over earlier
- * state, row by row as an update.
+ * its update state change together). Each way is one row with its nodes' coordinates; the index
+ * of which ways use a node is dropped, for the first update to build again (ensureWayNodes). A
+ * first recording fills empty tables, many rows a statement; over earlier state, an unchanged
+ * way is left as stored.
  */
 export function sqliteRecorder(db: Database.Database, own: boolean): StateRecorder {
   createSqliteOsmState(db);
   const first = db.prepare('SELECT 1 FROM osm_ways LIMIT 1').get() === undefined;
+  db.prepare('DELETE FROM osm_meta WHERE key = ?').run(WAY_NODES_BUILT);
+  if (!first) db.exec('DELETE FROM osm_way_nodes');
   const q = sqliteStateStatements(db);
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS osm_record_nodes (id INTEGER NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL); DELETE FROM temp.osm_record_nodes;');
-  const stage = db.prepare('INSERT INTO temp.osm_record_nodes (id, lat, lng) VALUES (?, ?, ?)');
   // A first recording's rows go in MANY to a statement: one call into SQLite instead of one per row.
-  const values = (n: number) => Array.from({ length: n }, () => '(?, ?, ?)').join(', ');
-  const putWays = db.prepare(`INSERT INTO osm_ways (id, tags, refs) VALUES ${values(MANY)} ON CONFLICT (id) DO UPDATE SET tags = excluded.tags, refs = excluded.refs`);
-  const putNodes = db.prepare(`INSERT INTO osm_nodes (id, lat, lng) VALUES ${values(MANY)} ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng`);
-  let staged = false;
-  let completed = false;
+  const values = Array.from({ length: MANY }, () => '(?, ?, ?, ?)').join(', ');
+  const putWays = db.prepare(`INSERT INTO osm_ways (id, tags, refs, coords) VALUES ${values}`);
   let open = true;
   const finish = (sql: 'COMMIT' | 'ROLLBACK' | undefined) => {
     open = false;
     if (sql && db.inTransaction) db.exec(sql);
-    db.exec('DROP TABLE IF EXISTS temp.osm_record_nodes');
   };
   const recorder: StateRecorder = {
-    async ways({ ids, tags, refs }) {
-      if (!first) {
-        for (let i = 0; i < ids.length; i++) q.writeWayText(ids[i]!, tags[i]!, refs[i]!);
-        return;
-      }
-      const whole = ids.length - (ids.length % MANY);
-      const args: (number | string)[] = [];
+    async ways(rows) {
+      const n = rows.ids.length;
+      const whole = first ? n - (n % MANY) : 0;
+      const args: (number | string | Buffer)[] = [];
       for (let i = 0; i < whole; i++) {
-        args.push(ids[i]!, tags[i]!, refs[i]!);
-        if (args.length === MANY * 3) putWays.run(args.splice(0));
+        const w = wayAt(rows, i);
+        args.push(w.id, w.tags, refsJson(w.refs), coordsBlob(w.coords));
+        if (args.length === MANY * 4) putWays.run(args.splice(0));
       }
-      for (let i = whole; i < ids.length; i++) q.putWay.run(ids[i], tags[i], refs[i]);
-    },
-    async nodes(packed, exact) {
-      const n = packed.length / 3;
-      if (first && exact) {
-        const whole = n - (n % MANY);
-        for (let i = 0; i < whole; i += MANY) putNodes.run(Array.from(packed.subarray(i * 3, (i + MANY) * 3)));
-        for (let i = whole; i < n; i++) q.putNode.run(packed[i * 3], packed[i * 3 + 1], packed[i * 3 + 2]);
-      } else if (first) {
-        staged = true;
-        for (let i = 0; i < n; i++) stage.run(packed[i * 3], packed[i * 3 + 1], packed[i * 3 + 2]);
-      } else for (let i = 0; i < n; i++) q.putUsedNode.run({ id: packed[i * 3], lat: packed[i * 3 + 1], lng: packed[i * 3 + 2] });
+      for (let i = whole; i < n; i++) {
+        const w = wayAt(rows, i);
+        q.putWay.run(w.id, w.tags, refsJson(w.refs), coordsBlob(w.coords));
+      }
     },
     async areas(rows) {
       for (const a of rows) q.putArea.run(a.id, JSON.stringify(a.value), JSON.stringify(a.rings));
     },
-    async complete() {
-      if (completed) return;
-      completed = true;
-      if (first) db.exec('INSERT OR IGNORE INTO osm_way_nodes (node_id, way_id) SELECT j.value, w.id FROM osm_ways w, json_each(w.refs) j ORDER BY 1, 2');
-      if (staged) {
-        db.exec(`INSERT INTO osm_nodes (id, lat, lng) SELECT id, lat, lng FROM temp.osm_record_nodes t
-                   WHERE EXISTS (SELECT 1 FROM osm_way_nodes n WHERE n.node_id = t.id) ORDER BY id
-                   ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng`);
-      }
-    },
+    // Nothing was put off: every row went into place as it came.
+    async complete() {},
     async commit(extract) {
-      await recorder.complete();
       q.setMeta.run('recorded', JSON.stringify(extract));
       db.prepare("DELETE FROM osm_meta WHERE key = 'failed'").run();
       finish(own ? 'COMMIT' : undefined);
@@ -108,39 +108,17 @@ export function sqliteRecorder(db: Database.Database, own: boolean): StateRecord
 /** The statements a recording and an update write the state with. */
 function sqliteStateStatements(db: Database.Database) {
   const setMeta = db.prepare('INSERT INTO osm_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-  const putWay = db.prepare('INSERT INTO osm_ways (id, tags, refs) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET tags = excluded.tags, refs = excluded.refs');
-  // Through the way's stored node list: the node index is keyed by node, and a scan by way would read it all.
-  const oldRefs = db.prepare('SELECT refs FROM osm_ways WHERE id = ?').pluck();
-  const dropWayNode = db.prepare('DELETE FROM osm_way_nodes WHERE node_id = ? AND way_id = ?');
-  const dropWayNodes = (id: number) => {
-    const refs = oldRefs.get(id) as string | undefined;
-    if (refs) for (const ref of JSON.parse(refs) as number[]) dropWayNode.run(ref, id);
-  };
-  const putWayNode = db.prepare('INSERT OR IGNORE INTO osm_way_nodes (node_id, way_id) VALUES (?, ?)');
-  const dropWay = db.prepare('DELETE FROM osm_ways WHERE id = ?');
-  const putNode = db.prepare('INSERT INTO osm_nodes (id, lat, lng) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng');
-  const putUsedNode = db.prepare(
-    `INSERT INTO osm_nodes (id, lat, lng) SELECT @id, @lat, @lng WHERE EXISTS (SELECT 1 FROM osm_way_nodes WHERE node_id = @id)
-     ON CONFLICT (id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng WHERE (osm_nodes.lat, osm_nodes.lng) IS NOT (excluded.lat, excluded.lng)`,
+  // A re-recorded extract is mostly the same again: an unchanged row is not rewritten.
+  const putWay = db.prepare(
+    `INSERT INTO osm_ways (id, tags, refs, coords) VALUES (?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET tags = excluded.tags, refs = excluded.refs, coords = excluded.coords
+     WHERE (osm_ways.tags, osm_ways.refs, osm_ways.coords) IS NOT (excluded.tags, excluded.refs, excluded.coords)`,
   );
-  const dropUnused = db.prepare('DELETE FROM osm_nodes WHERE id = ? AND NOT EXISTS (SELECT 1 FROM osm_way_nodes WHERE node_id = ?)');
   const putArea = db.prepare('INSERT INTO osm_areas (id, value, rings) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value, rings = excluded.rings');
-
-  const oldWay = db.prepare('SELECT tags, refs FROM osm_ways WHERE id = ?');
-  /** A way as it now is; an unchanged one (most of a re-recorded extract) is left as stored. */
-  const writeWayText = (id: number, tags: string, refs: string) => {
-    const old = oldWay.get(id) as { tags: string; refs: string } | undefined;
-    if (old?.refs === refs) {
-      if (old.tags !== tags) putWay.run(id, tags, refs);
-      return;
-    }
-    if (old) for (const ref of JSON.parse(old.refs) as number[]) dropWayNode.run(ref, id);
-    putWay.run(id, tags, refs);
-    for (const ref of JSON.parse(refs) as number[]) putWayNode.run(ref, id);
-  };
-  const writeWay = (id: number, w: StoredWay) => writeWayText(id, JSON.stringify(w.tags), JSON.stringify(w.refs));
-  return { setMeta, dropWayNodes, dropWay, writeWay, writeWayText, putWay, putNode, putUsedNode, dropUnused, putArea };
+  return { setMeta, putWay, putArea };
 }
+
+type WayRow = { id: number; tags: string; refs: string; coords: Buffer | null };
 
 /** The OSM update state in the SQLite index file, on its own connection (see osm-state.ts). */
 export function openSqliteOsmState(dataDir: string): OsmStateStore {
@@ -152,8 +130,42 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
   db.pragma('busy_timeout = 600000');
   createSqliteOsmState(db);
   const meta = (key: string) => db.prepare('SELECT value FROM osm_meta WHERE key = ?').pluck().get(key) as string | undefined;
-  const { setMeta, dropWayNodes, dropWay, writeWay, putNode, dropUnused } = sqliteStateStatements(db);
+  const { setMeta, putWay } = sqliteStateStatements(db);
   const delMeta = db.prepare('DELETE FROM osm_meta WHERE key = ? AND value = ?');
+  const wayNodesOf = db.prepare('SELECT DISTINCT way_id FROM osm_way_nodes WHERE node_id IN (SELECT value FROM json_each(?))').pluck();
+  const holdersOf = db.prepare(
+    'SELECT id, tags, refs, coords FROM osm_ways WHERE id IN (SELECT way_id FROM osm_way_nodes WHERE node_id IN (SELECT value FROM json_each(?)))',
+  );
+  const oldWay = db.prepare('SELECT refs FROM osm_ways WHERE id = ?').pluck();
+  const dropWayNode = db.prepare('DELETE FROM osm_way_nodes WHERE node_id = ? AND way_id = ?');
+  const putWayNode = db.prepare('INSERT OR IGNORE INTO osm_way_nodes (node_id, way_id) VALUES (?, ?)');
+  const dropWay = db.prepare('DELETE FROM osm_ways WHERE id = ?');
+  const setCoords = db.prepare('UPDATE osm_ways SET coords = ? WHERE id = ?');
+
+  /** The stored ways that use any of `ids`, with their node lists and coordinates. */
+  const holders = (ids: number[]) => chunks(ids).flatMap((c) => holdersOf.all(JSON.stringify(c)) as WayRow[]);
+  /** Coordinates of nodes as the ways that use them hold them. */
+  const nodesIn = (ids: number[]) => {
+    const wanted = new Set(ids);
+    const out = new Map<number, [number, number]>();
+    for (const w of holders(ids)) {
+      const refs = JSON.parse(w.refs) as number[];
+      const coords = coordsFromBlob(w.coords, refs.length);
+      refs.forEach((ref, i) => {
+        const p = wanted.has(ref) && !out.has(ref) ? pointAt(coords, i) : undefined;
+        if (p) out.set(ref, p);
+      });
+    }
+    return out;
+  };
+  /** A way as it now is, its node index rows kept in step with its node list. */
+  const writeWay = (id: number, w: StoredWay, coords: Int32Array) => {
+    const old = oldWay.get(id) as string | undefined;
+    if (old !== undefined) for (const ref of JSON.parse(old) as number[]) dropWayNode.run(ref, id);
+    putWay.run(id, JSON.stringify(w.tags), refsJson(w.refs), coordsBlob(coords));
+    for (const ref of w.refs) putWayNode.run(ref, id);
+  };
+
   return {
     async updateStatus() {
       return readUpdateStatus(meta);
@@ -162,8 +174,8 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
       setMeta.run('failed', JSON.stringify(failure));
     },
     async waysUsingNodes(ids) {
-      const stmt = db.prepare('SELECT DISTINCT way_id FROM osm_way_nodes WHERE node_id IN (SELECT value FROM json_each(?))').pluck();
-      return [...new Set(chunks(ids).flatMap((c) => stmt.all(JSON.stringify(c)) as number[]))];
+      ensureWayNodes(db);
+      return [...new Set(chunks(ids).flatMap((c) => wayNodesOf.all(JSON.stringify(c)) as number[]))];
     },
     async ways(ids) {
       const stmt = db.prepare('SELECT id, tags, refs FROM osm_ways WHERE id IN (SELECT value FROM json_each(?))');
@@ -176,10 +188,8 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
       return out;
     },
     async nodes(ids) {
-      const stmt = db.prepare('SELECT id, lat, lng FROM osm_nodes WHERE id IN (SELECT value FROM json_each(?))');
-      const out = new Map<number, [number, number]>();
-      for (const c of chunks(ids)) for (const r of stmt.all(JSON.stringify(c)) as { id: number; lat: number; lng: number }[]) out.set(r.id, [r.lat, r.lng]);
-      return out;
+      ensureWayNodes(db);
+      return nodesIn(ids);
     },
     async areas() {
       const rows = db.prepare('SELECT id, value, rings FROM osm_areas ORDER BY id').all() as { id: number; value: string; rings: string }[];
@@ -187,13 +197,31 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
     },
     async apply(change, digest) {
       db.transaction(() => {
+        ensureWayNodes(db);
+        // Nodes a written way uses that the change does not move: where the stored ways have them (before any is dropped).
+        const kept = nodesIn([...new Set([...change.ways.values()].flatMap((w) => w.refs.filter((r) => !change.nodes.has(r))))]);
+        const at = (ref: number) => change.nodes.get(ref) ?? kept.get(ref);
         for (const id of change.droppedWays) {
-          dropWayNodes(id);
+          const old = oldWay.get(id) as string | undefined;
+          if (old !== undefined) for (const ref of JSON.parse(old) as number[]) dropWayNode.run(ref, id);
           dropWay.run(id);
         }
-        for (const [id, w] of change.ways) writeWay(id, w);
-        for (const [id, [lat, lng]] of change.nodes) putNode.run(id, lat, lng);
-        for (const id of change.maybeUnused) dropUnused.run(id, id);
+        for (const [id, w] of change.ways) writeWay(id, w, coordsOf(w.refs, at));
+        // Every other stored way that uses a moved node takes its new coordinates.
+        for (const w of holders([...change.nodes.keys()])) {
+          if (change.ways.has(w.id)) continue;
+          const refs = JSON.parse(w.refs) as number[];
+          const coords = coordsFromBlob(w.coords, refs.length);
+          let moved = false;
+          refs.forEach((ref, i) => {
+            const p = change.nodes.get(ref);
+            if (!p) return;
+            const [lat, lng] = [toE7(p[0]), toE7(p[1])];
+            moved ||= coords[i * 2] !== lat || coords[i * 2 + 1] !== lng;
+            [coords[i * 2], coords[i * 2 + 1]] = [lat, lng];
+          });
+          if (moved) setCoords.run(coordsBlob(coords), w.id);
+        }
         setMeta.run('pending', digest);
       }).immediate();
     },
