@@ -13,12 +13,12 @@ import { NodeLocations } from './osm-node-locations.js';
 import { hasAddress } from './osm-address-forms.js';
 import { entranceTags, isBareEntrance } from './osm-entrances.js';
 import { isInterpolation } from './osm-interpolation.js';
-import { addrTags, interpolationRows, osmRows } from './osm-rows.js';
+import { addrTags, interpolationRows, isAddrKey, osmRows } from './osm-rows.js';
 import { type PlaceNode, placeNodeOf } from './osm-place-nodes.js';
 import { PlaceLocator } from './osm-places.js';
 import { StateRows } from './osm-state-rows.js';
 import { areaWay, entranceWay, entranceWayId, withEnds } from '../update/osm-derived-ways.js';
-import { tracked, type StoredArea } from '../update/osm-state.js';
+import { isStateKey, tracked, type StoredArea } from '../update/osm-state.js';
 
 type Tags = Record<string, string>;
 
@@ -61,9 +61,8 @@ function wayTags(tags: Tags, state: boolean): [string, string | null] {
   const own: Tags = {};
   const kept: Tags | undefined = state ? {} : undefined;
   for (const k in tags) {
-    const addr = k.startsWith('addr:');
-    if (addr || k.startsWith('is_in')) own[k] = tags[k]!;
-    if (kept && (addr || k === 'building')) kept[k] = tags[k]!;
+    if (isAddrKey(k)) own[k] = tags[k]!;
+    if (kept && isStateKey(k)) kept[k] = tags[k]!;
   }
   return [JSON.stringify(own), kept ? JSON.stringify(kept) : null];
 }

@@ -9,7 +9,9 @@ import { buildAddress } from './record.js';
 type Tags = Record<string, string>;
 
 /** Only the tags the importer reads are staged. */
-export const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith('addr:') || k.startsWith('is_in')));
+/** The tags an address row reads: `addr:*` and `is_in*`. */
+export const isAddrKey = (k: string): boolean => k.startsWith('addr:') || k.startsWith('is_in');
+export const addrTags = (tags: Tags): Tags => Object.fromEntries(Object.entries(tags).filter(([k]) => isAddrKey(k)));
 
 /** Tags naming places an address lies in besides its town: the levels a resident may write instead. */
 const PLACE_TAGS = ['addr:hamlet', 'addr:suburb', 'addr:quarter', 'addr:neighbourhood', 'addr:district', 'addr:municipality', 'is_in:city', 'is_in:municipality', 'is_in:town', 'is_in:village'];

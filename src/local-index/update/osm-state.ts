@@ -29,9 +29,12 @@ export const tracked = (tags: Tags): boolean => Boolean(hasAddress(tags) || tags
 /** The tags the state keeps of a way: its address, and whether it is a building. */
 export function stateTags(tags: Tags): Tags {
   const out: Tags = {};
-  for (const [k, v] of Object.entries(tags)) if (k.startsWith('addr:') || k === 'building') out[k] = v;
+  for (const [k, v] of Object.entries(tags)) if (isStateKey(k)) out[k] = v;
   return out;
 }
+
+/** The tags the state keeps: `addr:*` and `building`. */
+export const isStateKey = (k: string): boolean => k.startsWith('addr:') || k === 'building';
 
 export interface StoredWay {
   tags: Tags;

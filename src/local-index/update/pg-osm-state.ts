@@ -4,7 +4,7 @@ import { copyBinary } from '../store/pg-copy-in.js';
 import { ident } from '../store/pg-schema.js';
 import { withSessionOptions } from '../store/pg-store.js';
 import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags, type WayRows } from './osm-state.js';
-import { coordsFromArray, coordsLiteral, coordsOf, pointAt, refsLiteral, toE7 } from './way-coords.js';
+import { coordsFromArray, coordsLiteral, coordsOf, moveNodes, pointsOf, refsLiteral } from './way-coords.js';
 import { wayAt } from './way-rows.js';
 import { binaryWays } from './pg-way-copy.js';
 
@@ -72,20 +72,8 @@ async function putWays(db: pg.PoolClient, rows: WayRows): Promise<void> {
   await db.query(PUT_WAYS, [ids, tags, refs, coords]);
 }
 
-/** Coordinates of nodes as the ways that use them hold them. */
-function pointsIn(rows: WayRow[], ids: Iterable<number>): Map<number, [number, number]> {
-  const wanted = new Set(ids);
-  const out = new Map<number, [number, number]>();
-  for (const w of rows) {
-    const coords = coordsFromArray(w.coords, w.refs.length);
-    w.refs.forEach((text, i) => {
-      const ref = Number(text);
-      const p = wanted.has(ref) && !out.has(ref) ? pointAt(coords, i) : undefined;
-      if (p) out.set(ref, p);
-    });
-  }
-  return out;
-}
+/** A stored way read back: its node list as numbers, its coordinates. */
+const wayPoints = (w: WayRow) => ({ id: Number(w.id), refs: w.refs.map(Number), coords: coordsFromArray(w.coords, w.refs.length) });
 
 /** The OSM update state in PostgreSQL (`local_osm_*`), always on the primary (see osm-state.ts). */
 export async function openPgOsmState(databaseUrl: string, schema: string | undefined): Promise<OsmStateStore> {
@@ -129,7 +117,7 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
       await db.query('ANALYZE local_osm_ways');
     });
   };
-  const holders = async (db: pg.Pool | pg.PoolClient, ids: number[]) => (ids.length === 0 ? [] : (await db.query<WayRow>(HOLDERS, [ids])).rows);
+  const holders = async (db: pg.Pool | pg.PoolClient, ids: number[]) => (ids.length === 0 ? [] : (await db.query<WayRow>(HOLDERS, [ids])).rows.map(wayPoints));
 
   return {
     async updateStatus() {
@@ -155,7 +143,7 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
     },
     async nodes(ids) {
       await ensureWaysByNode();
-      return pointsIn(await holders(pool, ids), ids);
+      return pointsOf(await holders(pool, ids), ids);
     },
     async areas() {
       const res = await pool.query<{ id: string; value: string; rings: string }>('SELECT id, value, rings FROM local_osm_areas ORDER BY id');
@@ -166,7 +154,7 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
       await transaction(async (db) => {
         // Nodes a written way uses that the change does not move: where the stored ways have them (before any is dropped).
         const unmoved = [...new Set([...change.ways.values()].flatMap((w) => w.refs.filter((r) => !change.nodes.has(r))))];
-        const kept = pointsIn(await holders(db, unmoved), unmoved);
+        const kept = pointsOf(await holders(db, unmoved), unmoved);
         const at = (ref: number) => change.nodes.get(ref) ?? kept.get(ref);
         if (change.droppedWays.length > 0) {
           await db.query('DELETE FROM local_osm_ways WHERE id = ANY($1::bigint[])', [change.droppedWays]);
@@ -176,19 +164,9 @@ export async function openPgOsmState(databaseUrl: string, schema: string | undef
           await db.query(PUT_WAYS, [written.map((w) => w.id), written.map((w) => w.tags), written.map((w) => w.refs), written.map((w) => w.coords)]);
         }
         // Every other stored way that uses a moved node takes its new coordinates.
-        const moved: { id: string; coords: string }[] = [];
+        const moved: { id: number; coords: string }[] = [];
         for (const w of await holders(db, [...change.nodes.keys()])) {
-          if (change.ways.has(Number(w.id))) continue;
-          const coords = coordsFromArray(w.coords, w.refs.length);
-          let changed = false;
-          w.refs.forEach((text, i) => {
-            const p = change.nodes.get(Number(text));
-            if (!p) return;
-            const [lat, lng] = [toE7(p[0]), toE7(p[1])];
-            changed ||= coords[i * 2] !== lat || coords[i * 2 + 1] !== lng;
-            [coords[i * 2], coords[i * 2 + 1]] = [lat, lng];
-          });
-          if (changed) moved.push({ id: w.id, coords: coordsLiteral(coords) });
+          if (!change.ways.has(w.id) && moveNodes(w, change.nodes)) moved.push({ id: w.id, coords: coordsLiteral(w.coords) });
         }
         if (moved.length > 0) {
           await db.query('UPDATE local_osm_ways w SET coords = t.coords::integer[] FROM unnest($1::bigint[], $2::text[]) AS t (id, coords) WHERE w.id = t.id', [

@@ -3,7 +3,7 @@ import { ensureDataDir } from '../../lib/data-dir.js';
 import { join } from 'node:path';
 import { SQLITE_INDEX_FILE } from '../store/sqlite-store.js';
 import { readUpdateStatus, type OsmStateStore, type StateRecorder, type StoredArea, type StoredWay, type Tags } from './osm-state.js';
-import { coordsBlob, coordsFromBlob, coordsOf, pointAt, refsJson, toE7 } from './way-coords.js';
+import { coordsBlob, coordsFromBlob, coordsOf, moveNodes, pointsOf, refsJson } from './way-coords.js';
 import { wayAt } from './way-rows.js';
 import { migrateSqliteNodeRows } from './sqlite-state-migrate.js';
 
@@ -143,25 +143,21 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
   const setCoords = db.prepare('UPDATE osm_ways SET coords = ? WHERE id = ?');
 
   /** The stored ways that use any of `ids`, with their node lists and coordinates. */
-  const holders = (ids: number[]) => chunks(ids).flatMap((c) => holdersOf.all(JSON.stringify(c)) as WayRow[]);
-  /** Coordinates of nodes as the ways that use them hold them. */
-  const nodesIn = (ids: number[]) => {
-    const wanted = new Set(ids);
-    const out = new Map<number, [number, number]>();
-    for (const w of holders(ids)) {
-      const refs = JSON.parse(w.refs) as number[];
-      const coords = coordsFromBlob(w.coords, refs.length);
-      refs.forEach((ref, i) => {
-        const p = wanted.has(ref) && !out.has(ref) ? pointAt(coords, i) : undefined;
-        if (p) out.set(ref, p);
-      });
-    }
-    return out;
+  const holders = (ids: number[]) =>
+    chunks(ids).flatMap((c) =>
+      (holdersOf.all(JSON.stringify(c)) as WayRow[]).map((w) => {
+        const refs = JSON.parse(w.refs) as number[];
+        return { id: w.id, refs, coords: coordsFromBlob(w.coords, refs.length) };
+      }),
+    );
+  /** Its rows in the node index go (before its node list changes or it is dropped). */
+  const dropWayNodes = (id: number) => {
+    const old = oldWay.get(id) as string | undefined;
+    if (old !== undefined) for (const ref of JSON.parse(old) as number[]) dropWayNode.run(ref, id);
   };
   /** A way as it now is, its node index rows kept in step with its node list. */
   const writeWay = (id: number, w: StoredWay, coords: Int32Array) => {
-    const old = oldWay.get(id) as string | undefined;
-    if (old !== undefined) for (const ref of JSON.parse(old) as number[]) dropWayNode.run(ref, id);
+    dropWayNodes(id);
     putWay.run(id, JSON.stringify(w.tags), refsJson(w.refs), coordsBlob(coords));
     for (const ref of w.refs) putWayNode.run(ref, id);
   };
@@ -189,7 +185,7 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
     },
     async nodes(ids) {
       ensureWayNodes(db);
-      return nodesIn(ids);
+      return pointsOf(holders(ids), ids);
     },
     async areas() {
       const rows = db.prepare('SELECT id, value, rings FROM osm_areas ORDER BY id').all() as { id: number; value: string; rings: string }[];
@@ -199,28 +195,17 @@ export function openSqliteOsmState(dataDir: string): OsmStateStore {
       db.transaction(() => {
         ensureWayNodes(db);
         // Nodes a written way uses that the change does not move: where the stored ways have them (before any is dropped).
-        const kept = nodesIn([...new Set([...change.ways.values()].flatMap((w) => w.refs.filter((r) => !change.nodes.has(r))))]);
+        const unmoved = [...new Set([...change.ways.values()].flatMap((w) => w.refs.filter((r) => !change.nodes.has(r))))];
+        const kept = pointsOf(holders(unmoved), unmoved);
         const at = (ref: number) => change.nodes.get(ref) ?? kept.get(ref);
         for (const id of change.droppedWays) {
-          const old = oldWay.get(id) as string | undefined;
-          if (old !== undefined) for (const ref of JSON.parse(old) as number[]) dropWayNode.run(ref, id);
+          dropWayNodes(id);
           dropWay.run(id);
         }
         for (const [id, w] of change.ways) writeWay(id, w, coordsOf(w.refs, at));
         // Every other stored way that uses a moved node takes its new coordinates.
         for (const w of holders([...change.nodes.keys()])) {
-          if (change.ways.has(w.id)) continue;
-          const refs = JSON.parse(w.refs) as number[];
-          const coords = coordsFromBlob(w.coords, refs.length);
-          let moved = false;
-          refs.forEach((ref, i) => {
-            const p = change.nodes.get(ref);
-            if (!p) return;
-            const [lat, lng] = [toE7(p[0]), toE7(p[1])];
-            moved ||= coords[i * 2] !== lat || coords[i * 2 + 1] !== lng;
-            [coords[i * 2], coords[i * 2 + 1]] = [lat, lng];
-          });
-          if (moved) setCoords.run(coordsBlob(coords), w.id);
+          if (!change.ways.has(w.id) && moveNodes(w, change.nodes)) setCoords.run(coordsBlob(w.coords), w.id);
         }
         setMeta.run('pending', digest);
       }).immediate();

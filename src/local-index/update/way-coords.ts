@@ -62,3 +62,36 @@ export function coordsFromArray(values: (number | null)[] | null, nodes: number)
 /** Node ids `[1,2,3]` (SQLite's JSON) and `{1,2,3}` (PostgreSQL's array text). */
 export const refsJson = (refs: ArrayLike<number>): string => `[${Array.prototype.join.call(refs, ',')}]`;
 export const refsLiteral = (refs: ArrayLike<number>): string => `{${Array.prototype.join.call(refs, ',')}}`;
+
+/** A stored way's node list and coordinates, as either store reads them back. */
+export interface WayPoints {
+  refs: ArrayLike<number>;
+  coords: Int32Array;
+}
+
+/** Coordinates of the nodes `ids` as the ways that use them hold them (a node two ways share: the first's). */
+export function pointsOf(ways: Iterable<WayPoints>, ids: Iterable<number>): Map<number, [number, number]> {
+  const wanted = new Set(ids);
+  const out = new Map<number, [number, number]>();
+  for (const w of ways) {
+    for (let i = 0; i < w.refs.length; i++) {
+      const ref = w.refs[i]!;
+      const p = wanted.has(ref) && !out.has(ref) ? pointAt(w.coords, i) : undefined;
+      if (p) out.set(ref, p);
+    }
+  }
+  return out;
+}
+
+/** Writes the moved nodes' new coordinates into a way's (in place); whether any changed. */
+export function moveNodes(way: WayPoints, moved: ReadonlyMap<number, [number, number]>): boolean {
+  let changed = false;
+  for (let i = 0; i < way.refs.length; i++) {
+    const p = moved.get(way.refs[i]!);
+    if (!p) continue;
+    const [lat, lng] = [toE7(p[0]), toE7(p[1])];
+    changed ||= way.coords[i * 2] !== lat || way.coords[i * 2 + 1] !== lng;
+    [way.coords[i * 2], way.coords[i * 2 + 1]] = [lat, lng];
+  }
+  return changed;
+}
