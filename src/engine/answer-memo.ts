@@ -7,6 +7,19 @@ export interface MemoEntry<Read, Answer> {
   /** The cache entry's JSON text the answer was decided from. */
   text?: string;
   answer?: Answer;
+  /** This process was asked this request before (answer-memo.ts, likelyMiss). */
+  asked?: boolean;
+}
+
+/**
+ * Whether the cache read of this request is likely a miss: it is the first time this process is
+ * asked it (a request asked before was cached then, or answered from the cache). The engine then
+ * starts the look-up beside the read (work-ahead.ts). Marks the entry asked.
+ */
+export function likelyMiss(entry: MemoEntry<unknown, unknown>): boolean {
+  const first = entry.asked !== true;
+  entry.asked = true;
+  return first;
 }
 
 /**

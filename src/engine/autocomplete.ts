@@ -2,7 +2,7 @@ import { type AutocompleteRequest, type Suggestion, SuggestionType } from '../co
 import type { ResponseCache } from '../store/cache/response-cache.js';
 import type { BillStep, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
-import { AnswerMemo } from './answer-memo.js';
+import { AnswerMemo, likelyMiss } from './answer-memo.js';
 import { cacheKey, withDataGenerations } from './cache-key.js';
 import type { ProviderRunner } from './fan-out.js';
 import { mergeSuggestions } from './merge-suggestions.js';
@@ -11,6 +11,7 @@ import { autocompleteText } from './autocomplete-query.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 import { cacheLater } from './cache-later.js';
+import { startAhead } from './work-ahead.js';
 
 export interface AutocompleteEngineDeps {
   runner: ProviderRunner;
@@ -66,14 +67,7 @@ export class AutocompleteEngine {
       query: request.query,
     });
 
-    const text = await cache.getText(key);
-    const hit = text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as Suggestion[]);
-    if (hit) {
-      await biller.free(ctx, outcome(hit));
-      return { suggestions: hit, cached: true };
-    }
-
-    const { result, complete } = await biller.billed(ctx, eligible.length, async (allowed) => {
+    const work = async (allowed: number) => {
       const called = runner.likeliest(eligible, allowed, country);
       const { query, unit } = autocompleteText(request.query, country);
       const attempts = await runner.run(
@@ -100,7 +94,22 @@ export class AutocompleteEngine {
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcome(suggestions),
       };
-    }, { early: runner.ownData(eligible) });
+    };
+    const early = runner.ownData(eligible);
+
+    const reading = cache.getText(key);
+    // A keystroke this process is asked for the first time is likely a miss: its look-up starts
+    // beside the cache read, as validate's (validate.ts).
+    const ahead = early && likelyMiss(memo) ? startAhead(() => work(eligible.length)) : undefined;
+    const text = await reading;
+    const hit = text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as Suggestion[]);
+    if (hit) {
+      ahead?.drop();
+      await biller.free(ctx, outcome(hit));
+      return { suggestions: hit, cached: true };
+    }
+
+    const { result, complete } = await biller.billed(ctx, eligible.length, work, { early, ...(ahead ? { ahead } : {}) });
     // Cached only once billed (as validate): never a free answer for a call that was not paid.
     if (complete) cacheLater(cache, key, result.suggestions, this.deps.cacheTtlMs);
     return result;

@@ -4,6 +4,7 @@ import { QuotaGate } from '../billing/quota-gate.js';
 import type { Clock } from '../lib/clock.js';
 import type { Metrics } from '../lib/metrics.js';
 import { CreditsExhaustedError } from './errors.js';
+import { aheadResult, startAhead, type WorkAhead } from './work-ahead.js';
 
 /** Who is calling, for billing and the usage event. */
 export interface CallContext {
@@ -31,19 +32,25 @@ export interface BilledWork<T> {
   outcome: CallOutcome;
 }
 
-export interface BillOptions {
+export interface BillOptions<T = unknown> {
   /**
    * The work may start beside the reservation instead of after it: every provider it would call
    * answers from data this service holds (`Provider.ownData`), so running it before the credits are
    * held costs no one a call. The answer still waits for the reservation (see Biller.billed).
    */
   early?: boolean;
+  /**
+   * The work, already started with the whole `want` (only with `early`): the engine began it beside
+   * its cache read (work-ahead.ts). Used in place of starting it again when all of `want` is held;
+   * with fewer credits the work runs again with what was reserved, as for `early`.
+   */
+  ahead?: WorkAhead<T>;
 }
 
 /** What the engines need of a bill step: the API's Biller, or a bulk run's ChunkBiller. */
 export interface BillStep {
   ensureCredits(accountId: string): Promise<void>;
-  billed<T>(ctx: CallContext, want: number, work: (allowed: number) => Promise<BilledWork<T>>, options?: BillOptions): Promise<T>;
+  billed<T>(ctx: CallContext, want: number, work: (allowed: number) => Promise<BilledWork<T>>, options?: BillOptions<T>): Promise<T>;
   free(ctx: CallContext, outcome: CallOutcome): Promise<void>;
 }
 
@@ -111,14 +118,14 @@ export class Biller implements BillStep {
    * dropped), fewer than `want` runs the work again with what was reserved, so what is answered and
    * charged is what the other path gives.
    */
-  async billed<T>(ctx: CallContext, want: number, work: (allowed: number) => Promise<BilledWork<T>>, options: BillOptions = {}): Promise<T> {
+  async billed<T>(ctx: CallContext, want: number, work: (allowed: number) => Promise<BilledWork<T>>, options: BillOptions<T> = {}): Promise<T> {
     if (want <= 0) {
-      const { value, outcome } = await work(0);
+      const { value, outcome } = options.ahead ? await aheadResult(options.ahead) : await work(0);
       this.written(ctx, 0, false, await this.ledger.recordFreeLater(this.event(ctx, outcome, false)));
       return value;
     }
     const call = { credentialId: ctx.credentialId, env: ctx.env, endpoint: ctx.endpoint, source: ctx.source };
-    if (options.early) return this.billedEarly(ctx, want, call, work);
+    if (options.early) return this.billedEarly(ctx, want, call, work, options.ahead);
     const { reservation, durable } = await this.reserveOrRefuse(ctx.accountId, () => this.ledger.reserveOverlapped(ctx.accountId, want, call));
     let result: BilledWork<T>;
     try {
@@ -134,20 +141,22 @@ export class Biller implements BillStep {
   }
 
   /** `billed` with the work started beside the reservation (BillOptions.early). */
-  private async billedEarly<T>(ctx: CallContext, want: number, call: ReservationCall, work: (allowed: number) => Promise<BilledWork<T>>): Promise<T> {
+  private async billedEarly<T>(
+    ctx: CallContext,
+    want: number,
+    call: ReservationCall,
+    work: (allowed: number) => Promise<BilledWork<T>>,
+    ahead: WorkAhead<T> | undefined,
+  ): Promise<T> {
     // Sent first, the work once it is on its way (its statement is issued a few promise hops
     // after the call): the work's own first steps (reading the query) then run while it travels.
     // On disk once it resolves (the flush in its own commit): nothing is answered before.
     const reserving = this.reserveOrRefuse(ctx.accountId, () => this.ledger.reserve(ctx.accountId, want, call));
-    // Settled into a value: a failure before the credits are known must not go unhandled.
-    const started = new Promise<void>((resolve) => setImmediate(resolve)).then(() => work(want)).then(
-      (result) => ({ result }),
-      (error: unknown) => ({ error }),
-    );
+    const started = ahead ?? startAhead(() => work(want));
     const reservation = await reserving;
     let result: BilledWork<T>;
     try {
-      const outcome = await started;
+      const outcome = await started.outcome;
       if (reservation.total < want) result = await work(reservation.total);
       else if ('result' in outcome) result = outcome.result;
       else throw outcome.error;

@@ -1,7 +1,8 @@
 import type { BulkCharge } from '../billing/bulk-ledger.js';
 import type { Reservation } from '../billing/credit-ledger.js';
 import type { Clock } from '../lib/clock.js';
-import { type BillStep, type CallContext, type CallOutcome, usageEvent } from './billing.js';
+import { type BillOptions, type BillStep, type CallContext, type CallOutcome, usageEvent } from './billing.js';
+import { aheadResult } from './work-ahead.js';
 import { CreditsExhaustedError } from './errors.js';
 
 /** What one chunk of a bulk run may spend: its reservation, and whether that was all the account had. */
@@ -51,13 +52,15 @@ export class ChunkBiller implements BillStep {
     ctx: CallContext,
     want: number,
     work: (allowed: number) => Promise<{ value: T; answered: number; outcome: CallOutcome }>,
+    options: BillOptions<T> = {},
   ): Promise<T> {
     const allowed = Math.min(Math.max(0, want), this.left);
     if (want > 0 && allowed <= 0) throw this.exhausted();
     this.left -= allowed;
     let result: { value: T; answered: number; outcome: CallOutcome };
     try {
-      result = await work(allowed);
+      // Work the engine started ahead asked for the whole `want`: its result stands only if all of it is allowed.
+      result = options.ahead && allowed === want ? await aheadResult(options.ahead) : await work(allowed);
     } catch (error) {
       this.left += allowed;
       throw error;

@@ -5,7 +5,7 @@ import type { GeocodeQuery } from '../providers/provider.js';
 import type { ResponseCache } from '../store/cache/response-cache.js';
 import type { BillStep, CallContext } from './billing.js';
 import { everyoneAnswered } from './answered.js';
-import { AnswerMemo, type MemoEntry } from './answer-memo.js';
+import { AnswerMemo, likelyMiss, type MemoEntry } from './answer-memo.js';
 import { cacheKey, withDataGenerations } from './cache-key.js';
 import { shapeAnswer } from './answer-shape.js';
 import { buildConsensus } from './consensus.js';
@@ -19,6 +19,7 @@ import { decideVerdict, recognisable } from './verdict.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { cacheLater } from './cache-later.js';
 import { withSharedPart } from './shared-answer-json.js';
+import { startAhead, type WorkAhead } from './work-ahead.js';
 
 /** What the cache keeps for validate: provider answers, not verdicts (thresholds differ per account). */
 interface CachedLookup {
@@ -75,18 +76,7 @@ export class ValidateEngine {
     const eligible = runner.eligible('geocode', read.country);
     const key = this.dataKey(memo.key, eligible, read.country);
 
-    // debug shows a fresh trace: it skips the cache read but refreshes the entry.
-    if (!request.debug) {
-      const text = await cache.getText(key);
-      const result = text === undefined ? undefined : this.fromCache(memo, text, ctx.thresholds);
-      if (result) {
-        await biller.free(ctx, outcomeOf(result, read));
-        // The decided answer is the memo's, shared by every hit: its JSON is written once (shared-answer-json.ts).
-        return withSharedPart(result, { cached: true, responseId: this.responseId(ctx, request, result, read) });
-      }
-    }
-
-    const { response, attempts } = await biller.billed(ctx, eligible.length, async (allowed) => {
+    const work = async (allowed: number) => {
       const called = runner.likeliest(eligible, allowed, read.country);
       const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called, requestId: ctx.requestId });
       const unverified = nobodyAnswered(attempts);
@@ -97,7 +87,28 @@ export class ValidateEngine {
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcomeOf(result, read),
       };
-    }, { early: runner.ownData(eligible) });
+    };
+    const early = runner.ownData(eligible);
+    let ahead: WorkAhead<{ response: ValidateResponse; attempts: ProviderAttempt[] }> | undefined;
+
+    // debug shows a fresh trace: it skips the cache read but refreshes the entry.
+    if (!request.debug) {
+      const reading = cache.getText(key);
+      // A request this process is asked for the first time is likely a miss: its look-up starts
+      // beside the read (answer-memo.ts, likelyMiss), so a shared cache's round trip is not waited
+      // for first. Only on our own data: a look-up a hit makes unneeded costs no one a call.
+      if (early && likelyMiss(memo)) ahead = startAhead(() => work(eligible.length));
+      const text = await reading;
+      const result = text === undefined ? undefined : this.fromCache(memo, text, ctx.thresholds);
+      if (result) {
+        ahead?.drop();
+        await biller.free(ctx, outcomeOf(result, read));
+        // The decided answer is the memo's, shared by every hit: its JSON is written once (shared-answer-json.ts).
+        return withSharedPart(result, { cached: true, responseId: this.responseId(ctx, request, result, read) });
+      }
+    }
+
+    const { response, attempts } = await biller.billed(ctx, eligible.length, work, { early, ...(ahead ? { ahead } : {}) });
     // Cached only once billed: a cached answer is served free, so one kept from a call whose
     // settle failed would be served unbilled from then on.
     this.remember(key, attempts, eligible);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Biller, type CallContext } from '../../src/engine/billing.js';
 import { CreditsExhaustedError } from '../../src/engine/errors.js';
+import { startAhead } from '../../src/engine/work-ahead.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { eventRows, heldReservations, type LedgerFixture, newAccount, openLedgerFixture, spend } from './storage.js';
 
@@ -113,6 +114,36 @@ describe.each(STORAGE_BACKENDS)('a billed call whose work starts beside its rese
       'Connection terminated unexpectedly',
     );
     await f.ledger.idle();
+    expect((await f.ledger.balance(acc)).usedThisMonth).toBe(0);
+    expect(await eventRows(f.database, acc)).toEqual([]);
+  });
+
+  it('work the engine started ahead (beside its cache read) is the answer when all is reserved; with fewer credits the call asks again', async () => {
+    const acc = await newAccount(f, 'free');
+    const allowed: number[] = [];
+    const work = async (n: number) => {
+      allowed.push(n);
+      return { value: `asked ${n}`, answered: n, outcome };
+    };
+    expect(await biller.billed(ctxOf(acc), 2, work, { early: true, ahead: startAhead(() => work(2)) })).toBe('asked 2');
+    expect(allowed).toEqual([2]);
+    expect(await spend(f.ledger, acc, 497)).toBe(497);
+    allowed.length = 0;
+    expect(await biller.billed(ctxOf(acc), 2, work, { early: true, ahead: startAhead(() => work(2)) })).toBe('asked 1');
+    expect(allowed).toEqual([2, 1]);
+    await f.ledger.idle();
+    expect((await f.ledger.balance(acc)).usedThisMonth).toBe(500);
+    expect(await heldReservations(f.database, acc)).toBe(0);
+  });
+
+  it('work started ahead that failed gives the reservation back: nothing charged, nothing held', async () => {
+    const acc = await newAccount(f, 'free');
+    const ahead = startAhead<string>(async () => {
+      throw new Error('index away');
+    });
+    await expect(biller.billed(ctxOf(acc), 1, async () => ({ value: 'unused', answered: 1, outcome }), { early: true, ahead })).rejects.toThrow('index away');
+    await f.ledger.idle();
+    expect(await heldReservations(f.database, acc)).toBe(0);
     expect((await f.ledger.balance(acc)).usedThisMonth).toBe(0);
     expect(await eventRows(f.database, acc)).toEqual([]);
   });

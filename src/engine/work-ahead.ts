@@ -1,0 +1,41 @@
+import type { BilledWork } from './billing.js';
+
+/** Work's result or error, as a value: a failure nobody awaits yet must not go unhandled. */
+export type Settled<T> = { result: BilledWork<T> } | { error: unknown };
+
+/**
+ * A billed call's work, started before it is known to be wanted (beside its cache read or its
+ * reservation). A result that turns out not to be wanted (a cache hit, fewer credits) is simply
+ * dropped; work dropped before its turn came never starts.
+ */
+export interface WorkAhead<T> {
+  readonly outcome: Promise<Settled<T>>;
+  /** Not wanted after all: the work does not start if it has not yet. */
+  drop(): void;
+}
+
+/**
+ * Starts `work` on the next turn of the event loop: what the caller sends in this turn (a cache
+ * read, a reservation) is on its way first, and the work's own first steps (reading the query) run
+ * while it travels. An in-process cache answers before that turn: a hit drops the work unstarted.
+ */
+export function startAhead<T>(work: () => Promise<BilledWork<T>>): WorkAhead<T> {
+  let dropped = false;
+  const outcome = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => {
+      if (dropped) throw new Error('work dropped before it started');
+      return work();
+    })
+    .then(
+      (result): Settled<T> => ({ result }),
+      (error: unknown): Settled<T> => ({ error }),
+    );
+  return { outcome, drop: () => void (dropped = true) };
+}
+
+/** What work started ahead gave: its result, or its error thrown. */
+export async function aheadResult<T>(ahead: WorkAhead<T>): Promise<BilledWork<T>> {
+  const settled = await ahead.outcome;
+  if ('result' in settled) return settled.result;
+  throw settled.error;
+}
