@@ -7,6 +7,8 @@ import { nearestSuggestions } from './reverse-merge.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 import { cacheLater } from './cache-later.js';
+import { AnswerMemo, likelyMiss } from './answer-memo.js';
+import { startAhead } from './work-ahead.js';
 
 export interface ReverseResult {
   suggestions: ReverseSuggestion[];
@@ -22,6 +24,9 @@ const round5 = (x: number) => Math.round(x * 1e5) / 1e5;
  * providers that look up positions there → nearest first → settle. Billed as autocomplete.
  */
 export class ReverseEngine {
+  /** By cache key: whether this process was asked a position before, and the hit's parsed answer (answer-memo.ts). */
+  private readonly memo = new AnswerMemo<undefined, ReverseSuggestion[]>();
+
   constructor(private readonly deps: AutocompleteEngineDeps) {}
 
   async reverse(request: ReverseRequest, ctx: CallContext, signal?: SignalSource): Promise<ReverseResult> {
@@ -45,12 +50,7 @@ export class ReverseEngine {
       query: `${position.lat.toFixed(3)},${position.lng.toFixed(3)}`,
     });
 
-    const hit = await cache.get<ReverseSuggestion[]>(key);
-    if (hit) {
-      await biller.free(ctx, outcome(hit));
-      return { suggestions: hit, cached: true };
-    }
-    const { result, complete } = await biller.billed(ctx, eligible.length, async (allowed) => {
+    const work = async (allowed: number) => {
       const attempts = await runner.run(
         'reverse',
         { ...position, radiusMeters: request.radiusMeters, limit: request.limit, ...(request.language ? { language: request.language } : {}) },
@@ -63,7 +63,22 @@ export class ReverseEngine {
         answered: attempts.filter((a) => a.answered).length,
         outcome: outcome(suggestions),
       };
-    }, { early: runner.ownData(eligible) });
+    };
+    const early = runner.ownData(eligible);
+    const memo = this.memo.entry(key, () => ({ key, read: undefined }));
+
+    const reading = cache.getText(key);
+    // A position this process is asked for the first time is likely a miss: its look-up starts
+    // beside the cache read, as validate's (validate.ts).
+    const ahead = early && likelyMiss(memo) ? startAhead(() => work(eligible.length)) : undefined;
+    const text = await reading;
+    const hit = text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as ReverseSuggestion[]);
+    if (hit) {
+      ahead?.drop();
+      await biller.free(ctx, outcome(hit));
+      return { suggestions: hit, cached: true };
+    }
+    const { result, complete } = await biller.billed(ctx, eligible.length, work, { early, ...(ahead ? { ahead } : {}) });
     // Cached only once billed, and only an answer every eligible provider gave.
     if (complete) cacheLater(cache, key, result.suggestions, this.deps.cacheTtlMs);
     return result;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AutocompleteRequest } from '../../src/contract/autocomplete.js';
+import { ReverseRequest } from '../../src/contract/reverse.js';
+import { ReverseEngine } from '../../src/engine/reverse.js';
 import { ChunkBiller } from '../../src/engine/chunk-biller.js';
 import { ProviderRunner } from '../../src/engine/fan-out.js';
 import { AutocompleteEngine } from '../../src/engine/autocomplete.js';
@@ -78,6 +80,10 @@ function localOnly(log: string[], ownData: boolean): ProviderSet {
               log.push('look-up');
               return [structuredClone(DAMRAK)];
             },
+            reverse: async () => {
+              log.push('look-up');
+              return [structuredClone(DAMRAK)];
+            },
           }
         : undefined,
   };
@@ -135,6 +141,27 @@ describe('a request asked for the first time: its look-up starts beside the shar
       expect(suggestions.map((s) => s.components.street)).toEqual(['Damrak']);
       expect(log).toEqual(ownData ? ['cache read sent', 'look-up', 'cache answered'] : ['cache read sent', 'cache answered', 'look-up']);
     }
+  });
+
+  it('reverse: the same, and the repeat of a position is a hit that looks nothing up', async () => {
+    const log: string[] = [];
+    const { cache, answer } = slowCache(log);
+    const engine = new ReverseEngine({ runner: new ProviderRunner(localOnly(log, true), { timeoutMs: 5_000 }), cache, biller: biller(), cacheTtlMs: 60_000 });
+    const ask = () => engine.reverse(ReverseRequest.parse({ lat: 52.37602, lng: 4.89601 }), { ...ctx, endpoint: '/v1/reverse' });
+    const first = ask();
+    await logged(log, 'look-up');
+    expect(log).toEqual(['cache read sent', 'look-up']);
+    await answer();
+    expect((await first).cached).toBe(false);
+    await turns(1);
+    log.length = 0;
+    const again = ask();
+    await turns(5);
+    await answer();
+    const { suggestions, cached } = await again;
+    expect(cached).toBe(true);
+    expect(suggestions.map((s) => s.components.street)).toEqual(['Damrak']);
+    expect(log).toEqual(['cache read sent', 'cache answered']);
   });
 
   it('an in-process cache that holds the answer for a request new to this engine: nothing is looked up', async () => {
