@@ -67,7 +67,8 @@ export class AutocompleteEngine {
       query: request.query,
     });
 
-    const work = async (allowed: number) => {
+    // `stillWanted` (work-ahead.ts): a look-up started beside the cache read stops there once a hit made it unneeded.
+    const work = async (allowed: number, stillWanted = () => undefined as void) => {
       const called = runner.likeliest(eligible, allowed, country);
       const { query, unit } = autocompleteText(request.query, country);
       const attempts = await runner.run(
@@ -82,6 +83,7 @@ export class AutocompleteEngine {
         signalOf(signal),
         { only: called, requestId: ctx.requestId },
       );
+      stillWanted();
       const suggestions = mergeSuggestions(attempts, request.limit, {
         ...(country ? { country } : {}),
         ...(unit ? { unit } : {}),
@@ -100,7 +102,7 @@ export class AutocompleteEngine {
     const reading = cache.getText(key);
     // A keystroke this process is asked for the first time is likely a miss: its look-up starts
     // beside the cache read, as validate's (validate.ts).
-    const ahead = early && likelyMiss(memo) ? startAhead(() => work(eligible.length)) : undefined;
+    const ahead = early && likelyMiss(memo) ? startAhead((stillWanted) => work(eligible.length, stillWanted)) : undefined;
     const text = await reading;
     const hit = text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as Suggestion[]);
     if (hit) {

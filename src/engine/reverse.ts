@@ -50,13 +50,15 @@ export class ReverseEngine {
       query: `${position.lat.toFixed(3)},${position.lng.toFixed(3)}`,
     });
 
-    const work = async (allowed: number) => {
+    // `stillWanted` (work-ahead.ts): a look-up started beside the cache read stops there once a hit made it unneeded.
+    const work = async (allowed: number, stillWanted = () => undefined as void) => {
       const attempts = await runner.run(
         'reverse',
         { ...position, radiusMeters: request.radiusMeters, limit: request.limit, ...(request.language ? { language: request.language } : {}) },
         signalOf(signal),
         { only: runner.likeliest(eligible, allowed, undefined), requestId: ctx.requestId },
       );
+      stillWanted();
       const suggestions = nearestSuggestions(attempts, position, request.radiusMeters, request.limit);
       return {
         value: { result: markUnverified({ suggestions, cached: false }, nobodyAnswered(attempts)), complete: everyoneAnswered(attempts, eligible) },
@@ -70,7 +72,7 @@ export class ReverseEngine {
     const reading = cache.getText(key);
     // A position this process is asked for the first time is likely a miss: its look-up starts
     // beside the cache read, as validate's (validate.ts).
-    const ahead = early && likelyMiss(memo) ? startAhead(() => work(eligible.length)) : undefined;
+    const ahead = early && likelyMiss(memo) ? startAhead((stillWanted) => work(eligible.length, stillWanted)) : undefined;
     const text = await reading;
     const hit = text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as ReverseSuggestion[]);
     if (hit) {

@@ -76,9 +76,11 @@ export class ValidateEngine {
     const eligible = runner.eligible('geocode', read.country);
     const key = this.dataKey(memo.key, eligible, read.country);
 
-    const work = async (allowed: number) => {
+    // `stillWanted` (work-ahead.ts): a look-up started beside the cache read stops there once a hit made it unneeded.
+    const work = async (allowed: number, stillWanted = () => undefined as void) => {
       const called = runner.likeliest(eligible, allowed, read.country);
       const attempts = await runner.run('geocode', read.query, signalOf(signal), { only: called, requestId: ctx.requestId });
+      stillWanted();
       const unverified = nobodyAnswered(attempts);
       const result = confirmUnverified(this.decide(read, attempts, ctx.thresholds, request.debug === true), unverified);
       const responseId = this.responseId(ctx, request, result, read, unverified);
@@ -97,7 +99,7 @@ export class ValidateEngine {
       // A request this process is asked for the first time is likely a miss: its look-up starts
       // beside the read (answer-memo.ts, likelyMiss), so a shared cache's round trip is not waited
       // for first. Only on our own data: a look-up a hit makes unneeded costs no one a call.
-      if (early && likelyMiss(memo)) ahead = startAhead(() => work(eligible.length));
+      if (early && likelyMiss(memo)) ahead = startAhead((stillWanted) => work(eligible.length, stillWanted));
       const text = await reading;
       const result = text === undefined ? undefined : this.fromCache(memo, text, ctx.thresholds);
       if (result) {

@@ -6,7 +6,8 @@ export type Settled<T> = { result: BilledWork<T> } | { error: unknown };
 /**
  * A billed call's work, started before it is known to be wanted (beside its cache read or its
  * reservation). A result that turns out not to be wanted (a cache hit, fewer credits) is simply
- * dropped; work dropped before its turn came never starts.
+ * dropped; work dropped before its turn came never starts, and work dropped while its providers
+ * were asked stops at its next `stillWanted` (before scoring what they answered).
  */
 export interface WorkAhead<T> {
   readonly outcome: Promise<Settled<T>>;
@@ -19,12 +20,16 @@ export interface WorkAhead<T> {
  * read, a reservation) is on its way first, and the work's own first steps (reading the query) run
  * while it travels. An in-process cache answers before that turn: a hit drops the work unstarted.
  */
-export function startAhead<T>(work: () => Promise<BilledWork<T>>): WorkAhead<T> {
+export function startAhead<T>(work: (stillWanted: () => void) => Promise<BilledWork<T>>): WorkAhead<T> {
   let dropped = false;
+  /** Throws once the work was dropped: the work calls it between its steps. */
+  const stillWanted = () => {
+    if (dropped) throw new Error('work started ahead was dropped');
+  };
   const outcome = new Promise<void>((resolve) => setImmediate(resolve))
     .then(() => {
-      if (dropped) throw new Error('work dropped before it started');
-      return work();
+      stillWanted();
+      return work(stillWanted);
     })
     .then(
       (result): Settled<T> => ({ result }),

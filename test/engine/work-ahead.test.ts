@@ -7,6 +7,7 @@ import { ProviderRunner } from '../../src/engine/fan-out.js';
 import { AutocompleteEngine } from '../../src/engine/autocomplete.js';
 import { DEFAULT_THRESHOLDS } from '../../src/engine/types.js';
 import { ValidateEngine } from '../../src/engine/validate.js';
+import { startAhead } from '../../src/engine/work-ahead.js';
 import type { ProviderCandidate } from '../../src/providers/provider.js';
 import type { ProviderSet } from '../../src/providers/registry.js';
 import { MemoryResponseCache } from '../../src/store/cache/memory-cache.js';
@@ -188,5 +189,46 @@ describe('a request asked for the first time: its look-up starts beside the shar
     await answer();
     await expect(asking).rejects.toBeInstanceOf(CreditsExhaustedError);
     expect(bill.charges).toEqual([]);
+  });
+});
+
+describe('work started ahead, then not wanted', () => {
+  const answered = { value: 'answer', answered: 1, outcome: { verdict: null, provider: 'local', query: 'Damrak' } };
+
+  it('dropped before its turn: it never starts', async () => {
+    const steps: string[] = [];
+    const ahead = startAhead(async () => {
+      steps.push('started');
+      return answered;
+    });
+    ahead.drop();
+    expect('error' in (await ahead.outcome)).toBe(true);
+    expect(steps).toEqual([]);
+  });
+
+  it('dropped while its providers are asked: it stops before scoring what they answered', async () => {
+    const steps: string[] = [];
+    let answer = () => undefined as void;
+    const providers = new Promise<void>((resolve) => (answer = resolve));
+    const ahead = startAhead(async (stillWanted) => {
+      steps.push('asked');
+      await providers;
+      stillWanted();
+      steps.push('scored');
+      return answered;
+    });
+    await logged(steps, 'asked');
+    ahead.drop();
+    answer();
+    expect('error' in (await ahead.outcome)).toBe(true);
+    expect(steps).toEqual(['asked']);
+  });
+
+  it('kept: its result', async () => {
+    const ahead = startAhead(async (stillWanted) => {
+      stillWanted();
+      return answered;
+    });
+    expect(await ahead.outcome).toEqual({ result: answered });
   });
 });
