@@ -11,7 +11,7 @@ import { autocompleteText } from './autocomplete-query.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 import { cacheLater } from './cache-later.js';
-import { startAhead } from './work-ahead.js';
+import { readBeside } from './work-ahead.js';
 
 export interface AutocompleteEngineDeps {
   runner: ProviderRunner;
@@ -99,14 +99,16 @@ export class AutocompleteEngine {
     };
     const early = runner.ownData(eligible);
 
-    const reading = cache.getText(key);
     // A keystroke this process is asked for the first time is likely a miss: its look-up starts
     // beside the cache read, as validate's (validate.ts).
-    const ahead = early && likelyMiss(memo) ? startAhead((stillWanted) => work(eligible.length, stillWanted)) : undefined;
-    const text = await reading;
-    const hit = text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as Suggestion[]);
+    const { hit, ahead } = await readBeside(
+      async () => {
+        const text = await cache.getText(key);
+        return text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as Suggestion[]);
+      },
+      early && likelyMiss(memo) ? (stillWanted) => work(eligible.length, stillWanted) : undefined,
+    );
     if (hit) {
-      ahead?.drop();
       await biller.free(ctx, outcome(hit));
       return { suggestions: hit, cached: true };
     }

@@ -8,7 +8,7 @@ import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 import { cacheLater } from './cache-later.js';
 import { AnswerMemo, likelyMiss } from './answer-memo.js';
-import { startAhead } from './work-ahead.js';
+import { readBeside } from './work-ahead.js';
 
 export interface ReverseResult {
   suggestions: ReverseSuggestion[];
@@ -69,14 +69,16 @@ export class ReverseEngine {
     const early = runner.ownData(eligible);
     const memo = this.memo.entry(key, () => ({ key, read: undefined }));
 
-    const reading = cache.getText(key);
     // A position this process is asked for the first time is likely a miss: its look-up starts
     // beside the cache read, as validate's (validate.ts).
-    const ahead = early && likelyMiss(memo) ? startAhead((stillWanted) => work(eligible.length, stillWanted)) : undefined;
-    const text = await reading;
-    const hit = text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as ReverseSuggestion[]);
+    const { hit, ahead } = await readBeside(
+      async () => {
+        const text = await cache.getText(key);
+        return text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as ReverseSuggestion[]);
+      },
+      early && likelyMiss(memo) ? (stillWanted) => work(eligible.length, stillWanted) : undefined,
+    );
     if (hit) {
-      ahead?.drop();
       await biller.free(ctx, outcome(hit));
       return { suggestions: hit, cached: true };
     }

@@ -19,7 +19,7 @@ import { decideVerdict, recognisable } from './verdict.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { cacheLater } from './cache-later.js';
 import { withSharedPart } from './shared-answer-json.js';
-import { startAhead, type WorkAhead } from './work-ahead.js';
+import { readBeside, type WorkAhead } from './work-ahead.js';
 
 /** What the cache keeps for validate: provider answers, not verdicts (thresholds differ per account). */
 interface CachedLookup {
@@ -95,19 +95,23 @@ export class ValidateEngine {
 
     // debug shows a fresh trace: it skips the cache read but refreshes the entry.
     if (!request.debug) {
-      const reading = cache.getText(key);
       // A request this process is asked for the first time is likely a miss: its look-up starts
       // beside the read (answer-memo.ts, likelyMiss), so a shared cache's round trip is not waited
       // for first. Only on our own data: a look-up a hit makes unneeded costs no one a call.
-      if (early && likelyMiss(memo)) ahead = startAhead((stillWanted) => work(eligible.length, stillWanted));
-      const text = await reading;
-      const result = text === undefined ? undefined : this.fromCache(memo, text, ctx.thresholds);
-      if (result) {
-        ahead?.drop();
+      const cached = await readBeside(
+        async () => {
+          const text = await cache.getText(key);
+          return text === undefined ? undefined : this.fromCache(memo, text, ctx.thresholds);
+        },
+        early && likelyMiss(memo) ? (stillWanted) => work(eligible.length, stillWanted) : undefined,
+      );
+      if (cached.hit) {
+        const result = cached.hit;
         await biller.free(ctx, outcomeOf(result, read));
         // The decided answer is the memo's, shared by every hit: its JSON is written once (shared-answer-json.ts).
         return withSharedPart(result, { cached: true, responseId: this.responseId(ctx, request, result, read) });
       }
+      ahead = cached.ahead;
     }
 
     const { response, attempts } = await biller.billed(ctx, eligible.length, work, { early, ...(ahead ? { ahead } : {}) });

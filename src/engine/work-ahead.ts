@@ -44,3 +44,20 @@ export async function aheadResult<T>(ahead: WorkAhead<T>): Promise<BilledWork<T>
   if ('result' in settled) return settled.result;
   throw settled.error;
 }
+
+/**
+ * A call's cache read with its work started beside it (`work` given: the request is likely a miss
+ * and its providers cost no one a call): the hit, with the work dropped, or the work to bill.
+ * `read` sends its request before its first await, so the read is on its way before the work.
+ */
+export async function readBeside<H, T>(
+  read: () => Promise<H | undefined>,
+  work: ((stillWanted: () => void) => Promise<BilledWork<T>>) | undefined,
+): Promise<{ hit: H; ahead?: undefined } | { hit?: undefined; ahead: WorkAhead<T> | undefined }> {
+  const reading = read();
+  const ahead = work ? startAhead(work) : undefined;
+  const hit = await reading;
+  if (hit === undefined) return { ahead };
+  ahead?.drop();
+  return { hit };
+}
