@@ -103,7 +103,8 @@ export class ValidateEngine {
           const text = await cache.getText(key);
           return text === undefined ? undefined : this.fromCache(memo, text, ctx.thresholds);
         },
-        early && likelyMiss(memo) ? (stillWanted) => work(eligible.length, stillWanted) : undefined,
+        // A bulk run (nothing remembered) wants rows per second, not a row's latency: nothing ahead.
+        early && this.deps.rememberRequests !== false && likelyMiss(memo) ? (stillWanted) => work(eligible.length, stillWanted) : undefined,
       );
       if (cached.hit) {
         const result = cached.hit;
