@@ -144,6 +144,18 @@ describe('a request asked for the first time: its look-up starts beside the shar
     }
   });
 
+  it('a bulk run (its engine remembers no request): the look-up waits for the cache read, as rows per second matter there, not a row\'s latency', async () => {
+    const log: string[] = [];
+    const { cache, answer } = slowCache(log);
+    const engine = new ValidateEngine({ runner: new ProviderRunner(localOnly(log, true), { timeoutMs: 5_000 }), cache, biller: biller(), cacheTtlMs: 60_000, rememberRequests: false });
+    const asking = engine.validate({ query: 'Damrak 1, 1012 LG Amsterdam', country: 'NL' }, { ...ctx, thresholds: DEFAULT_THRESHOLDS });
+    await turns(5);
+    expect(log).toEqual(['cache read sent']);
+    await answer();
+    expect((await asking).cached).toBe(false);
+    expect(log).toEqual(['cache read sent', 'cache answered', 'look-up']);
+  });
+
   it('reverse: the same, and the repeat of a position is a hit that looks nothing up', async () => {
     const log: string[] = [];
     const { cache, answer } = slowCache(log);
