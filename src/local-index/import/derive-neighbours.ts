@@ -94,9 +94,8 @@ export class NeighbourIndex {
     this.postcode.push(this.value(a.postcode));
     // Keys as the data writes the names (a row of one street repeats its spelling): no folding per row.
     const cc = a.country ?? '';
-    this.town.push(this.id(a.city ?? ''));
-    const street = this.id(`${cc}|${a.street}`);
-    const streetTown = this.id(`${cc}|${a.street}|${a.city ?? ''}`);
+    const { town, street, streetTown } = this.keysOf(cc, a.street, a.city ?? '');
+    this.town.push(town);
     this.street.push(street);
     this.streetTown.push(streetTown);
     this.byStreet.add(a.city ? street : -1, i);
@@ -110,6 +109,21 @@ export class NeighbourIndex {
       if (a.municipality && a.municipality !== a.city) this.count(`${cc}|${a.municipality}`, a.postcode);
     }
   }
+
+  /**
+   * A source's town, street and street-in-town ids. A file lists a street's addresses one after
+   * another, so the last source's ids usually serve again: no key text made and looked up for
+   * each of a country's millions of rows.
+   */
+  private keysOf(cc: string, streetName: string, city: string): { town: number; street: number; streetTown: number } {
+    const last = this.last;
+    if (last && last.cc === cc && last.streetName === streetName && last.city === city) return last;
+    const keys = { cc, streetName, city, town: this.id(city), street: this.id(`${cc}|${streetName}`), streetTown: this.id(`${cc}|${streetName}|${city}`) };
+    this.last = keys;
+    return keys;
+  }
+
+  private last: { cc: string; streetName: string; city: string; town: number; street: number; streetTown: number } | undefined;
 
   /** A stated value's id, each distinct string kept once (a town's name repeats on every row of it). */
   private value(v: string | undefined): number {
