@@ -12,4 +12,14 @@ describe('StagedRefs (staged ways\' node lists in memory)', () => {
     expect(kept.put(Array.from({ length: 2000 }, (_, i) => i))).toBe(-1);
     expect(kept.put([7, 8])).toBeGreaterThan(0);
   });
+
+  it('keeps lists across its blocks (of 2^20 numbers), each within one', () => {
+    const kept = new StagedRefs(3_000_000);
+    const lists = Array.from({ length: 5 }, (_, i) => Array.from({ length: 400_000 }, (_, j) => i * 1e6 + j));
+    const at = lists.map((l) => kept.put(l));
+    // Two lists of 400,001 numbers fill a block; the third starts the next.
+    expect(at).toEqual([0, 400_001, 1 << 20, (1 << 20) + 400_001, 2 << 20]);
+    expect(at.map((a) => Array.from(kept.at(a)))).toEqual(lists);
+    expect(kept.put(Array.from({ length: 1 << 20 }, () => 1))).toBe(-1);
+  });
 });
