@@ -61,6 +61,8 @@ class Chains {
   }
 }
 
+type KnownKeys = { cc: string; streetName: string; city: string; town?: number; street?: number; streetTown?: number };
+
 export class NeighbourIndex {
   private readonly lat = new GrowableFloat64();
   private readonly lng = new GrowableFloat64();
@@ -151,7 +153,7 @@ export class NeighbourIndex {
     const inferred = new Set<InferredComponent>(a.inferred);
     let city = a.city;
     if (!city) {
-      const street = this.ids.get(`${cc}|${a.street}`);
+      const street = this.known(0, cc, a.street, '').street;
       const i = this.sameStreet(this.cities, this.byStreet, street, a, (j) => this.street.get(j) === street)
         ?? this.cities.nearest(a.lat, a.lng, NEARBY)?.value;
       city = this.stated(this.city, i);
@@ -160,8 +162,7 @@ export class NeighbourIndex {
     let postcode = a.postcode;
     if (!postcode) {
       const town = city ?? '';
-      const streetTown = this.ids.get(`${cc}|${a.street}|${town}`);
-      const townId = this.ids.get(town);
+      const { streetTown, town: townId } = this.known(1, cc, a.street, town);
       const i = this.sameStreet(this.postcodes, this.byStreetTown, streetTown, a, (j) => this.streetTown.get(j) === streetTown);
       postcode = this.stated(this.postcode, i)
         ?? (ONE_POSTCODE_PER_TOWN.has(cc.toUpperCase()) ? this.townPostcode(`${cc}|${town}`) ?? this.townPostcode(`${cc}|${a.municipality ?? ''}`) : undefined);
@@ -191,9 +192,29 @@ export class NeighbourIndex {
     return best;
   }
 
+  /**
+   * The ids `keysOf` gave a town, street and street-in-town (undefined: no source has it), for
+   * `fill`: the rows waiting for a town come a street at a time, and a row asks what the last
+   * asked, so the last answer serves again without key text made and looked up. Two answers are
+   * kept (`slot`): the town's question and the postcode's, which a row asks in turn.
+   */
+  private known(slot: 0 | 1, cc: string, streetName: string, city: string): KnownKeys {
+    const last = this.lastKnown[slot];
+    if (last && last.cc === cc && last.streetName === streetName && last.city === city) return last;
+    const keys = { cc, streetName, city, town: this.ids.get(city), street: this.ids.get(`${cc}|${streetName}`), streetTown: this.ids.get(`${cc}|${streetName}|${city}`) };
+    this.lastKnown[slot] = keys;
+    return keys;
+  }
+
+  private readonly lastKnown: (KnownKeys | undefined)[] = [undefined, undefined];
+
   private id(key: string): number {
     let id = this.ids.get(key);
-    if (id === undefined) this.ids.set(key, (id = this.ids.size));
+    if (id === undefined) {
+      this.ids.set(key, (id = this.ids.size));
+      // A key `known` kept as missing may be one now.
+      this.lastKnown[0] = this.lastKnown[1] = undefined;
+    }
     return id;
   }
 
