@@ -15,9 +15,9 @@ import { osmFixture } from './support/osm-fixture.js';
 const work = mkdtempSync(join(tmpdir(), 'osm-node-passes-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function read(file: string, budget?: number): Promise<ReaderItem[]> {
+async function read(file: string, budget?: number, recordState = false): Promise<ReaderItem[]> {
   const out: ReaderItem[] = [];
-  for await (const items of readOsmPbf(file, undefined, undefined, { nodeBudget: budget })) out.push(...items);
+  for await (const items of readOsmPbf(file, undefined, undefined, { nodeBudget: budget, recordState })) out.push(...items);
   return out;
 }
 
@@ -32,5 +32,17 @@ describe('OSM reader node passes', () => {
     expect(once.filter((i) => i.kind !== 'bad').length).toBeGreaterThan(3);
     // A budget of one node reference: every way is a group of its own.
     expect(await read(file, 1)).toEqual(once);
+  });
+
+  it.each([
+    ['addresses on ways and nodes', osmFixture()],
+    ['addresses placed by boundaries', osmBoundariesFixture()],
+  ])('reads %s and their update state the same whether the ways\' node lists wait in memory, in the staging file or both', async (_, pbf) => {
+    const file = join(work, `${_.replace(/\W/g, '-')}-state.osm.pbf`);
+    writeFileSync(file, pbf);
+    const once = await read(file, undefined, true);
+    expect(once.some((i) => i.kind === 'state')).toBe(true);
+    // Half the budget is kept in memory: 1 keeps none, 12 the first way or two, 40 some more.
+    for (const budget of [1, 12, 40]) expect(await read(file, budget, true)).toEqual(once);
   });
 });

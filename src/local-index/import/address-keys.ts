@@ -38,19 +38,26 @@ export class AddressKeyer {
    * long way: those places are not part of the key.
    */
   private readonly rowStreets = new Map<string, StreetInput | 'missing_street'>();
+  /** The last row's raw fields and street: a file lists a street's rows one after another, and they then cost no key text or look-up at all. */
+  private lastRow: { country: string; street: string; city: string | undefined; municipality: string | undefined; value: StreetInput | 'missing_street' } | undefined;
 
   /** Returns the keyed address, or undefined when the street or number has no usable token. */
   key(a: RawAddress, country: string): KeyedAddress | 'missing_street' | 'missing_house_number' {
     let street: StreetInput | 'missing_street' | undefined;
     const memo = !a.places?.length;
-    const rowKey = memo ? `${country}\u0000${a.street}\u0000${a.city ?? ''}\u0000${a.municipality ?? ''}` : '';
-    if (memo) street = this.rowStreets.get(rowKey);
-    if (street === undefined) {
-      street = this.street(a, country);
-      if (memo) {
-        if (this.rowStreets.size > 200_000) this.rowStreets.clear();
-        this.rowStreets.set(rowKey, street);
+    const last = this.lastRow;
+    if (memo && last && last.country === country && last.street === a.street && last.city === a.city && last.municipality === a.municipality) street = last.value;
+    else {
+      const rowKey = memo ? `${country}\u0000${a.street}\u0000${a.city ?? ''}\u0000${a.municipality ?? ''}` : '';
+      if (memo) street = this.rowStreets.get(rowKey);
+      if (street === undefined) {
+        street = this.street(a, country);
+        if (memo) {
+          if (this.rowStreets.size > 200_000) this.rowStreets.clear();
+          this.rowStreets.set(rowKey, street);
+        }
       }
+      if (memo) this.lastRow = { country, street: a.street, city: a.city, municipality: a.municipality, value: street };
     }
     if (street === 'missing_street') return street;
     let hn = this.numbers.get(a.houseNumber);

@@ -61,6 +61,8 @@ class Chains {
   }
 }
 
+type KnownKeys = { cc: string; streetName: string; city: string; town?: number; street?: number; streetTown?: number };
+
 export class NeighbourIndex {
   private readonly lat = new GrowableFloat64();
   private readonly lng = new GrowableFloat64();
@@ -94,9 +96,8 @@ export class NeighbourIndex {
     this.postcode.push(this.value(a.postcode));
     // Keys as the data writes the names (a row of one street repeats its spelling): no folding per row.
     const cc = a.country ?? '';
-    this.town.push(this.id(a.city ?? ''));
-    const street = this.id(`${cc}|${a.street}`);
-    const streetTown = this.id(`${cc}|${a.street}|${a.city ?? ''}`);
+    const { town, street, streetTown } = this.keysOf(cc, a.street, a.city ?? '');
+    this.town.push(town);
     this.street.push(street);
     this.streetTown.push(streetTown);
     this.byStreet.add(a.city ? street : -1, i);
@@ -110,6 +111,21 @@ export class NeighbourIndex {
       if (a.municipality && a.municipality !== a.city) this.count(`${cc}|${a.municipality}`, a.postcode);
     }
   }
+
+  /**
+   * A source's town, street and street-in-town ids. A file lists a street's addresses one after
+   * another, so the last source's ids usually serve again: no key text made and looked up for
+   * each of a country's millions of rows.
+   */
+  private keysOf(cc: string, streetName: string, city: string): { town: number; street: number; streetTown: number } {
+    const last = this.last;
+    if (last && last.cc === cc && last.streetName === streetName && last.city === city) return last;
+    const keys = { cc, streetName, city, town: this.id(city), street: this.id(`${cc}|${streetName}`), streetTown: this.id(`${cc}|${streetName}|${city}`) };
+    this.last = keys;
+    return keys;
+  }
+
+  private last: { cc: string; streetName: string; city: string; town: number; street: number; streetTown: number } | undefined;
 
   /** A stated value's id, each distinct string kept once (a town's name repeats on every row of it). */
   private value(v: string | undefined): number {
@@ -137,7 +153,7 @@ export class NeighbourIndex {
     const inferred = new Set<InferredComponent>(a.inferred);
     let city = a.city;
     if (!city) {
-      const street = this.ids.get(`${cc}|${a.street}`);
+      const street = this.known(0, cc, a.street, '').street;
       const i = this.sameStreet(this.cities, this.byStreet, street, a, (j) => this.street.get(j) === street)
         ?? this.cities.nearest(a.lat, a.lng, NEARBY)?.value;
       city = this.stated(this.city, i);
@@ -146,8 +162,7 @@ export class NeighbourIndex {
     let postcode = a.postcode;
     if (!postcode) {
       const town = city ?? '';
-      const streetTown = this.ids.get(`${cc}|${a.street}|${town}`);
-      const townId = this.ids.get(town);
+      const { streetTown, town: townId } = this.known(1, cc, a.street, town);
       const i = this.sameStreet(this.postcodes, this.byStreetTown, streetTown, a, (j) => this.streetTown.get(j) === streetTown);
       postcode = this.stated(this.postcode, i)
         ?? (ONE_POSTCODE_PER_TOWN.has(cc.toUpperCase()) ? this.townPostcode(`${cc}|${town}`) ?? this.townPostcode(`${cc}|${a.municipality ?? ''}`) : undefined);
@@ -177,9 +192,29 @@ export class NeighbourIndex {
     return best;
   }
 
+  /**
+   * The ids `keysOf` gave a town, street and street-in-town (undefined: no source has it), for
+   * `fill`: the rows waiting for a town come a street at a time, and a row asks what the last
+   * asked, so the last answer serves again without key text made and looked up. Two answers are
+   * kept (`slot`): the town's question and the postcode's, which a row asks in turn.
+   */
+  private known(slot: 0 | 1, cc: string, streetName: string, city: string): KnownKeys {
+    const last = this.lastKnown[slot];
+    if (last && last.cc === cc && last.streetName === streetName && last.city === city) return last;
+    const keys = { cc, streetName, city, town: this.ids.get(city), street: this.ids.get(`${cc}|${streetName}`), streetTown: this.ids.get(`${cc}|${streetName}|${city}`) };
+    this.lastKnown[slot] = keys;
+    return keys;
+  }
+
+  private readonly lastKnown: (KnownKeys | undefined)[] = [undefined, undefined];
+
   private id(key: string): number {
     let id = this.ids.get(key);
-    if (id === undefined) this.ids.set(key, (id = this.ids.size));
+    if (id === undefined) {
+      this.ids.set(key, (id = this.ids.size));
+      // A key `known` kept as missing may be one now.
+      this.lastKnown[0] = this.lastKnown[1] = undefined;
+    }
     return id;
   }
 

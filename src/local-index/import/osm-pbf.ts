@@ -17,6 +17,7 @@ import { addrTags, interpolationRows, isAddrKey, osmRows } from './osm-rows.js';
 import { type PlaceNode, placeNodeOf } from './osm-place-nodes.js';
 import { PlaceLocator } from './osm-places.js';
 import { StateRows } from './osm-state-rows.js';
+import { StagedRefs } from './staged-refs.js';
 import { areaWay, entranceWay, entranceWayId, withEnds } from '../update/osm-derived-ways.js';
 import { isStateKey, tracked, type StoredArea } from '../update/osm-state.js';
 
@@ -51,25 +52,39 @@ function centre(refs: ArrayLike<number>, locations: NodeLocations): [number, num
 
 /** Ways a staging statement (osm-pbf.ts pass 1). */
 const WAY_ROWS = 64;
+/** A staged way's columns: id, tags, refs, at, interpolation, row, state, ends. */
+const WAY_COLUMNS = 8;
 
 /**
  * A way's tags as JSON, in one walk over them: those its rows read (addrTags: `addr:*`, `is_in*`)
  * and, for the update state (`state`), those it keeps (stateTags: `addr:*`, `building`); in the
- * tags' own order, as the two functions give them.
+ * tags' own order, as the two functions give them. The JSON text is written as it goes, not
+ * through an object per way and JSON.stringify (two objects with keys of their own for each of a
+ * country's million ways): the same text, since no such key reads as an array index (which an
+ * object would put first) and an object's keys are distinct.
  */
-function wayTags(tags: Tags, state: boolean): [string, string | null] {
-  const own: Tags = {};
-  const kept: Tags | undefined = state ? {} : undefined;
+export function wayTags(tags: Tags, state: boolean): [string, string | null] {
+  let own = '';
+  let kept = '';
   for (const k in tags) {
-    if (isAddrKey(k)) own[k] = tags[k]!;
-    if (kept && isStateKey(k)) kept[k] = tags[k]!;
+    const isOwn = isAddrKey(k);
+    const isKept = state && isStateKey(k);
+    if (!isOwn && !isKept) continue;
+    const pair = `${JSON.stringify(k)}:${JSON.stringify(tags[k]!)}`;
+    if (isOwn) own = own === '' ? pair : `${own},${pair}`;
+    if (isKept) kept = kept === '' ? pair : `${kept},${pair}`;
   }
-  return [JSON.stringify(own), kept ? JSON.stringify(kept) : null];
+  return [`{${own}}`, state ? `{${kept}}` : null];
 }
 
 /** A way's node list as stored in the staging file: the ids' bytes (no JSON to write and parse twice). */
 const packRefs = (refs: number[]): Buffer => Buffer.from(new Float64Array(refs).buffer);
-const unpackRefs = (blob: Buffer): Float64Array => new Float64Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.length));
+// A view where the bytes sit on an 8-byte boundary (SQLite's blobs arrive in buffers of their own),
+// not a copy of each list (the lists past StagedRefs' cap: a large country's).
+const unpackRefs = (blob: Buffer): Float64Array =>
+  blob.byteOffset % 8 === 0
+    ? new Float64Array(blob.buffer, blob.byteOffset, blob.length / 8)
+    : new Float64Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.length));
 
 /** The outer ways of a multipolygon relation with an address (a building with courtyards); undefined for any other relation. */
 export function addressAreaWays(relation: { tags: Tags; members: { type: string; id: number; role: string }[] }): number[] | undefined {
@@ -133,7 +148,7 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     stage.pragma('journal_mode = OFF');
     stage.pragma('synchronous = OFF');
     stage.exec(`CREATE TABLE nodes (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL);
-                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs BLOB NOT NULL, interpolation INTEGER,
+                CREATE TABLE ways (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, refs BLOB, at INTEGER, interpolation INTEGER,
                                    row INTEGER NOT NULL, state TEXT, ends INTEGER);
                 CREATE TABLE entrances (id INTEGER PRIMARY KEY, tags TEXT NOT NULL, lat REAL, lng REAL, way INTEGER, tracked INTEGER);`);
     const addNode = stage.prepare('INSERT OR REPLACE INTO nodes (id, tags, lat, lng) VALUES (?, ?, ?, ?)');
@@ -163,26 +178,30 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     // `row`: the way has rows of its own (0: a way only the state follows); `state`: its tags as the
     // state keeps them (when recording), `ends` set where they take its numbered nodes' (osm-derived-ways.ts).
     // Staged WAY_ROWS to a statement: one call into SQLite for a page of a million ways, not one each.
+    // A way's node list is kept in memory (`at`, StagedRefs) while half a node pass's budget
+    // holds them all, else in the file (`refs`).
     const insertSql = (n: number) =>
-      `INSERT OR REPLACE INTO ways (id, tags, refs, interpolation, row, state, ends) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+      `INSERT OR REPLACE INTO ways (id, tags, refs, at, interpolation, row, state, ends) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
     const insertWay = stage.prepare(insertSql(1));
     const insertWays = stage.prepare(insertSql(WAY_ROWS));
     const pendingWays: (number | string | Buffer | null)[] = [];
+    const stagedRefs = new StagedRefs(Math.floor(nodeBudget / 2));
     // While every staged way's nodes fit one node pass (most files), their ids are gathered as the
     // ways are staged, rather than read back from the staging file afterwards.
     let prefill: NodeLocations | undefined = new NodeLocations();
     let prefilled = 0;
     const addWay = {
       run(id: number, tags: string, refs: number[], interpolation: 1 | null, row: 0 | 1 = 1, state: string | null = null, ends: 1 | null = null) {
-        pendingWays.push(id, tags, packRefs(refs), interpolation, row, state, ends);
-        if (pendingWays.length === WAY_ROWS * 7) insertWays.run(pendingWays.splice(0));
+        const at = stagedRefs.put(refs);
+        pendingWays.push(id, tags, at < 0 ? packRefs(refs) : null, at < 0 ? null : at, interpolation, row, state, ends);
+        if (pendingWays.length === WAY_ROWS * WAY_COLUMNS) insertWays.run(pendingWays.splice(0));
         prefilled += refs.length;
         if (prefilled > nodeBudget) prefill = undefined;
         if (prefill) for (const ref of refs) prefill.need(ref);
       },
       /** The ways still waiting for a full statement. */
       flush() {
-        for (let i = 0; i < pendingWays.length; i += 7) insertWay.run(pendingWays.slice(i, i + 7));
+        for (let i = 0; i < pendingWays.length; i += WAY_COLUMNS) insertWay.run(pendingWays.slice(i, i + WAY_COLUMNS));
         pendingWays.length = 0;
       },
     };
@@ -311,8 +330,10 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     // Address ways in groups of at most `nodeBudget` node references, one node pass per group
     // (the first also fills the boundaries' nodes, before any row: the address nodes' rows come
     // first, then each group's ways' rows as its node pass has located their nodes).
-    const page = stage.prepare('SELECT id, tags, refs, interpolation, row, state, ends FROM ways WHERE id > ? ORDER BY id LIMIT 5000');
-    type PageRow = { id: number; tags: string; refs: Buffer; interpolation: number | null; row: number; state: string | null; ends: number | null };
+    // Rows as arrays (raw): no object with seven named properties made for each of a million ways.
+    const page = stage.prepare('SELECT id, tags, refs, at, interpolation, row, state, ends FROM ways WHERE id > ? ORDER BY id LIMIT 5000').raw();
+    type PageRow = [id: number, tags: string, refs: Buffer | null, at: number | null, interpolation: number | null, row: number, state: string | null, ends: number | null];
+    const refsOf = (row: PageRow): Float64Array => (row[3] !== null ? stagedRefs.at(row[3]) : unpackRefs(row[2]!));
     let done = Number.MIN_SAFE_INTEGER;
     const lastWay = stage.prepare('SELECT max(id) FROM ways').pluck().get() as number | null;
     for (let pass = 0; ; pass++) {
@@ -323,14 +344,14 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       let full = false;
       for (let rows = all ? [] : (page.all(end) as PageRow[]); rows.length > 0 && !full; rows = page.all(end) as PageRow[]) {
         for (const row of rows) {
-          const ids = unpackRefs(row.refs);
+          const ids = refsOf(row);
           if (refs > 0 && refs + ids.length > nodeBudget) {
             full = true;
             break;
           }
           for (const ref of ids) group.need(ref);
           refs += ids.length;
-          end = row.id;
+          end = row[0];
         }
       }
       const first = pass === 0;
@@ -353,11 +374,12 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
       if (end === done) break;
       for (let at = done, rows = page.all(at) as PageRow[]; rows.length > 0 && at < end; rows = page.all(at) as PageRow[]) {
         for (const row of rows) {
-          if (row.id > end) break;
-          const refs = unpackRefs(row.refs);
-          at = row.id;
-          if (gather && row.state !== null) hand(gather.way(row.id, row.ends ? withEndTags(row.state, refs) : row.state, refs, group));
-          if (row.row && rowsWanted) yield* take(wayRows(row.id, row.tags, refs, row.interpolation === 1, group));
+          const [id, tags, , , interpolation, hasRows, state, ends] = row;
+          if (id > end) break;
+          const refs = refsOf(row);
+          at = id;
+          if (gather && state !== null) hand(gather.way(id, ends ? withEndTags(state, refs) : state, refs, group));
+          if (hasRows && rowsWanted) yield* take(wayRows(id, tags, refs, interpolation === 1, group));
         }
         // The state's batches go out as they fill, rows or not.
         if (!rowsWanted && batch.length > 0) {
