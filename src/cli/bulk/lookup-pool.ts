@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config.js';
-import type { BulkCaller, LookupBatch, LookupOutcome } from './row-lookup.js';
+import type { BulkCaller, LookupBatch, LookupOutcome, RowJob } from './row-lookup.js';
 import { lookupWorkerEntry } from './worker-entry.js';
 
 /** What every lookup thread is started with. */
@@ -13,7 +13,11 @@ export interface LookupSetup {
   stop: SharedArrayBuffer;
 }
 
-export type ToWorker = { type: 'open'; setup: LookupSetup } | { type: 'batch'; id: number; batch: LookupBatch } | { type: 'close' };
+export type ToWorker =
+  | { type: 'open'; setup: LookupSetup }
+  | { type: 'batch'; id: number; batch: LookupBatch }
+  | { type: 'prime'; rows: RowJob[] }
+  | { type: 'close' };
 export type ToPool = { type: 'ready' } | { type: 'done'; id: number; outcome: LookupOutcome } | { type: 'failed'; id: number; message: string };
 
 interface Thread {
@@ -79,6 +83,25 @@ export class LookupPool {
 
   run(batch: LookupBatch): Promise<LookupOutcome> {
     return this.send(this.threads.reduce((a, b) => (b.busy < a.busy ? b : a)), batch);
+  }
+
+  /**
+   * A chunk's equal parts (`equalParts`), part i to thread i: the thread that primed a part ahead
+   * (`primeAhead`) looks it up.
+   */
+  runParts(parts: LookupBatch[]): Promise<LookupOutcome[]> {
+    return Promise.all(parts.map((batch, i) => this.send(this.threads[i % this.threads.length]!, batch)));
+  }
+
+  /**
+   * The next chunk's rows as `runParts` will give them, sent now so each thread reads and primes
+   * its part while it still looks up the chunk before (primed-ahead.ts). Nothing comes back: the
+   * rows are looked up only when their batch is sent, and answered the same either way.
+   */
+  primeAhead(parts: RowJob[][]): void {
+    parts.forEach((rows, i) => {
+      if (rows.length > 0) this.threads[i % this.threads.length]!.worker.postMessage({ type: 'prime', rows } satisfies ToWorker);
+    });
   }
 
   private send(thread: Thread, batch: LookupBatch): Promise<LookupOutcome> {

@@ -3,6 +3,7 @@ import { describeError } from '../../lib/describe-error.js';
 import { systemClock } from '../../lib/clock.js';
 import type { LookupSetup, ToPool, ToWorker } from './lookup-pool.js';
 import { openLookupDeps } from './lookup-deps.js';
+import { PrimedAhead } from './primed-ahead.js';
 import { lookupRows } from './row-lookup.js';
 
 /**
@@ -27,13 +28,18 @@ async function serve(setup: LookupSetup): Promise<void> {
   const stopFlag = new Int32Array(setup.stop);
   try {
     const deps = await openLookupDeps(setup.config, systemClock);
+    const ahead = new PrimedAhead(deps.prime);
     port.on('message', (message: ToWorker) => {
       if (message.type === 'close') {
         void deps.close().finally(() => port.close());
         return;
       }
+      if (message.type === 'prime') {
+        ahead.add(message.rows);
+        return;
+      }
       if (message.type !== 'batch') return;
-      lookupRows(deps, setup.caller, message.batch, setup.concurrency, () => Atomics.load(stopFlag, 0) === 1).then(
+      lookupRows(deps, setup.caller, message.batch, setup.concurrency, () => Atomics.load(stopFlag, 0) === 1, ahead).then(
         (outcome) => post({ type: 'done', id: message.id, outcome }),
         (error: unknown) => post({ type: 'failed', id: message.id, message: describeError(error) }),
       );

@@ -11,6 +11,7 @@ import { mapBounded } from '../../lib/bounded.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ResponseCache } from '../../store/cache/response-cache.js';
 import { type ResultFields, resultFields } from './output.js';
+import type { PrimedAhead } from './primed-ahead.js';
 
 /** Usage events of the CLI: endpoint and credential are named for what they are, not an HTTP path or a key. */
 export const CLI_ENDPOINT = 'cli validate';
@@ -78,6 +79,7 @@ const PRIMED_ROWS = 250;
  * Rows through the API's engine (same cache, same reading, scoring and verdict as POST
  * /v1/validate), billed to a ChunkBiller: the same code in the main thread and in lookup threads,
  * so a row gets the same answer wherever it runs. `stopped()` is asked before each row starts.
+ * `ahead`: the thread's rows read and primed before their batch came (primed-ahead.ts).
  */
 export async function lookupRows(
   deps: LookupDeps,
@@ -85,6 +87,7 @@ export async function lookupRows(
   batch: LookupBatch,
   concurrency: number,
   stopped: () => boolean,
+  ahead?: PrimedAhead,
 ): Promise<LookupOutcome> {
   const biller = new ChunkBiller(deps.clock, batch.grant, batch.credits);
   // Repeats are answered before they get here (repeats.ts): the engine need not remember requests.
@@ -130,13 +133,22 @@ export async function lookupRows(
     // A slice at a time, primed just before it runs (what the index keeps waiting for the rows is bounded).
     for (let at = 0; at < group.length && !exhausted && !stopped(); at += PRIMED_ROWS) await lookUpSlice(group.slice(at, at + PRIMED_ROWS));
   }
+  // Rows read ahead up to this batch's last that it did not hold will not come (another thread's, or repeats).
+  if (ahead && batch.rows.length > 0) ahead.forgetThrough(Math.max(...batch.rows.map((r) => r.index)));
   return { done, exhausted };
 
   async function lookUpSlice(slice: RowJob[]): Promise<void> {
     readings.clear();
-    for (const r of slice) readings.set(r.request, readValidateInput(r.request));
+    const early = ahead ? await ahead.take(slice) : undefined;
+    // Only the rows not primed ahead are primed now.
+    const fresh: ValidateInput[] = [];
+    for (const r of slice) {
+      let input = early?.get(r.index);
+      if (!input) fresh.push((input = readValidateInput(r.request)));
+      readings.set(r.request, input);
+    }
     // A failed priming only leaves the rows to ask for themselves (and fail there, if they must).
-    await deps.prime?.([...readings.values()]).catch(() => undefined);
+    if (fresh.length > 0) await deps.prime?.(fresh).catch(() => undefined);
     await mapBounded(slice, concurrency, lookUp);
   }
 }

@@ -8,6 +8,7 @@ import type { ChunkGrant } from '../../engine/chunk-biller.js';
 import { newId } from '../../lib/ids.js';
 import { type InputFile, readRows } from './input.js';
 import type { Journal, JournalRow, JournalState } from './journal.js';
+import { equalParts } from './equal-parts.js';
 import type { LookupPool } from './lookup-pool.js';
 import { type ColumnMapping, isUnknownCountry, NO_ADDRESS, rowRequest } from './mapping.js';
 import { currentLayout, ERROR, errorFields, needsRetry, type OutputWriter, type ResultFields, VERDICT, VERIFIED } from './output.js';
@@ -177,6 +178,8 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
     const chunk = buffer;
     buffer = [];
     requests = 0;
+    // Its rows are primed while the chunk before is looked up (and here the threads wait for nothing).
+    if (looking) primeAhead(deps, chunk, repeats);
     await looking;
     const previous = settling;
     const lookup = chunk.some((p) => !p.fromJournal) ? lookUpChunk(deps, opts, chunk, repeats, previous) : Promise.resolve(undefined);
@@ -235,6 +238,40 @@ export async function runBulk(deps: BulkDeps, opts: BulkRunOptions): Promise<Bul
 /** A row of a chunk to look up, and the later rows of the chunk asking the same. */
 type Lead = { pending: Pending & { request: ValidateRequest }; key: string; followers: Pending[] };
 
+/** A chunk's rows to look up: those with a request and no result yet. */
+function toLookUp(chunk: Pending[]): (Pending & { request: ValidateRequest })[] {
+  return chunk.filter((p): p is Pending & { request: ValidateRequest } => p.request !== undefined && !p.result);
+}
+
+/** Rows answered by an earlier row of the run (`hits`); the first of each other request leads its repeats. */
+function leadsOf(todo: (Pending & { request: ValidateRequest })[], repeats: Repeats): { hits: [Pending & { request: ValidateRequest }, KnownAnswer][]; leads: Map<string, Lead> } {
+  const hits: [Pending & { request: ValidateRequest }, KnownAnswer][] = [];
+  const leads = new Map<string, Lead>();
+  for (const p of todo) {
+    const key = repeats.key(p.request, p.requestKey);
+    const known = repeats.get(key);
+    if (known) hits.push([p, known]);
+    else {
+      const lead = leads.get(key);
+      if (lead) lead.followers.push(p);
+      else leads.set(key, { pending: p, key, followers: [] });
+    }
+  }
+  return { hits, leads };
+}
+
+/**
+ * The chunk's rows sent to the lookup threads to be primed while the chunk before is looked up
+ * (`LookupPool.primeAhead`), split as `lookupChunk` will split its leads. Rows the chunk before
+ * answers turn into repeats meanwhile, so a few rows may be primed on the other thread: those are
+ * primed again with their batch. Only where threads get equal parts (PostgreSQL, HTTP providers).
+ */
+function primeAhead(deps: BulkDeps, chunk: Pending[], repeats: Repeats): void {
+  if (!deps.pool || deps.shareRows !== undefined || !deps.prime) return;
+  const jobs = [...leadsOf(toLookUp(chunk), repeats).leads.values()].map((l) => ({ index: l.pending.index, request: l.pending.request }));
+  deps.pool.primeAhead(equalParts(jobs, deps.pool.size));
+}
+
 /** A chunk whose rows were looked up, waiting to be journaled and settled. */
 interface LookedUp {
   id: string;
@@ -253,28 +290,16 @@ interface LookedUp {
  * answered as cache hits, whether the account ran dry.
  */
 async function lookUpChunk(deps: BulkDeps, opts: BulkRunOptions, chunk: Pending[], repeats: Repeats, previous: Promise<void> | undefined): Promise<LookedUp> {
-  const todo = chunk.filter((p): p is Pending & { request: ValidateRequest } => p.request !== undefined && !p.result);
+  const todo = toLookUp(chunk);
   const charges: BulkCharge[] = [];
   let repeated = 0;
-  const hits: [Pending & { request: ValidateRequest }, KnownAnswer][] = [];
   const asCacheHit = (p: Pending & { request: ValidateRequest }, known: KnownAnswer) => {
     p.result = known.fields;
     repeated++;
     const event = { ...cacheHitEvent(opts), verdict: known.verdict, provider: known.provider, query: p.request.query?.slice(0, 500) ?? known.query };
     charges.push({ credits: 0, event });
   };
-  // Rows answered by an earlier row of the run; the first of each other request leads its repeats.
-  const leads = new Map<string, Lead>();
-  for (const p of todo) {
-    const key = repeats.key(p.request, p.requestKey);
-    const known = repeats.get(key);
-    if (known) hits.push([p, known]);
-    else {
-      const lead = leads.get(key);
-      if (lead) lead.followers.push(p);
-      else leads.set(key, { pending: p, key, followers: [] });
-    }
-  }
+  const { hits, leads } = leadsOf(todo, repeats);
 
   const id = newId('blk');
   // The reservations' journal lines, written in order while the rows are looked up (awaited below).
@@ -373,14 +398,7 @@ async function lookupChunk(
     // In input order, as the equal parts give them.
     return { done: outcomes.flatMap((o) => o.done).sort((a, b) => a.index - b.index), exhausted: outcomes.some((o) => o.exhausted) };
   }
-  const parts = Math.min(pool.size, jobs.length);
-  const size = Math.ceil(jobs.length / parts);
-  const outcomes = await Promise.all(
-    Array.from({ length: parts }, (_, i) => {
-      const part = jobs.slice(i * size, (i + 1) * size);
-      return pool.run({ rows: part, grant, credits: part.length * perRow });
-    }),
-  );
+  const outcomes = await pool.runParts(equalParts(jobs, pool.size).map((part) => ({ rows: part, grant, credits: part.length * perRow })));
   return { done: outcomes.flatMap((o) => o.done), exhausted: outcomes.some((o) => o.exhausted) };
 }
 
