@@ -7,7 +7,7 @@ import { nearestSuggestions } from './reverse-merge.js';
 import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 import { cacheLater } from './cache-later.js';
-import { AnswerMemo, likelyMiss } from './answer-memo.js';
+import { AnswerMemo } from './answer-memo.js';
 import { readBeside } from './work-ahead.js';
 
 export interface ReverseResult {
@@ -24,7 +24,7 @@ const round5 = (x: number) => Math.round(x * 1e5) / 1e5;
  * providers that look up positions there → nearest first → settle. Billed as autocomplete.
  */
 export class ReverseEngine {
-  /** By cache key: whether this process was asked a position before, and the hit's parsed answer (answer-memo.ts). */
+  /** By cache key: a hit's parsed answer, kept while the cache holds the same text (answer-memo.ts). */
   private readonly memo = new AnswerMemo<undefined, ReverseSuggestion[]>();
 
   constructor(private readonly deps: AutocompleteEngineDeps) {}
@@ -50,15 +50,13 @@ export class ReverseEngine {
       query: `${position.lat.toFixed(3)},${position.lng.toFixed(3)}`,
     });
 
-    // `stillWanted` (work-ahead.ts): a look-up started beside the cache read stops there once a hit made it unneeded.
-    const work = async (allowed: number, stillWanted = () => undefined as void) => {
+    const work = async (allowed: number) => {
       const attempts = await runner.run(
         'reverse',
         { ...position, radiusMeters: request.radiusMeters, limit: request.limit, ...(request.language ? { language: request.language } : {}) },
         signalOf(signal),
         { only: runner.likeliest(eligible, allowed, undefined), requestId: ctx.requestId },
       );
-      stillWanted();
       const suggestions = nearestSuggestions(attempts, position, request.radiusMeters, request.limit);
       return {
         value: { result: markUnverified({ suggestions, cached: false }, nobodyAnswered(attempts)), complete: everyoneAnswered(attempts, eligible) },
@@ -69,20 +67,21 @@ export class ReverseEngine {
     const early = runner.ownData(eligible);
     const memo = this.memo.entry(key, () => ({ key, read: undefined }));
 
-    // A position this process is asked for the first time is likely a miss: its look-up starts
-    // beside the cache read, as validate's (validate.ts).
-    const { hit, ahead } = await readBeside(
+    // Its look-up is NOT started beside the cache read (as validate's and autocomplete's are): the
+    // nearest-address statement is far shorter than the reservation, which then waits behind it
+    // (`npm run bench:scale`, PostgreSQL + Redis: reverse p50 0.5-2.4 ms slower with it).
+    const { hit } = await readBeside(
       async () => {
         const text = await cache.getText(key);
         return text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as ReverseSuggestion[]);
       },
-      early && likelyMiss(memo) ? (stillWanted) => work(eligible.length, stillWanted) : undefined,
+      undefined,
     );
     if (hit) {
       await biller.free(ctx, outcome(hit));
       return { suggestions: hit, cached: true };
     }
-    const { result, complete } = await biller.billed(ctx, eligible.length, work, { early, ...(ahead ? { ahead } : {}) });
+    const { result, complete } = await biller.billed(ctx, eligible.length, work, { early });
     // Cached only once billed, and only an answer every eligible provider gave.
     if (complete) cacheLater(cache, key, result.suggestions, this.deps.cacheTtlMs);
     return result;
