@@ -1,17 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { equalParts } from '../../src/cli/bulk/equal-parts.js';
-import { openLookupDeps } from '../../src/cli/bulk/lookup-deps.js';
 import { PrimedAhead } from '../../src/cli/bulk/primed-ahead.js';
+import { damrakLookups, LIST_CALLER, OPEN_GRANT } from './support/damrak-lookups.js';
 import { lookupRows, type LookupDeps, type RowJob } from '../../src/cli/bulk/row-lookup.js';
-import { runCli } from '../../src/cli/program.js';
-import { loadConfig } from '../../src/config.js';
 import { readValidateInput, type ValidateInput } from '../../src/engine/validate-input.js';
-import { systemClock } from '../../src/lib/clock.js';
-import { importArgs, writeDamrakMonth } from '../local-index/support/damrak-files.js';
-import { createSandbox, type Sandbox } from '../support/backends.js';
 
 const rows: RowJob[] = Array.from({ length: 41 }, (_, index) => {
   const n = (index % 8) + 1;
@@ -54,26 +46,9 @@ describe('rows read and primed ahead of their batch (PrimedAhead)', () => {
 });
 
 describe('a batch whose rows were primed ahead', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'primed-ahead-'));
-  let sandbox: Sandbox;
-  const opened: (LookupDeps & { close(): Promise<void> })[] = [];
-  const open = async () => {
-    const deps = await openLookupDeps(loadConfig({ ...sandbox.env, PROVIDERS: 'local', LOG_LEVEL: 'silent' }), systemClock);
-    opened.push(deps);
-    return deps;
-  };
-  beforeAll(async () => {
-    sandbox = await createSandbox('sqlite');
-    expect(await runCli(importArgs(writeDamrakMonth(scratch).before), { stdout: () => undefined, stderr: () => undefined, env: sandbox.env })).toBe(0);
-  });
-  afterAll(async () => {
-    for (const deps of opened) await deps.close();
-    await sandbox?.cleanup();
-    rmSync(scratch, { recursive: true, force: true });
-  });
-
-  const caller = { accountId: 'acc_list', source: 'list.csv', thresholds: { valid: 80, correctable: 50 } };
-  const grant = { reservation: null, open: true, short: false, plan: 'growth', quota: 1000 };
+  const { open } = damrakLookups('primed-ahead-');
+  const caller = LIST_CALLER;
+  const grant = OPEN_GRANT;
 
   it('primes only the rows not primed ahead, and answers every row as without it', async () => {
     const alone = await lookupRows(await open(), caller, { rows, grant, credits: 1000 }, 8, () => false);

@@ -1,40 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLookupDeps } from '../../src/cli/bulk/lookup-deps.js';
-import { lookupRows, type LookupDeps, type RowJob } from '../../src/cli/bulk/row-lookup.js';
-import { runCli } from '../../src/cli/program.js';
-import { loadConfig } from '../../src/config.js';
-import { systemClock } from '../../src/lib/clock.js';
-import { importArgs, writeDamrakMonth } from '../local-index/support/damrak-files.js';
-import { createSandbox, type Sandbox } from '../support/backends.js';
+import { describe, expect, it } from 'vitest';
+import { damrakLookups, LIST_CALLER, OPEN_GRANT } from './support/damrak-lookups.js';
+import { lookupRows, type RowJob } from '../../src/cli/bulk/row-lookup.js';
 
 /**
  * Lookup threads that share a chunk (`LookupBatch.shared`, `local` on SQLite) take its rows a few
  * at a time: together they answer every row once, as one thread running them all answers it.
  */
 describe('rows of a chunk shared by lookup threads', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'shared-rows-'));
-  let sandbox: Sandbox;
-  const opened: (LookupDeps & { close(): Promise<void> })[] = [];
-  const open = async () => {
-    const deps = await openLookupDeps(loadConfig({ ...sandbox.env, PROVIDERS: 'local', LOG_LEVEL: 'silent' }), systemClock);
-    opened.push(deps);
-    return deps;
-  };
-  beforeAll(async () => {
-    sandbox = await createSandbox('sqlite');
-    expect(await runCli(importArgs(writeDamrakMonth(scratch).before), { stdout: () => undefined, stderr: () => undefined, env: sandbox.env })).toBe(0);
-  });
-  afterAll(async () => {
-    for (const deps of opened) await deps.close();
-    await sandbox?.cleanup();
-    rmSync(scratch, { recursive: true, force: true });
-  });
-
-  const caller = { accountId: 'acc_list', source: 'list.csv', thresholds: { valid: 80, correctable: 50 } };
-  const grant = { reservation: null, open: true, short: false, plan: 'growth', quota: 1000 };
+  const { open } = damrakLookups('shared-rows-');
+  const caller = LIST_CALLER;
+  const grant = OPEN_GRANT;
   // Numbers the street has and some it lacks, written a few ways: valid, correctable and invalid rows.
   const rows: RowJob[] = Array.from({ length: 41 }, (_, index) => {
     const n = (index % 8) + 1;
