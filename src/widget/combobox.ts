@@ -105,11 +105,12 @@ export class AddressCombobox extends EventTarget {
     this.setActive(-1);
     this.cancelPending();
     if (this.input.value.trim().length < this.opts.minChars) return this.reset();
+    this.view.busy(true);
     this.timer = setTimeout(() => void this.load(), this.opts.debounceMs);
   }
 
   private async load(): Promise<void> {
-    if (!(await this.access) || Date.now() < this.pausedUntil) return;
+    if (!(await this.access) || Date.now() < this.pausedUntil) return this.view.busy(false);
     const query = this.input.value.trim();
     this.inflight?.abort();
     const ctrl = (this.inflight = new AbortController());
@@ -122,6 +123,7 @@ export class AddressCombobox extends EventTarget {
     // A newer keystroke owns the list now; also ignore answers that arrive after blur.
     if (ctrl !== this.inflight || !this.focused()) return;
     this.inflight = null;
+    this.view.busy(false);
     if (result.kind === 'rate-limited') this.pausedUntil = Date.now() + RATE_LIMIT_PAUSE_MS;
     if (result.kind !== 'ok') return this.close();
     this.items = result.suggestions;
@@ -215,6 +217,7 @@ export class AddressCombobox extends EventTarget {
 
   /** The text changed (or the list was dismissed): a request for the old text is stale, abort it now. */
   private cancelPending(): void {
+    this.view.busy(false);
     clearTimeout(this.timer);
     this.inflight?.abort();
     this.inflight = null;

@@ -79,6 +79,16 @@ export class ListboxView {
     );
   }
 
+  /**
+   * Marks the list as being updated (WAI-ARIA `aria-busy`) from the keystroke that asks for new
+   * options until their answer is shown or given up: assistive technology, and a page or a test
+   * that reads the options, know the ones shown may not be for the text in the field yet.
+   */
+  busy(on: boolean): void {
+    if (on) this.list.setAttribute('aria-busy', 'true');
+    else this.list.removeAttribute('aria-busy');
+  }
+
   setActive(index: number): void {
     this.list.querySelectorAll('[role=option]').forEach((el, i) => {
       el.setAttribute('aria-selected', String(i === index));

@@ -7,6 +7,7 @@ import { buildWidget } from '../../scripts/build-widget.js';
 import { describeViolations, launchBrowser, recordConsole, runAxe, type ConsoleLog, type TestBrowser } from '../support/browser.js';
 import { startHttpsPageServer, type HttpsPageServer } from '../support/https-page-server.js';
 import { checkoutPage } from './checkout-page.js';
+import { typeAndWaitForList as typeAndWaitForSettledList, waitForSettledList } from './settled-list.js';
 import { installFakeWidgetApi, SUGGESTIONS, type FakeSuggestion, type FakeWidgetApi } from './fake-widget-api.js';
 
 // The widget in real Chromium against a scripted API on the page's origin: the behaviour the real
@@ -58,11 +59,7 @@ const activeLabel = () =>
   });
 const value = (sel: string) => page.locator(sel).inputValue();
 
-async function typeAndWaitForList(text: string): Promise<void> {
-  await combobox().focus();
-  await page.keyboard.type(text);
-  await options().first().waitFor({ state: 'visible' });
-}
+const typeAndWaitForList = (text: string) => typeAndWaitForSettledList(page, text);
 
 describe('keyboard (WAI-ARIA 1.2 combobox)', () => {
   it('Down/Up move through the options and wrap around', async () => {
@@ -191,7 +188,7 @@ describe('filling the form', () => {
     // Typing the number lands in the street segment and drills down from there.
     await page.keyboard.type('5');
     expect(await value('#address')).toBe('Damrakpassage 5, Amsterdam');
-    await options().first().waitFor({ state: 'visible' });
+    await waitForSettledList(page);
     expect(api.requests.at(-1)?.query).toBe('Damrakpassage 5, Amsterdam');
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
@@ -322,9 +319,37 @@ describe('talking to the service', () => {
     await page.waitForTimeout(400);
     expect(api.requests).toEqual([]);
     await page.keyboard.type('mrak 1');
-    await options().first().waitFor({ state: 'visible' });
+    await waitForSettledList(page);
     expect(api.requests.map((r) => r.query)).toEqual(['Damrak 1']);
     expect(api.requests[0]?.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('marks the list aria-busy from the keystroke until the answer for the new text is shown', async () => {
+    const busy = () => page.locator('[role=listbox]').getAttribute('aria-busy');
+    await typeAndWaitForList('Damrak');
+    expect(await busy()).toBeNull();
+    api.holdQueriesContaining = 'Damrak 1';
+    await page.keyboard.type(' 1');
+    // The earlier answer is still shown, marked as not yet the one for the text in the field.
+    expect(await busy()).toBe('true');
+    await expect.poll(() => api.requests.map((r) => r.query)).toEqual(['Damrak', 'Damrak 1']);
+    expect(await busy()).toBe('true');
+    api.holdQueriesContaining = null;
+    api.release();
+    await expect.poll(busy).toBeNull();
+    // Now the options are the answer for "Damrak 1": its number is marked as matched.
+    expect(await options().first().locator('mark').allTextContents()).toContain('1');
+    // Given up counts as settled too: a failed lookup, and text cut below the minimum.
+    api.mode = 'error';
+    await page.keyboard.type('0');
+    await expect.poll(() => api.requests.length).toBe(3);
+    await expect.poll(busy).toBeNull();
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    expect(await busy()).toBe('true');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    expect(await busy()).toBeNull();
   });
 
   it('aborts a stale request and shows only the answer to the latest text', async () => {
@@ -334,7 +359,7 @@ describe('talking to the service', () => {
     await expect.poll(() => api.requests.length).toBe(1);
     api.holdQueriesContaining = null;
     await page.keyboard.type('ak 10');
-    await options().first().waitFor({ state: 'visible' });
+    await waitForSettledList(page);
     await expect.poll(() => api.aborted).toEqual(['Damr']);
     expect(api.requests.map((r) => r.query)).toEqual(['Damr', 'Damrak 10']);
   });
@@ -416,7 +441,7 @@ describe('when the service cannot be asked', () => {
     await page.locator('#street').focus();
     await combobox().focus();
     await page.keyboard.type(' 1');
-    await options().first().waitFor({ state: 'visible' });
+    await waitForSettledList(page);
     expect(api.requests.map((r) => r.query)).toEqual(['Damrak 1']);
   });
 });

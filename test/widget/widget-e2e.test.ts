@@ -8,6 +8,7 @@ import { describeViolations, launchBrowser, recordConsole, runAxe, type TestBrow
 import { startHttpsPageServer, type HttpsPageServer } from '../support/https-page-server.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { checkoutPage } from './checkout-page.js';
+import { typeAndWaitForList, waitForSettledList } from './settled-list.js';
 
 // Issue 5 part 5: the hosted widget in headless Chromium, loaded cross-origin from the real service,
 // on HTTPS test pages, one origin on the token's allowlist and one not.
@@ -46,11 +47,6 @@ async function openCheckout(url: string, b: TestBrowser = browser): Promise<Page
 
 const optionTexts = (page: Page) => page.locator('[role=listbox] [role=option]').allTextContents();
 
-async function typeAndWaitForList(page: Page, text: string): Promise<void> {
-  await page.locator('#address').focus();
-  await page.keyboard.type(text);
-  await page.locator('[role=option]').first().waitFor({ state: 'visible' });
-}
 
 describe('widget on an allowed HTTPS origin, loaded from the real service', () => {
   it('shows suggestions while typing, as a WAI-ARIA combobox with a polite count', async () => {
@@ -81,7 +77,7 @@ describe('widget on an allowed HTTPS origin, loaded from the real service', () =
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
     await page.keyboard.type('Damrak 1');
-    await page.locator('[role=option]').first().waitFor({ state: 'visible' });
+    await waitForSettledList(page);
     const texts = await optionTexts(page);
     const wanted = texts.findIndex((t) => /^Damrak 1\b(?!\d)/.test(t));
     expect(wanted).toBeGreaterThanOrEqual(0);

@@ -7,6 +7,7 @@ import { buildWidget } from '../../scripts/build-widget.js';
 import { launchBrowser, recordConsole, type ConsoleLog, type TestBrowser } from '../support/browser.js';
 import { startHttpsPageServer, type HttpsPageServer } from '../support/https-page-server.js';
 import { checkoutPage } from './checkout-page.js';
+import { typeAndWaitForList } from './settled-list.js';
 import { installFakeWidgetApi } from './fake-widget-api.js';
 
 // Issue 36: which fields of a real checkout form the widget finds, and what it says when it finds none.
@@ -81,9 +82,7 @@ async function open(path: string): Promise<void> {
 }
 
 async function chooseDamrak1(): Promise<void> {
-  await page.locator('#address').focus();
-  await page.keyboard.type('Damrak 1');
-  await page.locator('[role=option]').first().waitFor({ state: 'visible' });
+  await typeAndWaitForList(page, 'Damrak 1');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
 }

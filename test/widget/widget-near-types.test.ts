@@ -7,6 +7,7 @@ import { buildWidget } from '../../scripts/build-widget.js';
 import { launchBrowser, recordConsole, type ConsoleLog, type TestBrowser } from '../support/browser.js';
 import { startHttpsPageServer, type HttpsPageServer } from '../support/https-page-server.js';
 import { checkoutPage } from './checkout-page.js';
+import { typeAndWaitForList as typeAndWaitForSettledList, waitForSettledList } from './settled-list.js';
 import { type FakeSuggestion, installFakeWidgetApi, SUGGESTIONS, type FakeWidgetApi } from './fake-widget-api.js';
 
 // Issue 35 in real Chromium: the matched parts in bold (DOM nodes, never HTML), the customer's
@@ -48,11 +49,7 @@ afterEach(async () => {
 });
 
 const options = () => page.locator('[role=listbox] [role=option]');
-async function typeAndWaitForList(text: string): Promise<void> {
-  await page.locator('#address').focus();
-  await page.keyboard.type(text);
-  await options().first().waitFor({ state: 'visible' });
-}
+const typeAndWaitForList = (text: string) => typeAndWaitForSettledList(page, text);
 /** The bold parts of each option, in order. */
 const bold = () => page.$$eval('[role=option]', (lis) => lis.map((li) => [...li.querySelectorAll('mark')].map((m) => m.textContent)));
 const lastRequest = () => api.requests.at(-1);
