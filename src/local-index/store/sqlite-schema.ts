@@ -1,6 +1,17 @@
 import type Database from 'better-sqlite3';
 
 /**
+ * How much of the index file SQLite reads through a memory map rather than read() into its page
+ * cache: all of it up to SQLite's compiled limit (SQLITE_MAX_MMAP_SIZE, 0x7fff0000 in
+ * better-sqlite3's build). A keystroke touches pages all over the file; a page past the map is a
+ * system call and a copy, one inside it a pointer into the OS page cache. With 256 MiB, a
+ * country-sized index (1M addresses: 357 MiB) read its tail the slow way: the first keystrokes
+ * after a start or an import were 20-35 % slower (docs/benchmarks.md, issue 37's ninth session).
+ * Only address space: pages count as the process's memory once read, and stay the OS's to drop.
+ */
+const MMAP_BYTES = 0x7fff0000;
+
+/**
  * Schema of the SQLite index file. Streets (street + city) carry the full-text index;
  * addresses hang off them with a house-number key and a postcode key, both B-tree indexed.
  * The FTS table uses external content, kept in sync by triggers on the word columns only,
@@ -11,7 +22,7 @@ export function applySqliteSchema(db: Database.Database): void {
   db.pragma('synchronous = NORMAL');
   db.pragma('temp_store = MEMORY');
   db.pragma('cache_size = -65536');
-  db.pragma('mmap_size = 268435456');
+  db.pragma(`mmap_size = ${MMAP_BYTES}`);
   db.exec(`
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
     INSERT OR IGNORE INTO meta (key, value) VALUES ('version', 0), ('import_seq', 0);
