@@ -47,7 +47,6 @@ async function openCheckout(url: string, b: TestBrowser = browser): Promise<Page
 
 const optionTexts = (page: Page) => page.locator('[role=listbox] [role=option]').allTextContents();
 
-
 describe('widget on an allowed HTTPS origin, loaded from the real service', () => {
   it('shows suggestions while typing, as a WAI-ARIA combobox with a polite count', async () => {
     const page = await openCheckout(shop.url('/checkout'));
