@@ -156,10 +156,9 @@ export class Biller implements BillStep {
     const reservation = await reserving;
     let result: BilledWork<T>;
     try {
-      const outcome = await started.outcome;
-      if (reservation.total < want) result = await work(reservation.total);
-      else if ('result' in outcome) result = outcome.result;
-      else throw outcome.error;
+      // Settled first either way: work run again with fewer credits never runs beside it.
+      await started.outcome;
+      result = reservation.total < want ? await work(reservation.total) : await aheadResult(started);
     } catch (error) {
       await this.releaseFailed(ctx, reservation);
       throw error;

@@ -8,7 +8,6 @@ import { type SignalSource, signalOf } from './signal.js';
 import { markUnverified, nobodyAnswered } from './unverified.js';
 import { cacheLater } from './cache-later.js';
 import { AnswerMemo } from './answer-memo.js';
-import { readBeside } from './work-ahead.js';
 
 export interface ReverseResult {
   suggestions: ReverseSuggestion[];
@@ -70,13 +69,8 @@ export class ReverseEngine {
     // Its look-up is NOT started beside the cache read (as validate's and autocomplete's are): the
     // nearest-address statement is far shorter than the reservation, which then waits behind it
     // (`npm run bench:scale`, PostgreSQL + Redis: reverse p50 0.5-2.4 ms slower with it).
-    const { hit } = await readBeside(
-      async () => {
-        const text = await cache.getText(key);
-        return text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as ReverseSuggestion[]);
-      },
-      undefined,
-    );
+    const text = await cache.getText(key);
+    const hit = text === undefined ? undefined : this.memo.answer(memo, text, (parsed) => parsed as ReverseSuggestion[]);
     if (hit) {
       await biller.free(ctx, outcome(hit));
       return { suggestions: hit, cached: true };

@@ -134,7 +134,7 @@ export async function lookupRows(
     for (let at = 0; at < group.length && !exhausted && !stopped(); at += PRIMED_ROWS) await lookUpSlice(group.slice(at, at + PRIMED_ROWS));
   }
   // Rows read ahead up to this batch's last that it did not hold will not come (another thread's, or repeats).
-  if (ahead && batch.rows.length > 0) ahead.forgetThrough(Math.max(...batch.rows.map((r) => r.index)));
+  if (ahead && batch.rows.length > 0) ahead.forgetThrough(batch.rows.reduce((last, r) => Math.max(last, r.index), -Infinity));
   return { done, exhausted };
 
   async function lookUpSlice(slice: RowJob[]): Promise<void> {
