@@ -170,6 +170,7 @@ async function assembleServices(config: Config, overrides: ServiceOverrides, tra
     // Settles and free events are written after the answer (issue 37): failures logged and counted.
     writer: {
       maxQueued: config.USAGE_QUEUE_MAX,
+      lingerMs: config.USAGE_WRITE_LINGER_MS,
       onLength: (length) => metrics.usageQueue.set(length),
       onRetry: (error, attempt) => {
         metrics.usageWriteFailures.inc({ outcome: 'retried' });

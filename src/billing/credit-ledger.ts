@@ -131,13 +131,19 @@ export class CreditLedger {
   constructor(
     protected readonly database: Database,
     protected readonly clock: Clock,
-    options: { owner?: string; writer?: Omit<GroupCommitOptions, 'classify'> } = {},
+    options: { owner?: string; writer?: Omit<GroupCommitOptions<BatchItem>, 'classify' | 'mayLinger'> } = {},
   ) {
     this.db = database.db;
     this.owner = options.owner ?? null;
     this.sql = ledgerSql(database.dialect);
     this.rules = ledgerRunner(database);
-    this.commits = new GroupCommit<BatchItem>((items, batchId) => this.commitBatch(items, batchId), { ...options.writer, classify: classifyWriteFailure });
+    this.commits = new GroupCommit<BatchItem>((items, batchId) => this.commitBatch(items, batchId), {
+      ...options.writer,
+      classify: classifyWriteFailure,
+      // Only a settle whose reservation carries its call waits for company: a crash before its write
+      // is settled from the reservation. A free event (a cache hit's) has nothing to recover it from.
+      mayLinger: (item) => item.reservation?.call !== undefined,
+    });
   }
 
   /**

@@ -8,9 +8,20 @@ import { newId } from '../lib/ids.js';
  */
 export type FailureKind = 'retry' | 'refused';
 
-export interface GroupCommitOptions {
+export interface GroupCommitOptions<T = unknown> {
   /** Items per transaction at most. */
   maxBatch?: number;
+  /**
+   * How long a batch short of `maxBatch` waits for more items before it is written (default 0: at
+   * once). Cut short whenever someone waits for the writes (`flushed`, `submit`, `stop`) or the
+   * batch fills: only writes nobody waits for are held, so they share one transaction.
+   */
+  lingerMs?: number;
+  /**
+   * Whether an item may be held for `lingerMs` (default: all): one a crash would lose for good is
+   * written without it, and everything accepted before it with it.
+   */
+  mayLinger?: (item: T) => boolean;
   /** Items held (waiting or being written) before `enqueue` waits for room: back-pressure, never a drop. */
   maxQueued?: number;
   /** Default: every failure is `refused`. */
@@ -59,12 +70,16 @@ export class GroupCommit<T> {
   #failing = false;
   #room: (() => void)[] = [];
   #flushes: { seq: number; resolve: () => void }[] = [];
+  /** Ends the current linger (see GroupCommitOptions.lingerMs); unset while none runs. */
+  #hurry: (() => void) | undefined;
+  /** Someone waits for the writes: no linger until everything held now is written. */
+  #urgentThrough = 0;
   private readonly maxBatch: number;
   private readonly maxQueued: number;
 
   constructor(
     private readonly commit: (items: T[], batchId: string) => Promise<void>,
-    private readonly options: GroupCommitOptions = {},
+    private readonly options: GroupCommitOptions<T> = {},
   ) {
     this.maxBatch = options.maxBatch ?? 256;
     this.maxQueued = Math.max(1, options.maxQueued ?? 10_000);
@@ -88,6 +103,8 @@ export class GroupCommit<T> {
       this.#queue.push({ item, seq: ++this.#seq, resolve, reject });
     });
     written.catch(() => undefined);
+    if (this.options.mayLinger?.(item) === false) this.#urge();
+    else if (this.#queue.length >= this.maxBatch) this.#hurry?.();
     this.#running ??= this.#drain();
     return { written };
   }
@@ -95,7 +112,28 @@ export class GroupCommit<T> {
   /** Resolves once `item` is written (the old, waiting way: tests, and callers that must know). */
   async submit(item: T): Promise<void> {
     const { written } = await this.enqueue(item);
+    this.#urge();
     await written;
+  }
+
+  /** Everything held now is wanted on disk soon: written without lingering. */
+  #urge(): void {
+    this.#urgentThrough = this.#seq;
+    this.#hurry?.();
+  }
+
+  /** The linger before a batch short of maxBatch (GroupCommitOptions.lingerMs), unless someone waits for it. */
+  async #linger(): Promise<void> {
+    const ms = this.options.lingerMs ?? 0;
+    if (ms <= 0 || this.#queue.length >= this.maxBatch || this.#urgentThrough > this.#doneThrough) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.#hurry?.(), ms);
+      this.#hurry = () => {
+        clearTimeout(timer);
+        this.#hurry = undefined;
+        resolve();
+      };
+    });
   }
 
   /**
@@ -107,6 +145,7 @@ export class GroupCommit<T> {
   flushed(): Promise<void> {
     const seq = this.#seq;
     if (this.#doneThrough >= seq || this.#failing) return Promise.resolve();
+    this.#urge();
     return new Promise((resolve) => this.#flushes.push({ seq, resolve }));
   }
 
@@ -123,6 +162,7 @@ export class GroupCommit<T> {
     const timer = setTimeout(() => {
       this.#givenUp = true;
     }, graceMs);
+    this.#urge();
     try {
       await this.idle();
     } finally {
@@ -135,6 +175,7 @@ export class GroupCommit<T> {
     // embedded SQLite commit finishes within microtasks, before the next request could arrive.
     await new Promise((resolve) => setImmediate(resolve));
     while (this.#queue.length > 0) {
+      await this.#linger();
       const batch = this.#queue.splice(0, this.maxBatch);
       await this.#write(batch, newId('batch'));
     }

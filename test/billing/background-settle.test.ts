@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CreditLedger } from '../../src/billing/credit-ledger.js';
+import { CreditLedger } from '../../src/billing/credit-ledger.js';
 import { Biller, type CallContext } from '../../src/engine/billing.js';
 import { STORAGE_BACKENDS } from '../support/backends.js';
 import { event, eventRows, heldReservations, type LedgerFixture, newAccount, openLedgerFixture } from './storage.js';
@@ -51,6 +51,33 @@ describe.each(STORAGE_BACKENDS)('usage written after the answer (%s)', (backend)
     expect(await heldReservations(f.database, acc)).toBe(0);
     expect((await f.ledger.balance(acc)).usedThisMonth).toBe(1);
     expect(f.ledger.refunding(acc)).toBe(false);
+  });
+
+  it('with a linger, a settle waits for company; a cache hit\'s event, which no reservation recovers, is written at once with it', async () => {
+    const acc = await newAccount(f, 'free');
+    const ledger = new CreditLedger(f.database, f.clock, { writer: { lingerMs: 60_000 } });
+    const first = await ledger.reserve(acc, 1, call);
+    const second = await ledger.reserve(acc, 1, call);
+    const settles = [await ledger.settleLater(first!, 1, event(acc, { query: 'one' })), await ledger.settleLater(second!, 1, event(acc, { query: 'two' }))];
+    // Held: a crash now is settled from the reservations, which carry their calls.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await eventRows(f.database, acc)).toEqual([]);
+    expect(await heldReservations(f.database, acc)).toBe(2);
+    const hit = await ledger.recordFreeLater(event(acc, { query: 'hit', cached: true }));
+    await Promise.all([...settles.map((s) => s.written), hit.written]);
+    expect((await eventRows(f.database, acc)).map((r) => [r.query, Number(r.credits)])).toEqual([
+      ['one', 1],
+      ['two', 1],
+      ['hit', 0],
+    ]);
+    expect(await heldReservations(f.database, acc)).toBe(0);
+
+    // A reader of the books does not wait out the linger either.
+    const third = await ledger.reserve(acc, 1, call);
+    await ledger.settleLater(third!, 1, event(acc, { query: 'three' }));
+    await ledger.flushed();
+    expect((await eventRows(f.database, acc)).map((r) => r.query)).toContain('three');
+    await ledger.drain(1000);
   });
 
   it('a batch whose commit was lost after it landed is written again and writes nothing twice', async () => {

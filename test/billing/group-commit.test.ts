@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CreditLedger } from '../../src/billing/credit-ledger.js';
 import { GroupCommit } from '../../src/billing/group-commit.js';
 import type { Database } from '../../src/store/db/database.js';
@@ -183,6 +183,91 @@ describe('GroupCommit', () => {
     await done;
     expect(await settled(held.written)).toBeInstanceOf(Error);
     expect(dropped).toEqual([1]);
+  });
+});
+
+describe('GroupCommit lingering (USAGE_WRITE_LINGER_MS)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('holds writes nobody waits for until the linger ends, then writes them in one batch', async () => {
+    const { batches, release, commit } = heldCommits<number>();
+    const group = new GroupCommit(commit, { lingerMs: 20 });
+    const accepted = await Promise.all([1, 2].map((n) => group.enqueue(n)));
+    await tick();
+    await vi.advanceTimersByTimeAsync(19);
+    expect(batches).toEqual([]);
+    await group.enqueue(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(batches).toEqual([[1, 2, 3]]);
+    release[0]!();
+    await Promise.all(accepted.map((a) => a.written));
+    // What arrives while a batch is written waits for its own linger too.
+    await group.enqueue(4);
+    await tick();
+    expect(batches).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(batches).toEqual([[1, 2, 3], [4]]);
+    release[1]!();
+    await group.idle();
+  });
+
+  it('a reader (flushed), a waiting submit and stop() end the linger at once', async () => {
+    const { batches, release, commit } = heldCommits<number>();
+    const group = new GroupCommit(commit, { lingerMs: 60_000 });
+    await group.enqueue(1);
+    await tick();
+    const read = group.flushed();
+    await tick();
+    expect(batches).toEqual([[1]]);
+    release[0]!();
+    await read;
+
+    const submitted = group.submit(2);
+    await tick();
+    await tick();
+    expect(batches).toEqual([[1], [2]]);
+    release[1]!();
+    await submitted;
+
+    await group.enqueue(3);
+    await tick();
+    const stopped = group.stop(1000);
+    await tick();
+    expect(batches).toEqual([[1], [2], [3]]);
+    release[2]!();
+    await stopped;
+  });
+
+  it('an item that may not wait is written at once, with everything accepted before it', async () => {
+    const { batches, release, commit } = heldCommits<string>();
+    const group = new GroupCommit(commit, { lingerMs: 60_000, mayLinger: (item) => item !== 'hit' });
+    await group.enqueue('settle-1');
+    await group.enqueue('settle-2');
+    await tick();
+    expect(batches).toEqual([]);
+    await group.enqueue('hit');
+    await tick();
+    expect(batches).toEqual([['settle-1', 'settle-2', 'hit']]);
+    release[0]!();
+    await group.idle();
+  });
+
+  it('a batch that fills up is written without waiting out the linger', async () => {
+    const { batches, release, commit } = heldCommits<number>();
+    const group = new GroupCommit(commit, { lingerMs: 60_000, maxBatch: 3 });
+    for (const n of [1, 2]) await group.enqueue(n);
+    await tick();
+    expect(batches).toEqual([]);
+    await group.enqueue(3);
+    await tick();
+    expect(batches).toEqual([[1, 2, 3]]);
+    release[0]!();
+    await group.idle();
   });
 });
 
