@@ -49,7 +49,8 @@ const backoff = (attempt: number) => new Promise<void>((resolve) => setTimeout(r
 /**
  * Group commit, in the background: items submitted while a batch is being written, or in the same
  * turn of the event loop, go together, so under load many requests share one transaction and at
- * rest each goes at once (no timer; the wait is one turn of the loop). `enqueue` resolves as soon
+ * rest each goes at once (the wait is one turn of the loop), unless `lingerMs` lets writes nobody
+ * waits for gather for a few milliseconds more. `enqueue` resolves as soon
  * as the item is accepted — a request answers without waiting for its write — and hands back
  * `written`, which settles once the item's batch committed (or it was given up).
  *
