@@ -107,6 +107,14 @@ describe('configuration', () => {
     });
   });
 
+  it('lets settles linger 20 ms for company on PostgreSQL, none on SQLite, unless told', () => {
+    expect(loadConfig({}).USAGE_WRITE_LINGER_MS).toBe(0);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.internal/addressd' }).USAGE_WRITE_LINGER_MS).toBe(20);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.internal/addressd', USAGE_WRITE_LINGER_MS: '0' }).USAGE_WRITE_LINGER_MS).toBe(0);
+    expect(loadConfig({ USAGE_WRITE_LINGER_MS: '5' }).USAGE_WRITE_LINGER_MS).toBe(5);
+    expect(() => loadConfig({ USAGE_WRITE_LINGER_MS: '5000' })).toThrow(/USAGE_WRITE_LINGER_MS/);
+  });
+
   it('refuses a reservation age a running request could outlive', () => {
     let problems: string[] = [];
     try {
