@@ -206,7 +206,7 @@ describe('GroupCommit lingering (USAGE_WRITE_LINGER_MS)', () => {
     expect(batches).toEqual([[1, 2, 3]]);
     release[0]!();
     await Promise.all(accepted.map((a) => a.written));
-    // What arrives while a batch is written waits for its own linger too.
+    // A later write, once the first batch is done, waits for a linger of its own.
     await group.enqueue(4);
     await tick();
     expect(batches).toHaveLength(1);
