@@ -38,4 +38,15 @@ describe('neighbour derivation over a reader stream', () => {
   it('gives the same rows when the waiting ones spill to disk', async () => {
     expect(await run(items, 1)).toEqual(await run(items));
   });
+
+  it('gives the same rows, in their order, when pages of them wait on disk', async () => {
+    // 4,999 rows waiting: 100 in memory, two pages of 2,000 on disk, the rest after them.
+    const street = [address(0, 'Lange Straße', 50, { city: 'Bdorf', postcode: '22222' })];
+    for (let row = 1; row < 5000; row++) street.push(address(row, 'Lange Straße', 50 + row * 1e-6));
+    const many = [street.slice(0, 2500), street.slice(2500)];
+    const spilled = await run(many, 100);
+    expect(spilled.map((i) => (i.kind === 'address' ? i.row : i.kind))).toEqual(Array.from({ length: 5000 }, (_, row) => row));
+    expect(spilled.at(-1)).toMatchObject({ address: { city: 'Bdorf', postcode: '22222', inferred: ['city', 'postcode'] } });
+    expect(spilled).toEqual(await run(many));
+  });
 });

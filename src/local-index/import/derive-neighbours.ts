@@ -1,7 +1,7 @@
 import type { InferredComponent } from '../../contract/address.js';
 import type { RawAddress } from '../types.js';
 import { GrowableFloat64, GrowableInt32 } from './growable.js';
-import { metres, PointGrid } from './point-grid.js';
+import { lngScale, M_PER_DEG, PointGrid, squaredDegrees } from './point-grid.js';
 import { ONE_POSTCODE_PER_TOWN } from '../../address/postcode.js';
 
 /**
@@ -181,12 +181,13 @@ export class NeighbourIndex {
     if (key === undefined || chains.size(key) === 0) return undefined;
     if (chains.size(key) > LONG_STREET) return grid.nearest(a.lat, a.lng, SAME_STREET, onStreet)?.value;
     let best: number | undefined;
-    let bestDistance = SAME_STREET;
+    let bestSquared = (SAME_STREET / M_PER_DEG) ** 2;
+    const scale = lngScale(a.lat);
     for (let i = chains.head(key); i >= 0; i = chains.after(i)) {
-      const d = metres(a.lat, a.lng, this.lat.get(i), this.lng.get(i));
-      if (d <= bestDistance) {
+      const d = squaredDegrees(a.lat, a.lng, scale, this.lat.get(i), this.lng.get(i));
+      if (d <= bestSquared) {
         best = i;
-        bestDistance = d;
+        bestSquared = d;
       }
     }
     return best;

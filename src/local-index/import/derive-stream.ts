@@ -6,17 +6,21 @@ import type { ReaderItem, RowItem } from '../types.js';
 import { NeighbourIndex } from './derive-neighbours.js';
 
 const PAGE = 2000;
-/** Rows a staging statement: one call into SQLite for many of the hundreds of thousands that wait on a country. */
-const MANY = 64;
 /** Rows kept waiting in memory; beyond this many they wait on disk (a country's worth would not fit). */
 const IN_MEMORY = 100_000;
 
 type AddressItem = Extract<RowItem, { kind: 'address' }>;
 
-/** Rows waiting for every row to be read: in memory up to IN_MEMORY, then in a temporary SQLite file. */
+/**
+ * Rows waiting for every row to be read: in memory up to IN_MEMORY, then in a temporary SQLite
+ * file, a page of rows to a file row (one JSON array): a file row each cost a statement's worth
+ * of binding and a string to make again for each of a country's hundreds of thousands.
+ */
 class Waiting {
   private readonly memory: AddressItem[] = [];
-  private disk: { db: Database.Database; dir: string; put: Database.Statement; putMany: Database.Statement; pending: string[] } | undefined;
+  private disk: { db: Database.Database; dir: string; put: Database.Statement } | undefined;
+  /** Rows past the memory's share not yet in the file: less than a page. */
+  private pending: AddressItem[] = [];
 
   constructor(private readonly inMemory: number) {}
 
@@ -25,35 +29,32 @@ class Waiting {
       this.memory.push(item);
       return;
     }
+    this.pending.push(item);
+    if (this.pending.length < PAGE) return;
     if (!this.disk) {
       const dir = mkdtempSync(join(tmpdir(), 'local-index-derive-'));
       const db = new Database(join(dir, 'rows.sqlite'));
       db.pragma('journal_mode = OFF');
       db.pragma('synchronous = OFF');
-      db.exec('CREATE TABLE rows (item TEXT NOT NULL)');
-      // One transaction for the whole staging: a commit per row would cost a file write per row.
+      db.exec('CREATE TABLE pages (items TEXT NOT NULL)');
+      // One transaction for the whole staging: a commit per page would cost a file write each.
       db.exec('BEGIN');
-      const values = Array.from({ length: MANY }, () => '(?)').join(', ');
-      this.disk = { db, dir, put: db.prepare('INSERT INTO rows (item) VALUES (?)'), putMany: db.prepare(`INSERT INTO rows (item) VALUES ${values}`), pending: [] };
+      this.disk = { db, dir, put: db.prepare('INSERT INTO pages (items) VALUES (?)') };
     }
-    const { pending, putMany } = this.disk;
-    pending.push(JSON.stringify(item));
-    if (pending.length === MANY) putMany.run(pending.splice(0));
+    this.disk.put.run(JSON.stringify(this.pending));
+    this.pending = [];
   }
 
   /** The rows in the order they were put, a page at a time. */
   *pages(): Generator<AddressItem[]> {
     for (let i = 0; i < this.memory.length; i += PAGE) yield this.memory.slice(i, i + PAGE);
-    if (!this.disk) return;
-    for (const item of this.disk.pending.splice(0)) this.disk.put.run(item);
-    this.disk.db.exec('COMMIT');
-    const page = this.disk.db.prepare('SELECT rowid AS id, item FROM rows WHERE rowid > ? ORDER BY rowid LIMIT ?');
-    for (let after = 0; ; ) {
-      const rows = page.all(after, PAGE) as { id: number; item: string }[];
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1]!.id;
-      yield rows.map((r) => JSON.parse(r.item) as AddressItem);
+    if (this.disk) {
+      this.disk.db.exec('COMMIT');
+      for (const items of this.disk.db.prepare('SELECT items FROM pages ORDER BY rowid').pluck().iterate() as Iterable<string>) {
+        yield JSON.parse(items) as AddressItem[];
+      }
     }
+    if (this.pending.length > 0) yield this.pending;
   }
 
   close(): void {

@@ -9,12 +9,26 @@ import { GrowableFloat64, GrowableInt32 } from './growable.js';
  */
 
 /** Metres per degree of latitude. */
-const M_PER_DEG = 111_320;
+export const M_PER_DEG = 111_320;
 
 /** Distance in metres (equirectangular: exact enough within the few kilometres searched here). */
 export function metres(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const x = (lng2 - lng1) * Math.cos(((lat1 + lat2) / 2) * (Math.PI / 180));
   return Math.hypot(lat2 - lat1, x) * M_PER_DEG;
+}
+
+/** The cosine of a latitude: how much narrower a degree of longitude is there. */
+export const lngScale = (lat: number): number => Math.cos(lat * (Math.PI / 180));
+
+/**
+ * The squared distance from (lat, lng) to (lat2, lng2) in degrees of latitude, longitude scaled
+ * by `scale` (lngScale of the point searched from): what a search's inner loop compares, where a
+ * cosine and a root for each of millions of candidates were a sixth of a derivation's time.
+ */
+export function squaredDegrees(lat: number, lng: number, scale: number, lat2: number, lng2: number): number {
+  const dy = lat2 - lat;
+  const dx = (lng2 - lng) * scale;
+  return dy * dy + dx * dx;
 }
 
 export class PointGrid<T> {
@@ -60,12 +74,13 @@ export class PointGrid<T> {
     const cy = Math.floor(lat / this.cell);
     const cx = Math.floor(lng / this.cell);
     // Cells are narrower in metres east-west than north-south: the widest a ring may need to reach.
-    const cosLat = Math.cos(lat * (Math.PI / 180));
+    const cosLat = lngScale(lat);
     const cos = Math.max(0.05, cosLat);
     const cellMetres = this.cell * M_PER_DEG * cos;
     const maxRing = Math.ceil(radius / cellMetres) + 1;
     let best = -1;
     let bestDistance = radius;
+    let bestSquared = (radius / M_PER_DEG) ** 2;
     for (let ring = 0; ring <= maxRing; ring++) {
       // Every point of this ring and beyond is at least (ring - 1) cells away.
       if (best >= 0 && (ring - 1) * cellMetres > bestDistance) break;
@@ -77,10 +92,11 @@ export class PointGrid<T> {
           const c = row.get(cx + dx);
           if (c !== undefined) {
             for (let i = this.first.get(c); i >= 0; i = this.next.get(i)) {
-              const d = Math.hypot(this.lat.get(i) - lat, (this.lng.get(i) - lng) * cosLat) * M_PER_DEG;
-              if (d <= bestDistance && (d < bestDistance || best < 0) && (!accept || accept(this.values[i]!))) {
+              const d = squaredDegrees(lat, lng, cosLat, this.lat.get(i), this.lng.get(i));
+              if (d <= bestSquared && (d < bestSquared || best < 0) && (!accept || accept(this.values[i]!))) {
                 best = i;
-                bestDistance = d;
+                bestSquared = d;
+                bestDistance = Math.sqrt(d) * M_PER_DEG;
               }
             }
           }
