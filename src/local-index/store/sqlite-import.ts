@@ -3,7 +3,6 @@ import { streetStatsSql } from './queries.js';
 import { refreshSqliteStreetPostcodes } from './street-postcodes.js';
 import { mergePackedUnits } from '../units.js';
 import { COUNTRY_STATE_COLUMNS, nextCountryState } from './country-state.js';
-import { SpatialMark } from './sqlite-spatial.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type CommitRecord, type CountryState, type ImportSession } from './store.js';
 
 /** Parameters of one new address. */
@@ -39,8 +38,6 @@ const changed = (old: ExistingAddress, r: AddressInput, streetId: number) =>
 export function beginSqliteImport(db: Database.Database, onCommit: () => void): ImportSession {
   db.exec('BEGIN IMMEDIATE');
   const importId = (db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'import_seq' RETURNING value").get() as { value: number }).value;
-  // The rows this import inserts join the R*Tree in bulk, a batch at a time (sqlite-spatial.ts).
-  const spatial = new SpatialMark(db);
   const upsertStreet = db.prepare(
     `INSERT INTO streets (skey, country, street, city, municipality, state, street_words, city_words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (skey) DO UPDATE SET state = coalesce(streets.state, excluded.state) RETURNING id`,
@@ -109,7 +106,6 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
       });
       for (let i = 0; i < values.length; i += COLUMNS) insert.run(values.slice(i, i + COLUMNS));
       if (out.imported + out.updated > 0) changedAny = true;
-      if (out.imported > 0) spatial.fill();
       return out;
     },
     async remove(sourceIds: string[]) {
@@ -118,8 +114,6 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
         .prepare('SELECT DISTINCT s.country FROM addresses a JOIN streets s ON s.id = a.street_id WHERE a.source_id IN (SELECT value FROM json_each(?))')
         .pluck()
         .all(ids) as string[];
-      // A removed row at the top of the ids frees its id for the next insert: the R*Tree fill must start there.
-      spatial.lowered(db.prepare('SELECT id FROM addresses WHERE source_id IN (SELECT value FROM json_each(?))').pluck().all(ids) as number[]);
       const removed = db.prepare('DELETE FROM addresses WHERE source_id IN (SELECT value FROM json_each(?))').run(ids).changes;
       if (removed > 0) changedAny = true;
       return { removed, countries };
@@ -137,7 +131,6 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
         refreshSqliteStreetPostcodes(db, inList, countries);
         db.prepare(`DELETE FROM streets WHERE n = 0 AND country IN (${inList})`).run(...countries);
       }
-      spatial.fill();
       // Merges the full-text index's segments into one, in the same transaction: an import leaves
       // dozens, and every search then probes each of them per word (half the cost of a street match).
       db.exec("INSERT INTO streets_fts (streets_fts) VALUES ('optimize')");
