@@ -113,21 +113,24 @@ export class AreaGrid<T> {
 
   /** Every area containing the point. */
   containing(lat: number, lng: number): T[] {
-    const [y, x] = [cell(lat), cell(lng)];
+    const y = cell(lat);
+    const x = cell(lng);
     const key = cellKey(y, x);
     const out: T[] = [];
-    for (const g of [...(this.cells.get(key) ?? []), ...this.large]) {
-      const a = g.area;
-      if (lat < a.minLat || lat > a.maxLat || lng < a.minLng || lng > a.maxLng) continue;
-      let inside: boolean | undefined;
-      if (g.edgeCells.has(key)) inside = areaContains(a, lat, lng);
-      else {
-        inside = g.cellInside.get(key);
-        if (inside === undefined) g.cellInside.set(key, (inside = areaContains(a, (y + 0.5) * CELL, (x + 0.5) * CELL)));
-      }
-      if (inside) out.push(a.value);
+    // The cell's areas, then the large ones: two loops, no list joined for each point.
+    for (const list of [this.cells.get(key), this.large]) {
+      if (list) for (const g of list) if (this.holds(g, key, y, x, lat, lng)) out.push(g.area.value);
     }
     return out;
+  }
+
+  private holds(g: GridArea<T>, key: number, y: number, x: number, lat: number, lng: number): boolean {
+    const a = g.area;
+    if (lat < a.minLat || lat > a.maxLat || lng < a.minLng || lng > a.maxLng) return false;
+    if (g.edgeCells.has(key)) return areaContains(a, lat, lng);
+    let inside = g.cellInside.get(key);
+    if (inside === undefined) g.cellInside.set(key, (inside = areaContains(a, (y + 0.5) * CELL, (x + 0.5) * CELL)));
+    return inside;
   }
 }
 

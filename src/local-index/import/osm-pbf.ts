@@ -70,11 +70,26 @@ export function wayTags(tags: Tags, state: boolean): [string, string | null] {
     const isOwn = isAddrKey(k);
     const isKept = state && isStateKey(k);
     if (!isOwn && !isKept) continue;
-    const pair = `${JSON.stringify(k)}:${JSON.stringify(tags[k]!)}`;
+    const pair = `${quotedKey(k)}:${quotedValue(tags[k]!)}`;
     if (isOwn) own = own === '' ? pair : `${own},${pair}`;
     if (isKept) kept = kept === '' ? pair : `${kept},${pair}`;
   }
   return [`{${own}}`, state ? `{${kept}}` : null];
+}
+
+/** Characters a JSON string escapes (quote, backslash, controls) or JSON.stringify writes as an escape (lone surrogates). */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** A tag value as JSON: most need no escape, so no second pass over them. */
+const quotedValue = (v: string): string => (ESCAPED.test(v) ? JSON.stringify(v) : `"${v}"`);
+/** Tag keys as JSON, memoised: a file uses a few hundred keys millions of times. */
+const quotedKeys = new Map<string, string>();
+function quotedKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
+  }
+  return q;
 }
 
 /** A way's node list as stored in the staging file: the ids' bytes (no JSON to write and parse twice). */
@@ -279,12 +294,13 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     const gather = recordState ? new StateRows() : undefined;
     // Rows and the state's batches go out together, some 2,000 at a time.
     let batch: ReaderItem[] = [];
-    const take = function* (items: ReaderItem[]) {
-      batch.push(...items);
-      if (batch.length >= 2000) {
-        yield batch;
-        batch = [];
-      }
+    /** The batch, once `items` filled it (the caller yields it), else undefined: a plain call, no generator per row. */
+    const take = (items: ReaderItem[]): ReaderItem[] | undefined => {
+      for (const item of items) batch.push(item);
+      if (batch.length < 2000) return undefined;
+      const full = batch;
+      batch = [];
+      return full;
     };
     const hand = (state: StateBatch | undefined) => {
       if (state) batch.push({ kind: 'state', batch: state });
@@ -367,7 +383,8 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
         locate();
         if (rowsWanted) {
           for (const n of stage.prepare('SELECT id, tags, lat, lng FROM nodes ORDER BY id').iterate() as Iterable<{ id: number; tags: string; lat: number; lng: number }>) {
-            yield* take(osmRows(`n${n.id}`, JSON.parse(n.tags) as Tags, n.lat, n.lng, places, country));
+            const full = take(osmRows(`n${n.id}`, JSON.parse(n.tags) as Tags, n.lat, n.lng, places, country));
+            if (full) yield full;
           }
         }
       }
@@ -379,7 +396,8 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
           const refs = refsOf(row);
           at = id;
           if (gather && state !== null) hand(gather.way(id, ends ? withEndTags(state, refs) : state, refs, group));
-          if (hasRows && rowsWanted) yield* take(wayRows(id, tags, refs, interpolation === 1, group));
+          const full = hasRows && rowsWanted ? take(wayRows(id, tags, refs, interpolation === 1, group)) : undefined;
+          if (full) yield full;
         }
         // The state's batches go out as they fill, rows or not.
         if (!rowsWanted && batch.length > 0) {
@@ -400,7 +418,8 @@ export async function* readOsmPbf(path: string, country: string | undefined, onB
     if (rowsWanted) {
       type EntranceRow = { id: number; tags: string; lat: number; lng: number; building: string };
       for (const e of stage.prepare('SELECT e.id, e.tags, e.lat, e.lng, w.tags AS building FROM entrances e JOIN ways w ON w.id = e.way ORDER BY e.id').iterate() as Iterable<EntranceRow>) {
-        yield* take(osmRows(`n${e.id}`, entranceTags(JSON.parse(e.building) as Tags, JSON.parse(e.tags) as Tags), e.lat, e.lng, places, country));
+        const full = take(osmRows(`n${e.id}`, entranceTags(JSON.parse(e.building) as Tags, JSON.parse(e.tags) as Tags), e.lat, e.lng, places, country));
+        if (full) yield full;
       }
     }
     stage.exec('COMMIT');

@@ -61,6 +61,11 @@ export interface Located {
   postcode?: string;
 }
 
+/** Answers PlaceLocator.locate keeps. */
+const RECENT = 8;
+
+const sameItems = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
 /** Where an address lies: its country, municipality and postcode area, from the file's boundaries. */
 export class PlaceLocator {
   private readonly grid = new AreaGrid<Boundary>();
@@ -93,6 +98,20 @@ export class PlaceLocator {
   locate(lat: number, lng: number, country: string | undefined): Located {
     if (this.size === 0) return {};
     const found = this.grid.containing(lat, lng);
+    // The same areas give the same answer: a file's neighbouring addresses mostly lie in the same
+    // ones, so the last few answers are kept (Located is only read, never changed, by its users).
+    for (const m of this.recent) if (m.country === country && sameItems(m.found, found)) return m.located;
+    const located = Object.freeze(this.decide(found, country));
+    if (located.places) Object.freeze(located.places);
+    this.recent[this.next] = { found, country, located };
+    this.next = (this.next + 1) % RECENT;
+    return located;
+  }
+
+  private readonly recent: { found: Boundary[]; country: string | undefined; located: Located }[] = [];
+  private next = 0;
+
+  private decide(found: Boundary[], country: string | undefined): Located {
     const cc = country ?? found.find((b) => b.kind === 'country')?.country;
     const all = found.filter((b) => b.kind === 'admin');
     const admin = all.filter((b) => ADMIN_LEVELS.has(b.level!));

@@ -20,10 +20,16 @@ const PLACE_TAGS = ['addr:hamlet', 'addr:suburb', 'addr:quarter', 'addr:neighbou
 function placesOf(tags: Tags, located: string[] | undefined): string[] | undefined {
   // `addr:place` beside a street is the village part it lies in (Czechia, Slovakia): a place, not the street.
   const place = tags['addr:street'] ? tags['addr:place'] : undefined;
+  // Most addresses tag no place: the boundaries' list (distinct already, see PlaceLocator.locate) is the answer, with no arrays made.
+  if (place === undefined && tags.is_in === undefined && !PLACE_TAGS.some((k) => tags[k] !== undefined)) return located?.length ? located : undefined;
   const tagged = [...PLACE_TAGS.map((k) => tags[k]), place, ...(tags.is_in ?? '').split(/[;,]/)].map((v) => v?.trim()).filter((v): v is string => Boolean(v));
   const all = [...new Set([...tagged, ...(located ?? [])])];
   return all.length > 0 ? all : undefined;
 }
+
+const CITY: readonly InferredComponent[] = Object.freeze(['city']);
+const POSTCODE: readonly InferredComponent[] = Object.freeze(['postcode']);
+const CITY_AND_POSTCODE: readonly InferredComponent[] = Object.freeze(['city', 'postcode']);
 
 /**
  * One address's fields. The tags win; where `addr:city`, `addr:postcode` or `addr:country`
@@ -40,9 +46,10 @@ export function fields(tags: Tags, lat: number | undefined, lng: number | undefi
   const taggedCity = tags['addr:city'] || (tags['addr:street'] ? tags['addr:place'] : undefined);
   const city = taggedCity || at.municipality || (located ? places.town(lat, lng) : undefined);
   const postcode = tags['addr:postcode'] || at.postcode;
-  const inferred: InferredComponent[] = [];
-  if (city && !taggedCity) inferred.push('city');
-  if (postcode && !tags['addr:postcode']) inferred.push('postcode');
+  const cityInferred = Boolean(city && !taggedCity);
+  const postcodeInferred = Boolean(postcode && !tags['addr:postcode']);
+  // The shared lists, not one made per address: buildAddress only reads them.
+  const inferred = cityInferred ? (postcodeInferred ? CITY_AND_POSTCODE : CITY) : postcodeInferred ? POSTCODE : undefined;
   return {
     lat,
     lng,
@@ -56,7 +63,7 @@ export function fields(tags: Tags, lat: number | undefined, lng: number | undefi
     country: tagged || at.country || country,
     sourceId,
     ...osmUnitList(tags),
-    ...(inferred.length > 0 ? { inferred } : {}),
+    ...(inferred ? { inferred } : {}),
   };
 }
 

@@ -31,6 +31,8 @@ export function osmUnits(tags: Tags): string[] | undefined {
   return osmUnitList(tags).units;
 }
 
+const NO_UNITS: { units?: string[]; unitsPartial?: true } = Object.freeze({});
+
 /**
  * The object's units and whether they are the house's list (issue 34): `addr:flats` states the
  * flats of the building or entrance; `addr:unit` and `addr:door` alone name the unit of one shop,
@@ -38,6 +40,8 @@ export function osmUnits(tags: Tags): string[] | undefined {
  * which a typed unit that is absent is `not-checked`, not a `mismatch`.
  */
 export function osmUnitList(tags: Tags): { units?: string[]; unitsPartial?: true } {
+  // Most objects list no unit: no arrays made for them (this runs for each of a country's addresses).
+  if (tags['addr:door'] === undefined && tags['addr:unit'] === undefined && tags['addr:flats'] === undefined) return NO_UNITS;
   const door = tags['addr:door']?.trim();
   const floor = tags['addr:floor']?.trim();
   const doors = door ? [floor ? `${floor}/${door}` : door] : [];

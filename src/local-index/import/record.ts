@@ -26,7 +26,7 @@ export interface RawFields {
   /** Placed between two known house numbers (an OSM interpolation way), not mapped itself. */
   interpolated?: true;
   /** Components the reader derived rather than read (a town from an area, a postcode from a postal-code area). */
-  inferred?: InferredComponent[];
+  inferred?: readonly InferredComponent[];
 }
 
 type Coordinate = number | 'missing' | 'invalid';
@@ -69,17 +69,28 @@ function length(value: string): number {
 }
 
 /** The first field longer than the API takes, as a detail (`street: 5000000 characters, over 200 (Evilweg…)`). */
-function tooLong(f: Partial<Record<keyof typeof COMPONENT_MAX, string | undefined>>, units: readonly string[] | undefined): string | undefined {
-  for (const field of ['street', 'houseNumber', 'postcode', 'city', 'state', 'unit'] as const) {
-    const value = f[field];
-    // Cheap first: only a value past the bound in UTF-16 units can be past it in characters.
-    if (value !== undefined && value.length > COMPONENT_MAX[field] && length(value) > COMPONENT_MAX[field]) {
-      return `${field}: ${length(value)} characters, over ${COMPONENT_MAX[field]} (${quoted(value)})`;
-    }
-  }
+function tooLong(
+  street: string,
+  houseNumber: string,
+  postcode: string | undefined,
+  city: string | undefined,
+  state: string | undefined,
+  unit: string | undefined,
+  units: readonly string[] | undefined,
+): string | undefined {
+  // Field by field, no object of them made: this runs for every row of a file.
+  const over = overBound('street', street) ?? overBound('houseNumber', houseNumber) ?? overBound('postcode', postcode) ?? overBound('city', city) ?? overBound('state', state) ?? overBound('unit', unit);
+  if (over !== undefined) return over;
   const long = units?.find((u) => u.length > COMPONENT_MAX.unit && length(u) > COMPONENT_MAX.unit);
   return long === undefined ? undefined : `unit: ${length(long)} characters, over ${COMPONENT_MAX.unit} (${quoted(long)})`;
 }
+/** `field: N characters, over MAX (…)` when the value is longer than the API takes. */
+function overBound(field: keyof typeof COMPONENT_MAX, value: string | undefined): string | undefined {
+  // Cheap first: only a value past the bound in UTF-16 units can be past it in characters.
+  if (value === undefined || value.length <= COMPONENT_MAX[field] || length(value) <= COMPONENT_MAX[field]) return undefined;
+  return `${field}: ${length(value)} characters, over ${COMPONENT_MAX[field]} (${quoted(value)})`;
+}
+
 // One way to match each digit: `\d+\.?\d*` split a long run of digits every possible way, and a
 // million-digit cell ending in a letter took hours to refuse (issue 36).
 const NUMBER = /^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
@@ -105,7 +116,7 @@ export function buildAddress(row: number | string, f: RawFields): RowItem {
   const postcode = optional(f.postcode);
   const city = optional(f.city);
   const state = optional(f.state);
-  const long = tooLong({ street, houseNumber, postcode, city, state, unit }, f.units);
+  const long = tooLong(street, houseNumber, postcode, city, state, unit, f.units);
   if (long) return bad(row, 'too_long', long);
   let units = f.units;
   if (unit && f.country?.toUpperCase() === 'NL') {
