@@ -5,6 +5,7 @@ import { attachLoadedAddresses, createLoadingAddresses, INDEX_CHANNEL, literal, 
 import { streetStatsSql } from './queries.js';
 import { refreshPgStreetPostcodes } from './street-postcodes.js';
 import { addStreetWords, addWordsInBulk, vocabularyEmpty } from './pg-words.js';
+import { identityKey, SeenIdentities } from './seen-identities.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type CommitRecord, type CountryState, type ImportSession } from './store.js';
 
 /**
@@ -15,14 +16,14 @@ import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type CommitRecor
 const ROWS = 'pg_temp.local_import_rows';
 /** Stored addresses this import found unchanged: they keep their row (no rewrite) and still count as in the file. */
 const SEEN = 'pg_temp.local_import_seen';
-const ROW_COLUMNS = ['i', 'skey', 'source_id', 'hn', 'hn_key', 'hn_base', 'postcode', 'pc_key', 'lat', 'lng', 'units', 'street', 'city', 'state', 'street_words', 'city_words', 'municipality'];
+const ROW_COLUMNS = ['i', 'skey', 'source_id', 'hn', 'hn_key', 'hn_base', 'postcode', 'pc_key', 'lat', 'lng', 'units', 'maybe_stored', 'street', 'city', 'state', 'street_words', 'city_words', 'municipality'];
 /** The street fields of a row whose street was sent before. */
 const NO_STREET = Array.from({ length: 6 }, () => '\\N').join('\t');
 const STAGING = `
   CREATE TEMP TABLE local_import_rows (
     i INTEGER NOT NULL, skey TEXT NOT NULL, source_id TEXT, hn TEXT NOT NULL, hn_key TEXT COLLATE "C" NOT NULL, hn_base INTEGER,
     postcode TEXT, pc_key TEXT COLLATE "C", lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL, units TEXT,
-    street TEXT, city TEXT, state TEXT, street_words TEXT, city_words TEXT, municipality TEXT
+    maybe_stored BOOLEAN NOT NULL, street TEXT, city TEXT, state TEXT, street_words TEXT, city_words TEXT, municipality TEXT
   ) ON COMMIT DROP;
   CREATE TEMP TABLE local_import_seen (id BIGINT PRIMARY KEY) ON COMMIT DROP;`;
 
@@ -49,7 +50,8 @@ const mergedUnits = (a: string, q: string) => `(SELECT string_agg(u, E'\\x1f' OR
  * New streets are inserted first; their ids come from the insert's RETURNING (this
  * statement cannot see its own inserts in the table), else from the table, for streets an
  * earlier batch or import wrote. Each address is matched to the stored one with its
- * identity (by source id, else by street + number); then the new are inserted, the changed
+ * identity (by source id, else by street + number), unless the import knows none is stored
+ * (`maybe_stored` false: SeenIdentities); then the new are inserted, the changed
  * updated, the unchanged noted in the seen table (not rewritten: a rewrite costs a new row
  * version and an entry in each index). Rows naming an address this import already wrote or
  * saw come back as duplicates, by position, unless they add a unit to the house (OpenAddresses
@@ -73,19 +75,19 @@ const mergeBatchSql = (t: string, id: number, country: string) => `
     LEFT JOIN created c ON c.skey = k.skey
     LEFT JOIN LATERAL (SELECT id FROM ${t}streets s WHERE s.skey = k.skey) s ON c.id IS NULL
   ), q AS (
-    SELECT r.i, r.source_id, r.hn, r.hn_key, r.hn_base, r.postcode, r.pc_key, r.lat, r.lng, r.units, s.id AS street_id, s.created
+    SELECT r.i, r.source_id, r.hn, r.hn_key, r.hn_base, r.postcode, r.pc_key, r.lat, r.lng, r.units, r.maybe_stored, s.id AS street_id, s.created
     FROM ${ROWS} r JOIN street_ids s ON s.skey = r.skey
   ), m AS (
     -- LATERAL ... LIMIT 1: one index probe per row, whatever the planner guesses of the batch's size.
     SELECT q.i, a.id, ${already('a', id)} AS already, ${changed('a', 'q')} AS changed, a.units
     FROM q CROSS JOIN LATERAL (
       SELECT * FROM ${t}addresses a WHERE a.source_id = q.source_id LIMIT 1
-    ) a WHERE q.source_id IS NOT NULL
+    ) a WHERE q.source_id IS NOT NULL AND q.maybe_stored
     UNION ALL
     SELECT q.i, a.id, ${already('a', id)} AS already, ${changed('a', 'q')} AS changed, a.units
     FROM q CROSS JOIN LATERAL (
       SELECT * FROM ${t}addresses a WHERE a.street_id = q.street_id AND a.hn_key = q.hn_key AND a.source_id IS NULL ORDER BY a.id LIMIT 1
-    ) a WHERE q.source_id IS NULL AND NOT q.created -- a street this statement created holds no stored address yet
+    ) a WHERE q.source_id IS NULL AND NOT q.created AND q.maybe_stored -- a street this statement created holds no stored address yet
   ), inserted AS (
     INSERT INTO ${t}addresses (country, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, units, import_id)
     SELECT ${literal(country)}, source_id, street_id, hn, hn_key, hn_base, postcode, pc_key, lat, lng, units, ${id} FROM q
@@ -177,8 +179,11 @@ export async function beginPgImport(
   const partitioned = new Set<string>();
   // Countries this import loads into an addresses table of their own (a first import: pg-schema.ts's createLoadingAddresses), attached at the end.
   const loading = new Set<string>();
+  /** The identities written into those countries' tables: a row the filter has not seen is stored nowhere yet. */
+  let seen: SeenIdentities | undefined;
 
   const writeCountry = async (country: string, rows: AddressInput[]): Promise<BatchOutcome> => {
+    const fresh = loading.has(country);
     const lines = rows.map((r, i) => {
       const s = r.street;
       let street = NO_STREET;
@@ -186,7 +191,15 @@ export async function beginPgImport(
         sent.add(s.key);
         street = `${copyText(s.street)}\t${copyOpt(s.city)}\t${copyOpt(s.state)}\t${copyText(s.streetWords)}\t${copyText(s.cityWords)}\t${copyOpt(s.municipality)}`;
       }
-      return `${i}\t${copyText(s.key)}\t${copyOpt(r.sourceId)}\t${copyText(r.hn)}\t${copyText(r.hnKey)}\t${r.hnBase ?? '\\N'}\t${copyOpt(r.postcode)}\t${copyOpt(r.pcKey)}\t${r.lat}\t${r.lng}\t${copyOpt(r.units)}\t${street}`;
+      // A country this import loads into a table of its own holds only rows of this import (SeenIdentities).
+      let maybe = 't';
+      if (fresh) {
+        seen ??= new SeenIdentities();
+        const key = identityKey(r.sourceId, s.key, r.hnKey);
+        if (!seen.mayHave(key)) maybe = 'f';
+        seen.add(key);
+      }
+      return `${i}\t${copyText(s.key)}\t${copyOpt(r.sourceId)}\t${copyText(r.hn)}\t${copyText(r.hnKey)}\t${r.hnBase ?? '\\N'}\t${copyOpt(r.postcode)}\t${copyOpt(r.pcKey)}\t${r.lat}\t${r.lng}\t${copyOpt(r.units)}\t${maybe}\t${street}`;
     });
     const [merged] = await copyThen<WriteResult>(client, ROWS, ROW_COLUMNS, lines, `${mergeBatchSql(partitionPrefix(country), importId, country)};\nTRUNCATE ${ROWS}`);
     const { rows: n, matched, ...outcome } = merged!;

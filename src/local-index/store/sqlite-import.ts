@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { streetStatsSql } from './queries.js';
 import { refreshSqliteStreetPostcodes } from './street-postcodes.js';
 import { mergePackedUnits } from '../units.js';
+import { identityKey, SeenIdentities } from './seen-identities.js';
 import { COUNTRY_STATE_COLUMNS, nextCountryState } from './country-state.js';
 import { SAME_COORDINATE, type AddressInput, type BatchOutcome, type CommitRecord, type CountryState, type ImportSession } from './store.js';
 
@@ -69,6 +70,8 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
     }
     return id;
   };
+  // A first import (no address stored): a row matches only a row this import wrote, which the filter knows.
+  const seen = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM addresses)').pluck().get() === 1 ? new SeenIdentities() : undefined;
   let open = true;
   /** Whether this import changed any address: only then do the touched countries' generations move on. */
   let changedAny = false;
@@ -85,7 +88,12 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
       const before = lastStreet.get() as number;
       rows.forEach((r, i) => {
         const streetId = streetIdOf(r);
-        const old = (r.sourceId ? bySource.get(r.sourceId) : streetId > before ? undefined : byAddress.get(streetId, r.hnKey)) as ExistingAddress | undefined;
+        let old: ExistingAddress | undefined;
+        const key = seen && identityKey(r.sourceId, r.street.key, r.hnKey);
+        if (!key || seen.mayHave(key)) {
+          old = (r.sourceId ? bySource.get(r.sourceId) : streetId > before ? undefined : byAddress.get(streetId, r.hnKey)) as ExistingAddress | undefined;
+        }
+        if (key) seen.add(key);
         const units = r.units ?? null;
         if (!old) {
           values.push(r.sourceId, streetId, r.hn, r.hnKey, r.hnBase, r.postcode, r.pcKey, r.lat, r.lng, units, importId);
